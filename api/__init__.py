@@ -1,0 +1,1 @@
+"""The application facade, GraphQL schema, ASGI app and the `brain` command line."""

@@ -1,0 +1,87 @@
+"""API keys: created once (shown once), stored as SHA-256 hashes, revocable.
+
+A key names its tenant; the tenant of every request comes from the key, never from a field.
+Keys are 32 random bytes, so a plain SHA-256 is a safe lookup hash (no password stretching
+needed for high-entropy secrets).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from core.clock import now
+from core.errors import Forbidden, InvalidInput, NotFound
+from core.ids import new_id
+from graph.store import GraphStore
+
+KEY_PREFIX = "brn_"
+_TENANT = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+
+
+@dataclass(frozen=True)
+class Principal:
+    """Who is calling: the tenant every operation of this request is scoped to."""
+
+    tenant_id: str
+    key_id: str
+    admin: bool = False
+
+
+def check_tenant_name(name: str) -> str:
+    if not isinstance(name, str) or not _TENANT.match(name):
+        raise InvalidInput(
+            "tenant names are 1-64 characters: letters, digits, '.', '_' or '-'", field="tenant"
+        )
+    return name
+
+
+def hash_key(key: str) -> str:
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()
+
+
+async def create_key(
+    graph: GraphStore, tenant: str, name: str | None = None, admin: bool = False
+) -> tuple[str, str]:
+    """Create a key for ``tenant``; returns (key id, key). The key is not stored."""
+    check_tenant_name(tenant)
+    key = KEY_PREFIX + secrets.token_urlsafe(32)
+    key_id = new_id()
+    row: dict[str, Any] = {
+        "id": key_id,
+        "hash": hash_key(key),
+        "tenant_id": tenant,
+        "admin": admin,
+        "created_at": now(),
+    }
+    if name:
+        row["name"] = name
+    await graph.system.write("apikey_create", row=row)
+    return key_id, key
+
+
+async def revoke_key(graph: GraphStore, key_id: str) -> None:
+    if not await graph.system.write("apikey_revoke", id=key_id, at=now()):
+        raise NotFound("key", key_id)
+
+
+async def list_keys(graph: GraphStore) -> list[dict[str, Any]]:
+    return await graph.system.read("apikey_list")
+
+
+async def authenticate(graph: GraphStore, authorization: str | None) -> Principal:
+    """Resolve an ``Authorization: Bearer <key>`` header; raise Forbidden otherwise."""
+    if not authorization:
+        raise Forbidden("missing API key: send 'Authorization: Bearer <key>'")
+    scheme, _, key = authorization.partition(" ")
+    key = key.strip()
+    if scheme.lower() != "bearer" or not key.startswith(KEY_PREFIX):
+        raise Forbidden("malformed Authorization header: expected 'Bearer brn_...'")
+    rows = await graph.system.read("apikey_lookup", hash=hash_key(key))
+    if not rows:
+        raise Forbidden("unknown or revoked API key")
+    row = rows[0]
+    return Principal(tenant_id=row["tenant_id"], key_id=row["id"], admin=bool(row.get("admin")))

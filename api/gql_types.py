@@ -1,0 +1,348 @@
+"""GraphQL types of the public contract (../shared/API.md) and their construction from domain
+objects. Expected failures are typed results implementing the ``Error`` interface."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import Enum
+from typing import Annotated
+
+import strawberry
+
+from core import errors
+from core.clock import NEVER, now, to_datetime
+from core.decay import decay_factor
+from core.types import DecayClass as CoreDecayClass
+from core.types import EraseReport as CoreEraseReport
+from core.types import Hit as CoreHit
+from core.types import LineageLink as CoreLineageLink
+from core.types import Memory as CoreMemory
+from core.types import MemoryType as CoreMemoryType
+
+MemoryType = strawberry.enum(CoreMemoryType, name="MemoryType")
+DecayClass = strawberry.enum(CoreDecayClass, name="DecayClass")
+
+
+@strawberry.enum
+class SearchMode(Enum):
+    ANSWER = "answer"
+    MANAGER = "manager"
+
+
+@strawberry.enum
+class RetrievalPath(Enum):
+    ENTITY = "ENTITY"
+    SEMANTIC = "SEMANTIC"
+    KEYWORD = "KEYWORD"
+    CONVERSATION = "CONVERSATION"
+    CORE = "CORE"
+
+
+# -- errors ------------------------------------------------------------------------------------
+
+
+@strawberry.interface(description="An expected failure; nothing was changed.")
+class Error:
+    message: str
+    code: str
+
+
+@strawberry.type
+class NotFoundError(Error):
+    kind: str
+    id: str
+
+
+@strawberry.type
+class InvalidInputError(Error):
+    field: str | None
+
+
+@strawberry.type
+class ConflictError(Error):
+    current_id: strawberry.ID | None
+
+
+@strawberry.type
+class ForbiddenError(Error):
+    pass
+
+
+@strawberry.type
+class AmbiguousError(Error):
+    candidates: list[str]
+
+
+def error_result(e: errors.BrainError) -> Error:
+    """The typed GraphQL result of an expected error."""
+    if isinstance(e, errors.NotFound):
+        return NotFoundError(message=e.message, code=e.code, kind=e.kind, id=e.ident)
+    if isinstance(e, errors.InvalidInput):
+        return InvalidInputError(message=e.message, code=e.code, field=e.field)
+    if isinstance(e, errors.Conflict):
+        current = e.details.get("current_id")
+        return ConflictError(message=e.message, code=e.code, current_id=current)
+    if isinstance(e, errors.Ambiguous):
+        return AmbiguousError(message=e.message, code=e.code, candidates=[str(c) for c in e.candidates])
+    if isinstance(e, errors.Forbidden):
+        return ForbiddenError(message=e.message, code=e.code)
+    raise e  # BackendError and anything else: masked and logged by the schema
+
+
+# -- memories ----------------------------------------------------------------------------------
+
+
+@strawberry.type(name="Memory")
+class MemoryNode:
+    id: strawberry.ID
+    type: MemoryType
+    content: str
+    importance: float
+    access_count: int
+    decay_class: DecayClass
+    pinned: bool
+    created_at: datetime
+    valid_from: datetime
+    last_accessed_at: datetime | None
+    expires_at: datetime | None
+    superseded_at: datetime | None
+    project_id: str | None
+    user_id: str | None
+    session_id: str | None
+    source: str | None
+    entity_ids: list[strawberry.ID]
+    current: bool = strawberry.field(description="Not superseded by a later correction.")
+    decay_factor: float = strawberry.field(description="Ranking decay now (1 = no decay).")
+    superseded_by_id: strawberry.ID | None
+    supersedes_id: strawberry.ID | None
+
+    @staticmethod
+    def of(m: CoreMemory) -> MemoryNode:
+        return MemoryNode(
+            id=strawberry.ID(m.id),
+            type=m.type,
+            content=m.content,
+            importance=m.importance,
+            access_count=m.access_count,
+            decay_class=m.decay_class,
+            pinned=m.pinned,
+            created_at=to_datetime(m.created_at) or datetime.min,
+            valid_from=to_datetime(m.valid_from) or datetime.min,
+            last_accessed_at=to_datetime(m.last_accessed_at),
+            expires_at=to_datetime(m.expires_at) if m.expires_at < NEVER else None,
+            superseded_at=to_datetime(m.superseded_at),
+            project_id=m.project_id,
+            user_id=m.user_id,
+            session_id=m.session_id,
+            source=m.source,
+            entity_ids=[strawberry.ID(e) for e in m.entity_ids],
+            current=m.is_current,
+            decay_factor=decay_factor(m.decay_class, m.last_accessed_at or m.created_at, now()),
+            superseded_by_id=strawberry.ID(m.superseded_by) if m.superseded_by else None,
+            supersedes_id=strawberry.ID(m.supersedes) if m.supersedes else None,
+        )
+
+    @strawberry.field(description="The memory that replaced this one, if any.")
+    async def superseded_by(self, info: strawberry.Info) -> MemoryNode | None:
+        return await _load(info, self.superseded_by_id)
+
+    @strawberry.field(description="The memory this one replaced, if any.")
+    async def supersedes(self, info: strawberry.Info) -> MemoryNode | None:
+        return await _load(info, self.supersedes_id)
+
+
+async def _load(info: strawberry.Info, memory_id: str | None) -> MemoryNode | None:
+    if memory_id is None:
+        return None
+    memory = await info.context.memory_loader.load(str(memory_id))
+    return MemoryNode.of(memory) if memory is not None else None
+
+
+@strawberry.type
+class LineageLink:
+    memory: MemoryNode
+    reason: str | None
+    replaced_at: datetime | None
+    current: bool
+
+    @staticmethod
+    def of(link: CoreLineageLink) -> LineageLink:
+        return LineageLink(
+            memory=MemoryNode.of(link.memory),
+            reason=link.reason,
+            replaced_at=to_datetime(link.replaced_at),
+            current=link.current,
+        )
+
+
+@strawberry.type(description="A supersede chain, oldest first; the current one is marked.")
+class Lineage:
+    links: list[LineageLink]
+
+    @strawberry.field
+    def current(self) -> MemoryNode | None:
+        return next((link.memory for link in self.links if link.current), None)
+
+
+@strawberry.type
+class EraseReport:
+    memory_ids: list[strawberry.ID]
+    entity_ids: list[strawberry.ID]
+    vector_points: int
+
+    @staticmethod
+    def of(r: CoreEraseReport) -> EraseReport:
+        return EraseReport(
+            memory_ids=[strawberry.ID(i) for i in r.memory_ids],
+            entity_ids=[strawberry.ID(i) for i in r.entity_ids],
+            vector_points=r.vector_points,
+        )
+
+
+# -- search ------------------------------------------------------------------------------------
+
+
+@strawberry.type
+class Signals:
+    similarity: float | None = None
+    keyword: float | None = None
+    recency: float | None = None
+    importance: float | None = None
+    access_frequency: float | None = None
+    entity_match: float | None = None
+    project_match: float | None = None
+    task_bonus: float | None = None
+
+
+@strawberry.type
+class SearchHit:
+    memory: MemoryNode
+    score: float
+    paths: list[RetrievalPath]
+    signals: Signals
+
+    @staticmethod
+    def of(hit: CoreHit) -> SearchHit:
+        known = {k: v for k, v in hit.signals.items() if k in _SIGNAL_KEYS}
+        return SearchHit(
+            memory=MemoryNode.of(hit.memory),
+            score=hit.score,
+            paths=[RetrievalPath(p) for p in hit.paths],
+            signals=Signals(**{_SIGNAL_KEYS[k]: v for k, v in known.items()}),
+        )
+
+
+_SIGNAL_KEYS = {
+    "similarity": "similarity",
+    "keyword": "keyword",
+    "recency": "recency",
+    "importance": "importance",
+    "access_frequency": "access_frequency",
+    "entity_match": "entity_match",
+    "project_match": "project_match",
+    "task_bonus": "task_bonus",
+}
+
+
+@strawberry.type
+class PathCount:
+    path: RetrievalPath
+    candidates: int
+
+
+@strawberry.type
+class SearchMetadata:
+    candidates_per_path: list[PathCount]
+    post_filter_count: int
+    latency_ms: float
+
+
+@strawberry.type
+class SearchResults:
+    hits: list[SearchHit]
+    metadata: SearchMetadata
+
+
+# -- health ------------------------------------------------------------------------------------
+
+
+@strawberry.type
+class EngineHealth:
+    name: str
+    ok: bool
+    latency_ms: float | None
+    detail: str | None
+
+
+@strawberry.type
+class Health:
+    ok: bool
+    version: str
+    engines: list[EngineHealth]
+    memories: int | None = strawberry.field(description="Memories of the caller's tenant.")
+    entities: int | None
+    index_lag: int | None = strawberry.field(description="Memories not yet in the vector index.")
+
+
+# -- inputs ------------------------------------------------------------------------------------
+
+
+@strawberry.input
+class RememberInput:
+    content: str
+    type: MemoryType = CoreMemoryType.FACT
+    importance: float | None = None
+    decay_class: DecayClass | None = None
+    entities: list[strawberry.ID] | None = None
+    project_id: str | None = None
+    session_id: str | None = None
+    user_id: str | None = None
+    pinned: bool = False
+    valid_from: datetime | None = None
+
+
+@strawberry.input
+class SupersedeInput:
+    content: str
+    reason: str | None = None
+
+
+@strawberry.input
+class EraseInput:
+    memory_ids: list[strawberry.ID] | None = None
+    entity_id: strawberry.ID | None = None
+    user_id: str | None = None
+
+
+@strawberry.input
+class SearchInput:
+    query: str
+    mode: SearchMode = SearchMode.ANSWER
+    top_k: int = 10
+    project_id: str | None = None
+    types: list[MemoryType] | None = None
+    since: datetime | None = None
+    until: datetime | None = None
+    as_of: datetime | None = None
+    session_id: str | None = None
+
+
+MemoryResult = Annotated[
+    MemoryNode | NotFoundError | InvalidInputError | ForbiddenError, strawberry.union("MemoryResult")
+]
+RememberResult = Annotated[
+    MemoryNode | InvalidInputError | ForbiddenError, strawberry.union("RememberResult")
+]
+SupersedeResult = Annotated[
+    MemoryNode | NotFoundError | InvalidInputError | ConflictError | ForbiddenError,
+    strawberry.union("SupersedeResult"),
+]
+LineageResult = Annotated[
+    Lineage | NotFoundError | InvalidInputError | ForbiddenError, strawberry.union("LineageResult")
+]
+EraseResult = Annotated[
+    EraseReport | NotFoundError | InvalidInputError | ForbiddenError, strawberry.union("EraseResult")
+]
+SearchResult = Annotated[
+    SearchResults | InvalidInputError | ForbiddenError, strawberry.union("SearchResult")
+]

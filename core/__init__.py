@@ -1,0 +1,1 @@
+"""Settings, domain types, errors and small utilities. Imports nothing internal."""

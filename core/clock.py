@@ -1,0 +1,33 @@
+"""Time helpers. The service stores instants as float seconds since the Unix epoch (UTC)."""
+
+from __future__ import annotations
+
+import time
+from datetime import UTC, datetime
+
+# Stands for "never" in range-filterable fields (superseded_at, expires_at): a real float that
+# every backend can index and compare, unlike null or infinity.
+NEVER = 1.0e15
+
+
+def now() -> float:
+    """Current time as epoch seconds."""
+    return time.time()
+
+
+def to_epoch(value: datetime | float | int | None) -> float | None:
+    """Convert a datetime (naive means UTC) or a number to epoch seconds."""
+    if value is None:
+        return None
+    if isinstance(value, datetime):
+        if value.tzinfo is None:
+            value = value.replace(tzinfo=UTC)
+        return value.timestamp()
+    return float(value)
+
+
+def to_datetime(value: float | None) -> datetime | None:
+    """Epoch seconds to an aware UTC datetime; ``NEVER`` and None give None."""
+    if value is None or value >= NEVER:
+        return None
+    return datetime.fromtimestamp(value, tz=UTC)

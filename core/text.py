@@ -1,0 +1,31 @@
+"""Text normalization shared by alias lookup, hashing and validation."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+
+_PUNCT = re.compile(r"[^\w\s&+-]")
+_SPACE = re.compile(r"\s+")
+
+
+def normalize_name(name: str) -> str:
+    """Case-, accent- and punctuation-insensitive key for a name or alias.
+
+    >>> normalize_name("  Wolf of Blog  Street ")
+    'wolf of blog street'
+    >>> normalize_name("W.O.B.S.") == normalize_name("wobs")
+    True
+    >>> normalize_name("Zoë") == normalize_name("ZOE")
+    True
+    """
+    decomposed = unicodedata.normalize("NFKD", name)
+    stripped = "".join(c for c in decomposed if not unicodedata.combining(c))
+    folded = _PUNCT.sub("", stripped.casefold())
+    return _SPACE.sub(" ", folded).strip()
+
+
+def content_hash(text: str) -> str:
+    """Stable hash of content, insensitive to surrounding whitespace."""
+    return hashlib.sha256(text.strip().encode("utf-8")).hexdigest()

@@ -1,0 +1,184 @@
+"""Domain objects: plain typed data with no database logic.
+
+Stores translate engine records into these in one place (``graph/records.py``); the API
+translates them into GraphQL types.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from core.clock import NEVER
+
+
+class MemoryType(StrEnum):
+    EPISODIC = "episodic"
+    SEMANTIC = "semantic"
+    WORKING = "working"
+    DOCUMENT = "document"
+    PROCEDURAL = "procedural"
+    PREFERENCE = "preference"
+    FACT = "fact"
+    PATTERN = "pattern"
+    TASK = "task"
+
+
+class DecayClass(StrEnum):
+    """How fast a memory fades in ranking (never in storage)."""
+
+    NONE = "none"
+    SLOW = "slow"  # 90 days half-life
+    MEDIUM = "medium"  # 14 days
+    FAST = "fast"  # 48 hours
+
+
+class EntityType(StrEnum):
+    PERSON = "person"
+    ORG = "org"
+    PROJECT = "project"
+    PLACE = "place"
+    SYSTEM = "system"
+    PROCESS = "process"
+    CONCEPT = "concept"
+
+
+# Memories that describe who/what things are or how things are done never decay.
+FOUNDATIONAL_TYPES = frozenset({MemoryType.PROCEDURAL, MemoryType.SEMANTIC, MemoryType.PATTERN})
+
+
+def default_decay(memory_type: MemoryType, pinned: bool = False) -> DecayClass:
+    if pinned or memory_type in FOUNDATIONAL_TYPES:
+        return DecayClass.NONE
+    if memory_type in (MemoryType.WORKING, MemoryType.EPISODIC):
+        return DecayClass.MEDIUM if memory_type is MemoryType.EPISODIC else DecayClass.FAST
+    return DecayClass.SLOW
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Memory(_Frozen):
+    """One memory record. Times are epoch seconds; ``NEVER`` means not set."""
+
+    id: str
+    tenant_id: str
+    type: MemoryType
+    content: str
+    user_id: str | None = None
+    project_id: str | None = None
+    session_id: str | None = None
+    importance: float = 0.5
+    access_count: int = 0
+    decay_class: DecayClass = DecayClass.SLOW
+    created_at: float
+    valid_from: float
+    last_accessed_at: float | None = None
+    expires_at: float = NEVER
+    superseded_at: float = NEVER
+    superseded_by: str | None = None
+    supersedes: str | None = None
+    source: str | None = None
+    content_hash: str
+    pinned: bool = False
+    indexed: bool = False
+    entity_ids: tuple[str, ...] = ()
+    subject: str | None = None
+    predicate: str | None = None
+    object: str | None = None
+    confidence: float | None = None
+
+    @property
+    def is_current(self) -> bool:
+        return self.superseded_by is None and self.superseded_at >= NEVER
+
+    def is_live(self, at: float) -> bool:
+        """Not soft-deleted and not expired at ``at``."""
+        return self.expires_at > at
+
+    def valid_at(self, at: float) -> bool:
+        """Was this the current version of its fact at time ``at``?"""
+        return self.valid_from <= at < self.superseded_at
+
+
+class NewMemory(BaseModel):
+    """What a caller supplies to store a memory; the store fills ids and times."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    content: str
+    type: MemoryType = MemoryType.FACT
+    user_id: str | None = None
+    project_id: str | None = None
+    session_id: str | None = None
+    importance: float = Field(default=0.5, ge=0.0, le=1.0)
+    decay_class: DecayClass | None = None
+    pinned: bool = False
+    valid_from: float | None = None
+    created_at: float | None = None
+    expires_at: float | None = None
+    source: str | None = None
+    entity_ids: list[str] = Field(default_factory=list)
+    subject: str | None = None
+    predicate: str | None = None
+    object: str | None = None
+    confidence: float | None = None
+
+
+class Entity(_Frozen):
+    id: str
+    tenant_id: str
+    name: str
+    type: EntityType
+    aliases: tuple[str, ...] = ()
+    parent_id: str | None = None
+    profile_summary: str | None = None
+    profile_embedding: tuple[float, ...] | None = None
+    context_tags: tuple[str, ...] = ()
+    first_seen: float
+    last_seen: float
+    merged_into: str | None = None
+
+
+class EntityRelation(_Frozen):
+    id: str
+    source_id: str
+    target_id: str
+    relation: str
+    since: float | None = None
+    until: float | None = None
+    source_memory_id: str | None = None
+
+
+class LineageLink(_Frozen):
+    """One memory in a supersede chain, oldest first."""
+
+    memory: Memory
+    reason: str | None = None  # why this one replaced its predecessor
+    replaced_at: float | None = None
+    current: bool = False
+
+
+class EntityMerge(_Frozen):
+    id: str
+    keep_id: str
+    drop_ids: tuple[str, ...]
+    reason: str
+    at: float
+    by: str | None = None
+    undone_at: float | None = None
+
+
+class EraseReport(_Frozen):
+    memory_ids: tuple[str, ...] = ()
+    entity_ids: tuple[str, ...] = ()
+    vector_points: int = 0
+
+
+class Hit(_Frozen):
+    memory: Memory
+    score: float
+    paths: tuple[str, ...] = ()
+    signals: dict[str, float] = Field(default_factory=dict)

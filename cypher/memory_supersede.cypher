@@ -1,0 +1,14 @@
+// Replace a current memory with a new version and keep the chain. The old one gets
+// superseded_by/superseded_at and is marked unindexed until its vector payload is updated.
+// params: $tenant, $old_id, $row (new memory properties), $reason, $at
+// returns: id (of the new memory); no row when old_id is missing or already superseded
+MATCH (old:Memory {id: $old_id, tenant_id: $tenant})
+WHERE old.superseded_by IS NULL
+CREATE (new:Memory)
+SET new = $row, new.tenant_id = $tenant, new.indexed = false, new.supersedes = old.id
+SET old.superseded_by = new.id, old.superseded_at = $at, old.indexed = false
+CREATE (old)-[:SUPERSEDED_BY {reason: $reason, at: $at}]->(new)
+WITH old, new
+OPTIONAL MATCH (old)-[:ABOUT]->(e:Entity)
+FOREACH (x IN CASE WHEN e IS NULL THEN [] ELSE [e] END | MERGE (new)-[:ABOUT]->(x))
+RETURN DISTINCT new.id AS id

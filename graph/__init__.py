@@ -1,0 +1,1 @@
+"""The entity graph over Bolt: schema, named Cypher, the embedded ArcadeDB launcher, the store."""

@@ -1,0 +1,179 @@
+"""Entity operations of a tenant: aliases, relationships, recorded (undoable) merges, erase."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from core.clock import now
+from core.errors import Conflict, InvalidInput, NotFound
+from core.ids import new_id
+from core.text import normalize_name
+from core.types import Entity, EntityMerge, EntityRelation, EntityType
+from graph.records import entity_from, merge_from
+from graph.scoped import Scoped
+
+MAX_NAME = 200
+
+
+def _alias_norm(alias: str) -> str:
+    if not isinstance(alias, str) or not alias.strip():
+        raise InvalidInput("an alias or name must not be empty", field="alias")
+    if len(alias) > MAX_NAME:
+        raise InvalidInput(f"an alias or name is limited to {MAX_NAME} characters", field="alias")
+    norm = normalize_name(alias)
+    if not norm:
+        raise InvalidInput(f"alias {alias!r} has no letters or digits", field="alias")
+    return norm
+
+
+class EntityOps(Scoped):
+    def _alias_key(self, norm: str) -> str:
+        return f"{self.tenant_id}|{norm}"
+
+    async def create_entity(
+        self,
+        name: str,
+        type: EntityType,
+        aliases: Sequence[str] = (),
+        parent_id: str | None = None,
+        context_tags: Sequence[str] = (),
+        at: float | None = None,
+    ) -> Entity:
+        """Create an entity; its name is always one of its aliases."""
+        texts = list(dict.fromkeys([name.strip() if isinstance(name, str) else name, *aliases]))
+        alias_rows = [{"key": self._alias_key(_alias_norm(t)), "norm": _alias_norm(t), "text": t} for t in texts]
+        if parent_id is not None:
+            await self.get_entity(parent_id)
+        when = now() if at is None else at
+        row: dict[str, Any] = {
+            "id": new_id(),
+            "name": texts[0],
+            "type": EntityType(type).value,
+            "aliases": texts,
+            "parent_id": parent_id,
+            "context_tags": list(context_tags),
+            "first_seen": when,
+            "last_seen": when,
+        }
+        row = {k: v for k, v in row.items() if v is not None}
+        await self.write_many(
+            [("tenant_ensure", {"at": when}), ("entity_create", {"row": row, "aliases": alias_rows})]
+        )
+        return await self.get_entity(row["id"])
+
+    async def add_alias(self, entity_id: str, alias: str) -> Entity:
+        norm = _alias_norm(alias)
+        rows = await self.write(
+            "entity_add_alias", entity_id=entity_id, key=self._alias_key(norm), norm=norm, text=alias.strip()
+        )
+        if not rows:
+            raise NotFound("entity", entity_id)
+        return await self.get_entity(entity_id)
+
+    async def find_by_alias(self, alias: str) -> list[Entity]:
+        """Entities called ``alias`` (case-, accent- and punctuation-insensitive), merges followed."""
+        norm = normalize_name(alias) if isinstance(alias, str) else ""
+        if not norm:
+            return []
+        rows = await self.read("entity_by_alias", key=self._alias_key(norm))
+        found = await self.get_entities([r["id"] for r in rows])
+        return sorted(found.values(), key=lambda e: (e.first_seen, e.id))
+
+    async def get_entities(self, ids: Sequence[str]) -> dict[str, Entity]:
+        if not ids:
+            return {}
+        rows = await self.read("entity_get", ids=list(dict.fromkeys(ids)))
+        return {r["e"]["id"]: entity_from(r["e"]) for r in rows}
+
+    async def get_entity(self, entity_id: str) -> Entity:
+        found = await self.get_entities([entity_id])
+        if entity_id not in found:
+            raise NotFound("entity", entity_id)
+        return found[entity_id]
+
+    async def update_entity(self, entity_id: str, **props: Any) -> Entity:
+        """Set profile fields (profile_summary, profile_embedding, context_tags, parent_id ...)."""
+        allowed = {"name", "parent_id", "profile_summary", "profile_embedding", "context_tags", "last_seen"}
+        unknown = set(props) - allowed
+        if unknown:
+            raise InvalidInput(f"cannot update entity fields {sorted(unknown)}")
+        if not await self.write("entity_update", id=entity_id, props=props):
+            raise NotFound("entity", entity_id)
+        return await self.get_entity(entity_id)
+
+    async def relate(
+        self,
+        source_id: str,
+        target_id: str,
+        relation: str,
+        since: float | None = None,
+        until: float | None = None,
+        source_memory_id: str | None = None,
+    ) -> EntityRelation:
+        if not relation or not relation.strip():
+            raise InvalidInput("a relation name is required", field="relation")
+        if since is not None and until is not None and until < since:
+            raise InvalidInput("until is before since", field="until")
+        rel = EntityRelation(
+            id=new_id(),
+            source_id=source_id,
+            target_id=target_id,
+            relation=relation.strip(),
+            since=since,
+            until=until,
+            source_memory_id=source_memory_id,
+        )
+        if not await self.write("entity_relate", row=rel.model_dump()):
+            missing = {source_id, target_id} - set(await self.get_entities([source_id, target_id]))
+            raise NotFound("entity", sorted(missing)[0] if missing else source_id)
+        return rel
+
+    async def relations(self, entity_id: str, at: float | None = None) -> list[EntityRelation]:
+        rows = await self.read("entity_relations", id=entity_id, at=at)
+        return [EntityRelation.model_validate(r) for r in rows]
+
+    async def merge_entities(
+        self, keep_id: str, drop_ids: Sequence[str], reason: str, by: str | None = None
+    ) -> EntityMerge:
+        """Record that ``drop_ids`` are the same as ``keep_id``; undo with ``unmerge``."""
+        drops = list(dict.fromkeys(drop_ids))
+        if not drops:
+            raise InvalidInput("nothing to merge", field="dropIds")
+        if keep_id in drops:
+            raise InvalidInput("an entity cannot be merged into itself", field="dropIds")
+        found = await self.get_entities([keep_id, *drops])
+        for ident in (keep_id, *drops):
+            if ident not in found:
+                raise NotFound("entity", ident)
+        for ident in (keep_id, *drops):
+            if found[ident].merged_into:
+                raise Conflict(f"entity {ident} is already merged into {found[ident].merged_into}")
+        merge = {"id": new_id(), "reason": reason, "at": now(), "by": by}
+        rows = await self.write(
+            "entity_merge", keep_id=keep_id, drop_ids=drops, merge={k: v for k, v in merge.items() if v}
+        )
+        if not rows or sorted(rows[0]["merged"]) != sorted(drops):
+            raise Conflict("entities changed during the merge")
+        return await self.get_merge(str(merge["id"]))
+
+    async def get_merge(self, merge_id: str) -> EntityMerge:
+        rows = await self.read("entity_merge_get", id=merge_id)
+        if not rows:
+            raise NotFound("merge", merge_id)
+        return merge_from(rows[0]["mg"])
+
+    async def unmerge(self, merge_id: str) -> EntityMerge:
+        merge = await self.get_merge(merge_id)
+        if merge.undone_at is not None:
+            raise Conflict(f"merge {merge_id} was already undone")
+        await self.write("entity_unmerge", merge_id=merge_id, at=now())
+        return await self.get_merge(merge_id)
+
+    async def erase_entity(self, entity_id: str) -> None:
+        await self.get_entity(entity_id)
+        await self.write("entity_erase", id=entity_id)
+
+    async def entity_count(self) -> int:
+        rows = await self.read("entity_count")
+        return int(rows[0]["total"]) if rows else 0

@@ -1,0 +1,142 @@
+"""Memory operations of a tenant: create, hydrate, supersede chains, forget, erase, index state."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from core.clock import now
+from core.errors import Conflict, InvalidInput, NotFound
+from core.types import LineageLink, Memory
+from graph.records import memory_from, memory_row
+from graph.scoped import Scoped
+
+
+class MemoryOps(Scoped):
+    async def existing_entity_ids(self, ids: Iterable[str]) -> set[str]:
+        rows = await self.read("entity_get", ids=sorted(set(ids)))
+        return {r["e"]["id"] for r in rows}
+
+    async def _check_entities(self, ids: Iterable[str]) -> None:
+        wanted = set(ids)
+        if not wanted:
+            return
+        missing = wanted - await self.existing_entity_ids(wanted)
+        if missing:
+            raise InvalidInput(f"unknown entity ids: {sorted(missing)}", field="entities")
+
+    async def create_memories(self, memories: Sequence[Memory]) -> None:
+        """Store new memories (``indexed=false``) with their ABOUT links, in one transaction."""
+        if not memories:
+            return
+        if any(m.tenant_id != self.tenant_id for m in memories):
+            raise InvalidInput("memory belongs to another tenant")
+        await self._check_entities(e for m in memories for e in m.entity_ids)
+        links = [{"memory_id": m.id, "entity_id": e} for m in memories for e in m.entity_ids]
+        steps: list[tuple[str, dict[str, Any]]] = [
+            ("tenant_ensure", {"at": now()}),
+            ("memory_create", {"rows": [memory_row(m) for m in memories]}),
+        ]
+        if links:
+            steps.append(("memory_link_entities", {"links": links}))
+        await self.write_many(steps)
+
+    async def get_memories(self, ids: Sequence[str]) -> dict[str, Memory]:
+        """Memories by id (one round trip); unknown and other tenants' ids are absent."""
+        if not ids:
+            return {}
+        rows = await self.read("memory_get", ids=list(dict.fromkeys(ids)))
+        return {r["m"]["id"]: memory_from(r["m"], r["entity_ids"]) for r in rows}
+
+    async def get_memory(self, memory_id: str) -> Memory:
+        found = await self.get_memories([memory_id])
+        if memory_id not in found:
+            raise NotFound("memory", memory_id)
+        return found[memory_id]
+
+    async def mark_indexed(self, ids: Sequence[str], indexed: bool = True) -> None:
+        if ids:
+            await self.write("memory_mark_indexed", ids=list(ids), indexed=indexed)
+
+    async def supersede(self, old_id: str, new: Memory, reason: str | None) -> Memory:
+        """Create ``new`` as the replacement of the current memory ``old_id``.
+
+        Raises NotFound for an unknown id and Conflict when ``old_id`` is already superseded
+        (supersede the current version instead: its id is in the error).
+        """
+        await self._check_entities(new.entity_ids)
+        row = memory_row(new)
+        row.pop("supersedes", None)
+        steps: list[tuple[str, dict[str, Any]]] = [
+            ("memory_supersede", {"old_id": old_id, "row": row, "reason": reason, "at": new.created_at})
+        ]
+        if new.entity_ids:
+            links = [{"memory_id": new.id, "entity_id": e} for e in new.entity_ids]
+            steps.append(("memory_link_entities", {"links": links}))
+        # Check first so a refused supersede sends no write at all.
+        old = await self.get_memory(old_id)
+        if old.superseded_by is not None:
+            raise Conflict(
+                f"memory {old_id} is already superseded by {old.superseded_by}",
+                current_id=old.superseded_by,
+            )
+        results = await self.write_many(steps)
+        if not results[0]:  # lost a race with another supersede
+            raise Conflict(f"memory {old_id} was superseded concurrently")
+        return await self.get_memory(new.id)
+
+    async def chain(self, memory_id: str) -> list[LineageLink]:
+        """The supersede chain through ``memory_id``, oldest first; the last one is current."""
+        rows = await self.read("memory_chain", id=memory_id)
+        if not rows:
+            raise NotFound("memory", memory_id)
+        row = max(rows, key=lambda r: len(r["nodes"]))
+        ids = [n["id"] for n in row["nodes"]]
+        hydrated = await self.get_memories(ids)
+        links: list[LineageLink] = []
+        for i, mid in enumerate(ids):
+            memory = hydrated[mid]
+            links.append(
+                LineageLink(
+                    memory=memory,
+                    reason=row["reasons"][i - 1] if i else None,
+                    replaced_at=row["ats"][i - 1] if i else None,
+                    current=i == len(ids) - 1 and memory.is_current,
+                )
+            )
+        return links
+
+    async def as_of(self, memory_id: str, at: float) -> Memory | None:
+        """The version of this memory's fact that was current at ``at`` (None: not yet stated)."""
+        for link in await self.chain(memory_id):
+            if link.memory.valid_at(at):
+                return link.memory
+        return None
+
+    async def forget(self, ids: Sequence[str], at: float | None = None) -> list[str]:
+        """Soft delete: the memories expire now (or at ``at``) and leave every read."""
+        rows = await self.write("memory_set_expiry", ids=list(ids), at=now() if at is None else at)
+        return [r["id"] for r in rows]
+
+    async def erase_memories(self, ids: Sequence[str]) -> list[str]:
+        """Hard delete from the graph; returns the ids that existed."""
+        if not ids:
+            return []
+        return [r["id"] for r in await self.write("memory_erase", ids=list(ids))]
+
+    async def memory_ids_by_user(self, user_id: str) -> list[str]:
+        return [r["id"] for r in await self.read("memory_ids_by_user", user_id=user_id)]
+
+    async def memory_ids_about(self, entity_id: str) -> list[str]:
+        return [r["id"] for r in await self.read("memory_ids_about_entity", entity_id=entity_id)]
+
+    async def unindexed_ids(self, limit: int = 1000) -> list[str]:
+        return [r["id"] for r in await self.read("memory_unindexed", limit=limit)]
+
+    async def existing_memory_ids(self, ids: Sequence[str]) -> set[str]:
+        return {r["id"] for r in await self.read("memory_existing_ids", ids=list(ids))}
+
+    async def memory_counts(self) -> tuple[int, int]:
+        """(total, unindexed) memories of the tenant."""
+        rows = await self.read("memory_count")
+        return (int(rows[0]["total"] or 0), int(rows[0]["unindexed"] or 0)) if rows else (0, 0)

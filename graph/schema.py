@@ -1,0 +1,133 @@
+"""The graph schema as neomodel models, and an idempotent installer for it.
+
+The models document the labels and properties a reader finds in Neo4j Browser, and their
+``unique_index`` / ``index`` flags are the single source of the constraints and indexes.
+neomodel's own ``install_all_labels`` is not idempotent on ArcadeDB (it relies on Neo4j's
+"already exists" error code), so we derive ``CREATE ... IF NOT EXISTS`` statements from the
+same model metadata. Names come from these classes, never from input, and are checked
+against an identifier pattern anyway.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from neomodel import (
+    ArrayProperty,
+    AsyncStructuredNode,
+    BooleanProperty,
+    FloatProperty,
+    IntegerProperty,
+    StringProperty,
+)
+
+_IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+class Tenant(AsyncStructuredNode):
+    tid = StringProperty(unique_index=True, required=True, db_property="id")
+    created_at = FloatProperty()
+
+
+class Memory(AsyncStructuredNode):
+    """A memory. Times are epoch seconds; 1e15 means "never" (superseded_at, expires_at)."""
+
+    mid = StringProperty(unique_index=True, required=True, db_property="id")
+    tenant_id = StringProperty(index=True, required=True)
+    type = StringProperty(required=True)
+    content = StringProperty(required=True)
+    user_id = StringProperty(index=True)
+    project_id = StringProperty(index=True)
+    session_id = StringProperty(index=True)
+    importance = FloatProperty(default=0.5)
+    access_count = IntegerProperty(default=0)
+    decay_class = StringProperty()
+    created_at = FloatProperty(index=True)
+    valid_from = FloatProperty()
+    last_accessed_at = FloatProperty()
+    expires_at = FloatProperty()
+    superseded_at = FloatProperty()
+    superseded_by = StringProperty()
+    supersedes = StringProperty()
+    source = StringProperty()
+    content_hash = StringProperty(index=True)
+    pinned = BooleanProperty(default=False)
+    indexed = BooleanProperty(index=True, default=False)
+    subject = StringProperty()
+    predicate = StringProperty()
+    object = StringProperty()
+    confidence = FloatProperty()
+
+
+class Entity(AsyncStructuredNode):
+    eid = StringProperty(unique_index=True, required=True, db_property="id")
+    tenant_id = StringProperty(index=True, required=True)
+    name = StringProperty(required=True)
+    type = StringProperty(required=True)
+    aliases = ArrayProperty(StringProperty())
+    parent_id = StringProperty()
+    profile_summary = StringProperty()
+    profile_embedding = ArrayProperty(FloatProperty())
+    context_tags = ArrayProperty(StringProperty())
+    first_seen = FloatProperty()
+    last_seen = FloatProperty()
+    merged_into = StringProperty()
+
+
+class Alias(AsyncStructuredNode):
+    """``key`` is "<tenant>|<normalized alias>": exact alias lookup is one unique-index hit."""
+
+    key = StringProperty(unique_index=True, required=True)
+    tenant_id = StringProperty(index=True, required=True)
+    norm = StringProperty()
+    text = StringProperty()
+
+
+class EntityMerge(AsyncStructuredNode):
+    gid = StringProperty(unique_index=True, required=True, db_property="id")
+    tenant_id = StringProperty(index=True, required=True)
+    keep_id = StringProperty()
+    drop_ids = ArrayProperty(StringProperty())
+    reason = StringProperty()
+    at = FloatProperty()
+    by = StringProperty()
+    undone_at = FloatProperty()
+
+
+class ApiKey(AsyncStructuredNode):
+    kid = StringProperty(unique_index=True, required=True, db_property="id")
+    hash = StringProperty(unique_index=True, required=True)
+    tenant_id = StringProperty(index=True, required=True)
+    name = StringProperty()
+    admin = BooleanProperty(default=False)
+    created_at = FloatProperty()
+    revoked_at = FloatProperty()
+
+
+MODELS: tuple[type[AsyncStructuredNode], ...] = (Tenant, Memory, Entity, Alias, EntityMerge, ApiKey)
+
+
+def _db_name(attr: str, prop: Any) -> str:
+    return str(getattr(prop, "db_property", None) or attr)
+
+
+def schema_statements() -> list[str]:
+    """``CREATE CONSTRAINT/INDEX ... IF NOT EXISTS`` for every flagged model property."""
+    out: list[str] = []
+    for model in MODELS:
+        label = model.__name__
+        for attr, prop in model.defined_properties(aliases=False, rels=False).items():
+            name = _db_name(attr, prop)
+            if not (_IDENT.match(label) and _IDENT.match(name)):
+                raise ValueError(f"unsafe schema identifier {label}.{name}")
+            if getattr(prop, "unique_index", False):
+                out.append(
+                    f"CREATE CONSTRAINT {label.lower()}_{name}_unique IF NOT EXISTS "
+                    f"FOR (n:{label}) REQUIRE n.{name} IS UNIQUE"
+                )
+            elif getattr(prop, "index", False):
+                out.append(
+                    f"CREATE INDEX {label.lower()}_{name} IF NOT EXISTS FOR (n:{label}) ON (n.{name})"
+                )
+    return out

@@ -1,0 +1,109 @@
+"""GraphStore: the Bolt connection, schema installation, and the tenant-scoped entry point.
+
+The only way to reach tenant data is ``store.tenant(tenant_id)``, which returns a
+``TenantGraph`` whose every statement receives that tenant as ``$tenant``; statements that
+forget ``$tenant`` are refused when loaded (``graph/cypher.py``). The same code runs against
+the embedded ArcadeDB and a Neo4j server: both speak Bolt and the same Cypher.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+from neo4j import AsyncDriver, AsyncGraphDatabase, AsyncManagedTransaction
+from neo4j.exceptions import ConstraintError, Neo4jError, ServiceUnavailable, SessionExpired
+
+from core.errors import BackendError, Conflict
+from graph.cypher import statement
+from graph.schema import schema_statements
+from graph.tenant import TenantGraph
+
+T = TypeVar("T")
+Rows = list[dict[str, Any]]
+
+
+class GraphStore:
+    """A connection to the graph database. Create with ``connect``; close with ``close``."""
+
+    def __init__(self, driver: AsyncDriver, database: str) -> None:
+        self._driver = driver
+        self._database = database
+        self.round_trips = 0  # statements sent; tests use it to prove batching
+        self.system = SystemGraph(self)
+
+    @classmethod
+    async def connect(
+        cls, uri: str, user: str, password: str, database: str, pool_size: int = 32
+    ) -> GraphStore:
+        driver = AsyncGraphDatabase.driver(
+            uri, auth=(user, password), max_connection_pool_size=pool_size
+        )
+        store = cls(driver, database)
+        try:
+            await driver.verify_connectivity()
+        except (Neo4jError, ServiceUnavailable, OSError) as e:
+            await driver.close()
+            raise BackendError(f"cannot reach the graph at {uri}: {e}") from e
+        return store
+
+    async def close(self) -> None:
+        await self._driver.close()
+
+    def tenant(self, tenant_id: str) -> TenantGraph:
+        """The tenant-scoped view: the only door to tenant data."""
+        return TenantGraph(self, tenant_id)
+
+    async def install_schema(self) -> None:
+        """Create constraints and indexes if missing; safe to run at every start-up."""
+        for text in schema_statements():
+            await self._execute_write(lambda tx, t=text: self._run(tx, t, {}))
+
+    async def ping(self) -> float:
+        """Round-trip time of a trivial query, in milliseconds."""
+        start = time.perf_counter()
+        await self._execute_read(lambda tx: self._run(tx, "RETURN 1 AS ok", {}))
+        return (time.perf_counter() - start) * 1000
+
+    # -- execution -----------------------------------------------------------------------------
+
+    async def _run(self, tx: AsyncManagedTransaction, text: str, params: dict[str, Any]) -> Rows:
+        self.round_trips += 1
+        result = await tx.run(text, params)
+        return [dict(r) for r in await result.data()]
+
+    async def _execute_write(self, work: Callable[[AsyncManagedTransaction], Awaitable[T]]) -> T:
+        try:
+            async with self._driver.session(database=self._database) as session:
+                return await session.execute_write(work)
+        except ConstraintError as e:
+            raise Conflict(f"constraint violated: {e.message}") from e
+        except (Neo4jError, ServiceUnavailable, SessionExpired, OSError) as e:
+            raise BackendError(f"graph write failed: {e}") from e
+
+    async def _execute_read(self, work: Callable[[AsyncManagedTransaction], Awaitable[T]]) -> T:
+        try:
+            async with self._driver.session(database=self._database) as session:
+                return await session.execute_read(work)
+        except (Neo4jError, ServiceUnavailable, SessionExpired, OSError) as e:
+            raise BackendError(f"graph read failed: {e}") from e
+
+
+class SystemGraph:
+    """The few cross-tenant statements: tenant list and API keys."""
+
+    def __init__(self, store: GraphStore) -> None:
+        self._store = store
+
+    async def read(self, name: str, **params: Any) -> Rows:
+        text = statement(name, system=True)
+        return await self._store._execute_read(lambda tx: self._store._run(tx, text, params))
+
+    async def write(self, name: str, **params: Any) -> Rows:
+        text = statement(name, system=True)
+        return await self._store._execute_write(lambda tx: self._store._run(tx, text, params))
+
+    async def tenants(self) -> list[str]:
+        return [r["id"] for r in await self.read("tenants")]
+

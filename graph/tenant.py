@@ -1,0 +1,48 @@
+"""TenantGraph: every graph operation on one tenant's data.
+
+Built by ``GraphStore.tenant``; each statement it runs is a named file under ``cypher/`` and
+receives ``$tenant`` from here, never from the caller. Another tenant's ids simply match
+nothing, so they surface as ``NotFound``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from graph.cypher import statement
+from graph.entities import EntityOps
+from graph.memories import MemoryOps
+
+if TYPE_CHECKING:
+    from neo4j import AsyncManagedTransaction
+
+    from graph.store import GraphStore, Rows
+
+
+class TenantGraph(MemoryOps, EntityOps):
+    """Graph operations scoped to ``tenant_id``."""
+
+    def __init__(self, store: GraphStore, tenant_id: str) -> None:
+        if not tenant_id or not isinstance(tenant_id, str):
+            raise ValueError("a tenant id is required")
+        self._store = store
+        self.tenant_id = tenant_id
+
+    async def read(self, name: str, **params: Any) -> Rows:
+        text = statement(name)
+        params["tenant"] = self.tenant_id
+        return await self._store._execute_read(lambda tx: self._store._run(tx, text, params))
+
+    async def write(self, name: str, **params: Any) -> Rows:
+        text = statement(name)
+        params["tenant"] = self.tenant_id
+        return await self._store._execute_write(lambda tx: self._store._run(tx, text, params))
+
+    async def write_many(self, steps: list[tuple[str, dict[str, Any]]]) -> list[Rows]:
+        """Run several named statements in one transaction (all or nothing)."""
+        texts = [(statement(name), {**params, "tenant": self.tenant_id}) for name, params in steps]
+
+        async def work(tx: AsyncManagedTransaction) -> list[Rows]:
+            return [await self._store._run(tx, text, params) for text, params in texts]
+
+        return await self._store._execute_write(work)

@@ -1,0 +1,1 @@
+"""Write side: the durable memory write path, reconciliation, turns, extraction, documents."""

@@ -1,0 +1,1 @@
+"""Read side: vector index, embedders, BM25, retrieval paths, fusion, scoring, context assembly."""

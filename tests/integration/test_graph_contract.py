@@ -1,0 +1,235 @@
+"""GraphStore contract: runs on the embedded ArcadeDB always, and on Neo4j when NEO4J_URI is set."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.clock import NEVER, now
+from core.errors import Conflict, InvalidInput, NotFound
+from core.ids import new_id
+from core.text import content_hash
+from core.types import EntityType, Memory, MemoryType
+from graph.store import GraphStore
+
+pytestmark = pytest.mark.integration
+
+
+def make(tenant: str, content: str, at: float | None = None, entities: tuple[str, ...] = ()) -> Memory:
+    t = now() if at is None else at
+    return Memory(
+        id=new_id(),
+        tenant_id=tenant,
+        type=MemoryType.FACT,
+        content=content,
+        created_at=t,
+        valid_from=t,
+        content_hash=content_hash(content),
+        entity_ids=entities,
+    )
+
+
+async def test_schema_install_is_idempotent(graph: GraphStore) -> None:
+    await graph.install_schema()
+    await graph.install_schema()
+
+
+async def test_create_and_hydrate_in_one_round_trip(graph: GraphStore, tenant_id: str) -> None:
+    g = graph.tenant(tenant_id)
+    peter = await g.create_entity("Peter", EntityType.PERSON)
+    ms = [make(tenant_id, f"fact {i}", entities=(peter.id,)) for i in range(5)]
+    await g.create_memories(ms)
+    before = graph.round_trips
+    got = await g.get_memories([m.id for m in ms])
+    assert graph.round_trips - before == 1
+    assert {m.id for m in ms} == set(got)
+    first = got[ms[0].id]
+    assert first.content == "fact 0" and first.entity_ids == (peter.id,)
+    assert first.indexed is False and first.is_current and first.expires_at == NEVER
+
+
+async def test_other_tenant_sees_nothing(graph: GraphStore, tenant_id: str, other_tenant_id: str) -> None:
+    mine, theirs = graph.tenant(tenant_id), graph.tenant(other_tenant_id)
+    peter = await mine.create_entity("Peter", EntityType.PERSON, aliases=["Pete"])
+    m = make(tenant_id, "Peter is a writer at WOBS", entities=(peter.id,))
+    await mine.create_memories([m])
+
+    assert await theirs.get_memories([m.id]) == {}
+    with pytest.raises(NotFound):
+        await theirs.get_memory(m.id)
+    assert await theirs.find_by_alias("Pete") == []
+    with pytest.raises(NotFound):
+        await theirs.chain(m.id)
+    with pytest.raises(NotFound):
+        await theirs.supersede(m.id, make(other_tenant_id, "hijack"), "x")
+    assert await theirs.erase_memories([m.id]) == []
+    assert await theirs.forget([m.id]) == []
+    with pytest.raises(NotFound):
+        await theirs.get_entity(peter.id)
+    with pytest.raises(NotFound):
+        await theirs.erase_entity(peter.id)
+    other_peter = await theirs.create_entity("Peter", EntityType.PERSON)
+    with pytest.raises(NotFound):
+        await theirs.merge_entities(other_peter.id, [peter.id], "steal")
+    # linking their memory to my entity is refused and writes nothing
+    with pytest.raises(InvalidInput):
+        await theirs.create_memories([make(other_tenant_id, "x", entities=(peter.id,))])
+    assert (await theirs.memory_counts())[0] == 0
+
+    still = await mine.get_memory(m.id)
+    assert still.content == m.content and still.is_current and still.expires_at == NEVER
+    assert [e.id for e in await mine.find_by_alias("pete")] == [peter.id]
+
+
+async def test_supersede_chain_lineage_and_as_of(graph: GraphStore, tenant_id: str) -> None:
+    g = graph.tenant(tenant_id)
+    t0 = now() - 300
+    first = make(tenant_id, "We deploy to Heroku", at=t0)
+    await g.create_memories([first])
+    second = await g.supersede(first.id, make(tenant_id, "We deploy to Render", at=t0 + 100), "moved")
+    third = await g.supersede(second.id, make(tenant_id, "We deploy to AWS", at=t0 + 200), "moved again")
+
+    chain = await g.chain(second.id)
+    assert [link.memory.content for link in chain] == [
+        "We deploy to Heroku",
+        "We deploy to Render",
+        "We deploy to AWS",
+    ]
+    assert [link.current for link in chain] == [False, False, True]
+    assert [link.reason for link in chain] == [None, "moved", "moved again"]
+    assert chain[1].memory.supersedes == first.id and chain[0].memory.superseded_by == second.id
+    assert (await g.as_of(third.id, t0 + 50)).content == "We deploy to Heroku"  # type: ignore[union-attr]
+    assert (await g.as_of(first.id, t0 + 150)).content == "We deploy to Render"  # type: ignore[union-attr]
+    assert (await g.as_of(first.id, t0 + 250)).content == "We deploy to AWS"  # type: ignore[union-attr]
+    assert await g.as_of(first.id, t0 - 10) is None
+
+
+async def test_superseding_a_non_current_memory_is_a_conflict(graph: GraphStore, tenant_id: str) -> None:
+    g = graph.tenant(tenant_id)
+    first = make(tenant_id, "v1")
+    await g.create_memories([first])
+    second = await g.supersede(first.id, make(tenant_id, "v2"), "fix")
+    with pytest.raises(Conflict) as err:
+        await g.supersede(first.id, make(tenant_id, "v3"), "fork")
+    assert err.value.details["current_id"] == second.id
+    assert [link.memory.content for link in await g.chain(first.id)] == ["v1", "v2"]
+
+
+async def test_supersede_carries_entity_links(graph: GraphStore, tenant_id: str) -> None:
+    g = graph.tenant(tenant_id)
+    peter = await g.create_entity("Peter", EntityType.PERSON)
+    first = make(tenant_id, "Peter is a junior writer", entities=(peter.id,))
+    await g.create_memories([first])
+    new = await g.supersede(first.id, make(tenant_id, "Peter is a senior writer"), "promotion")
+    assert new.entity_ids == (peter.id,)
+    assert set(await g.memory_ids_about(peter.id)) == {first.id, new.id}
+
+
+async def test_alias_lookup_is_case_accent_and_punctuation_insensitive(
+    graph: GraphStore, tenant_id: str
+) -> None:
+    g = graph.tenant(tenant_id)
+    wobs = await g.create_entity("Wolf of Blog Street", EntityType.ORG, aliases=["W.O.B.S."])
+    zoe = await g.create_entity("Zoë Martín", EntityType.PERSON)
+    assert [e.id for e in await g.find_by_alias("wobs")] == [wobs.id]
+    assert [e.id for e in await g.find_by_alias("WOLF OF BLOG  STREET")] == [wobs.id]
+    assert [e.id for e in await g.find_by_alias("zoe martin")] == [zoe.id]
+    await g.add_alias(zoe.id, "ZM")
+    assert [e.id for e in await g.find_by_alias("zm")] == [zoe.id]
+    assert "ZM" in (await g.get_entity(zoe.id)).aliases
+    assert await g.find_by_alias("nobody") == []
+
+
+async def test_many_entities_share_a_name(graph: GraphStore, tenant_id: str) -> None:
+    g = graph.tenant(tenant_id)
+    peters = [await g.create_entity("Peter", EntityType.PERSON) for _ in range(3)]
+    assert {e.id for e in await g.find_by_alias("peter")} == {p.id for p in peters}
+
+
+async def test_merge_and_unmerge(graph: GraphStore, tenant_id: str) -> None:
+    g = graph.tenant(tenant_id)
+    keep = await g.create_entity("Peter Smith", EntityType.PERSON)
+    drop = await g.create_entity("P. Smith", EntityType.PERSON)
+    m = make(tenant_id, "P. Smith sent the batch", entities=(drop.id,))
+    await g.create_memories([m])
+
+    merge = await g.merge_entities(keep.id, [drop.id], "same writer", by="alice")
+    assert merge.drop_ids == (drop.id,) and merge.reason == "same writer" and merge.by == "alice"
+    assert [e.id for e in await g.find_by_alias("p smith")] == [keep.id]
+    assert m.id in await g.memory_ids_about(keep.id)
+    assert (await g.get_entity(drop.id)).merged_into == keep.id
+    with pytest.raises(Conflict):
+        await g.merge_entities(keep.id, [drop.id], "again")
+
+    undone = await g.unmerge(merge.id)
+    assert undone.undone_at is not None
+    assert [e.id for e in await g.find_by_alias("p smith")] == [drop.id]
+    assert m.id not in await g.memory_ids_about(keep.id)
+    with pytest.raises(Conflict):
+        await g.unmerge(merge.id)
+
+
+async def test_merge_bad_input_changes_nothing(graph: GraphStore, tenant_id: str) -> None:
+    g = graph.tenant(tenant_id)
+    a = await g.create_entity("A", EntityType.ORG)
+    with pytest.raises(InvalidInput):
+        await g.merge_entities(a.id, [a.id], "self")
+    with pytest.raises(InvalidInput):
+        await g.merge_entities(a.id, [], "nothing")
+    with pytest.raises(NotFound):
+        await g.merge_entities(a.id, [new_id()], "ghost")
+    with pytest.raises(NotFound):
+        await g.unmerge(new_id())
+    assert (await g.get_entity(a.id)).merged_into is None
+
+
+async def test_relationships_with_since_until(graph: GraphStore, tenant_id: str) -> None:
+    g = graph.tenant(tenant_id)
+    peter = await g.create_entity("Peter", EntityType.PERSON)
+    wobs = await g.create_entity("WOBS", EntityType.ORG)
+    acme = await g.create_entity("Acme", EntityType.ORG)
+    await g.relate(peter.id, acme.id, "works_for", since=100.0, until=200.0)
+    await g.relate(peter.id, wobs.id, "works_for", since=200.0)
+    assert {r.target_id for r in await g.relations(peter.id)} == {acme.id, wobs.id}
+    assert [r.target_id for r in await g.relations(peter.id, at=150.0)] == [acme.id]
+    assert [r.target_id for r in await g.relations(peter.id, at=250.0)] == [wobs.id]
+    with pytest.raises(InvalidInput):
+        await g.relate(peter.id, wobs.id, "x", since=5.0, until=1.0)
+    with pytest.raises(NotFound):
+        await g.relate(peter.id, new_id(), "knows")
+
+
+async def test_forget_and_erase(graph: GraphStore, tenant_id: str) -> None:
+    g = graph.tenant(tenant_id)
+    peter = await g.create_entity("Peter", EntityType.PERSON, aliases=["Pete"])
+    a, b = make(tenant_id, "a", entities=(peter.id,)), make(tenant_id, "b")
+    await g.create_memories([a, b])
+    await g.mark_indexed([a.id, b.id])
+    assert await g.forget([b.id], at=123.0) == [b.id]
+    forgotten = await g.get_memory(b.id)
+    assert forgotten.expires_at == 123.0 and not forgotten.indexed  # reindex carries the expiry
+
+    assert await g.erase_memories([a.id, new_id()]) == [a.id]
+    assert await g.get_memories([a.id]) == {}
+    await g.erase_entity(peter.id)
+    assert await g.find_by_alias("pete") == []
+    with pytest.raises(NotFound):
+        await g.get_entity(peter.id)
+
+
+async def test_bad_entity_names_are_rejected(graph: GraphStore, tenant_id: str) -> None:
+    g = graph.tenant(tenant_id)
+    for bad in ["", "   ", "...", "x" * 201]:
+        with pytest.raises(InvalidInput):
+            await g.create_entity(bad, EntityType.PERSON)
+    assert await g.entity_count() == 0
+
+
+async def test_unindexed_and_orphan_queries(graph: GraphStore, tenant_id: str) -> None:
+    g = graph.tenant(tenant_id)
+    ms = [make(tenant_id, f"m{i}") for i in range(3)]
+    await g.create_memories(ms)
+    await g.mark_indexed([ms[0].id])
+    assert set(await g.unindexed_ids()) == {ms[1].id, ms[2].id}
+    assert await g.existing_memory_ids([ms[0].id, new_id()]) == {ms[0].id}
+    assert await g.memory_counts() == (3, 2)
+    assert tenant_id in await graph.system.tenants()
