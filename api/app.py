@@ -40,8 +40,12 @@ class BrainGraphQL(GraphQL[Context, None]):
             return Context(brain=brain, principal=None, auth_error=e)
 
 
-def create_app(settings: Settings, brain: Brain | None = None) -> Starlette:
-    """The app; opens the engines on start-up unless a ready ``brain`` is given (tests)."""
+def create_app(
+    settings: Settings, brain: Brain | None = None, owns_brain: bool = False
+) -> Starlette:
+    """The app. It opens the engines on start-up unless a ready ``brain`` is given; it closes
+    them on shutdown when it opened them or ``owns_brain`` is set (graceful shutdown closes the
+    engines after in-flight requests finish)."""
     ref: dict[str, Brain] = {}
 
     @contextlib.asynccontextmanager
@@ -50,7 +54,7 @@ def create_app(settings: Settings, brain: Brain | None = None) -> Starlette:
         try:
             yield
         finally:
-            if brain is None:
+            if brain is None or owns_brain:
                 await ref["brain"].close()
 
     if brain is not None:

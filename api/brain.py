@@ -131,7 +131,12 @@ class Brain:
 
     async def search(self, tenant_id: str, request: SearchRequest) -> SearchResult:
         return await dense_search(
-            self.graph, self.index, self.embedder, tenant_id, request, self.settings.limits.max_top_k
+            self.graph,
+            self.index,
+            self.embedder,
+            tenant_id,
+            request,
+            self.settings.limits.max_top_k,
         )
 
     # -- operations ----------------------------------------------------------------------------

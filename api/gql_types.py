@@ -19,8 +19,11 @@ from core.types import LineageLink as CoreLineageLink
 from core.types import Memory as CoreMemory
 from core.types import MemoryType as CoreMemoryType
 
-MemoryType = strawberry.enum(CoreMemoryType, name="MemoryType")
-DecayClass = strawberry.enum(CoreDecayClass, name="DecayClass")
+# The domain enums are the GraphQL enums (member names are the GraphQL values).
+strawberry.enum(CoreMemoryType, name="MemoryType")
+strawberry.enum(CoreDecayClass, name="DecayClass")
+MemoryType = CoreMemoryType
+DecayClass = CoreDecayClass
 
 
 @strawberry.enum
@@ -83,7 +86,9 @@ def error_result(e: errors.BrainError) -> Error:
         current = e.details.get("current_id")
         return ConflictError(message=e.message, code=e.code, current_id=current)
     if isinstance(e, errors.Ambiguous):
-        return AmbiguousError(message=e.message, code=e.code, candidates=[str(c) for c in e.candidates])
+        return AmbiguousError(
+            message=e.message, code=e.code, candidates=[str(c) for c in e.candidates]
+        )
     if isinstance(e, errors.Forbidden):
         return ForbiddenError(message=e.message, code=e.code)
     raise e  # BackendError and anything else: masked and logged by the schema
@@ -328,7 +333,8 @@ class SearchInput:
 
 
 MemoryResult = Annotated[
-    MemoryNode | NotFoundError | InvalidInputError | ForbiddenError, strawberry.union("MemoryResult")
+    MemoryNode | NotFoundError | InvalidInputError | ForbiddenError,
+    strawberry.union("MemoryResult"),
 ]
 RememberResult = Annotated[
     MemoryNode | InvalidInputError | ForbiddenError, strawberry.union("RememberResult")
@@ -341,7 +347,8 @@ LineageResult = Annotated[
     Lineage | NotFoundError | InvalidInputError | ForbiddenError, strawberry.union("LineageResult")
 ]
 EraseResult = Annotated[
-    EraseReport | NotFoundError | InvalidInputError | ForbiddenError, strawberry.union("EraseResult")
+    EraseReport | NotFoundError | InvalidInputError | ForbiddenError,
+    strawberry.union("EraseResult"),
 ]
 SearchResult = Annotated[
     SearchResults | InvalidInputError | ForbiddenError, strawberry.union("SearchResult")

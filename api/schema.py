@@ -63,7 +63,10 @@ class Query:
         return Health(
             ok=h.ok,
             version=VERSION,
-            engines=[EngineHealth(name=e.name, ok=e.ok, latency_ms=e.latency_ms, detail=e.detail) for e in h.engines],
+            engines=[
+                EngineHealth(name=e.name, ok=e.ok, latency_ms=e.latency_ms, detail=e.detail)
+                for e in h.engines
+            ],
             memories=h.memories,
             entities=h.entities,
             index_lag=h.unindexed,
@@ -79,7 +82,9 @@ class Query:
         return await guarded(run)  # type: ignore[no-any-return]
 
     @strawberry.field(description="The supersede chain through a memory, oldest first.")
-    async def lineage(self, info: strawberry.Info[Context, None], memory_id: strawberry.ID) -> LineageResult:
+    async def lineage(
+        self, info: strawberry.Info[Context, None], memory_id: strawberry.ID
+    ) -> LineageResult:
         ctx = info.context
 
         async def run() -> Lineage:
@@ -89,7 +94,9 @@ class Query:
         return await guarded(run)  # type: ignore[no-any-return]
 
     @strawberry.field(description="Find memories (dense similarity in this release).")
-    async def search(self, info: strawberry.Info[Context, None], input: SearchInput) -> SearchResult:
+    async def search(
+        self, info: strawberry.Info[Context, None], input: SearchInput
+    ) -> SearchResult:
         ctx = info.context
 
         async def run() -> SearchResults:
@@ -121,7 +128,9 @@ class Query:
 @strawberry.type
 class Mutation:
     @strawberry.mutation(description="Store one memory explicitly; searchable when this returns.")
-    async def remember(self, info: strawberry.Info[Context, None], input: RememberInput) -> RememberResult:
+    async def remember(
+        self, info: strawberry.Info[Context, None], input: RememberInput
+    ) -> RememberResult:
         ctx = info.context
 
         async def run() -> MemoryNode:
@@ -154,7 +163,9 @@ class Mutation:
 
         return await guarded(run)  # type: ignore[no-any-return]
 
-    @strawberry.mutation(description="Soft delete: the memory leaves every read but stays in lineage.")
+    @strawberry.mutation(
+        description="Soft delete: the memory leaves every read but stays in lineage."
+    )
     async def forget(self, info: strawberry.Info[Context, None], id: strawberry.ID) -> MemoryResult:
         ctx = info.context
 

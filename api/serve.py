@@ -20,16 +20,21 @@ async def serve(settings: Settings, demo: bool = False) -> int:
         if demo:
             await seed_demo(brain)
             _, key = await create_key(brain.graph, DEMO_TENANT, name="make run")
-        app = create_app(settings, brain)
-        config = uvicorn.Config(
-            app, host=settings.host, port=settings.port, log_level=settings.log_level, lifespan="on"
-        )
-        server = uvicorn.Server(config)
-        announce = asyncio.create_task(_announce(server, settings, key))
-        await server.serve()
-        announce.cancel()
-    finally:
+    except BaseException:
         await brain.close()
+        raise
+    # From here uvicorn's lifespan owns the engines: on SIGINT/SIGTERM it stops accepting,
+    # finishes in-flight requests, then closes the index, the model and the graph engine.
+    app = create_app(settings, brain, owns_brain=True)
+    config = uvicorn.Config(
+        app, host=settings.host, port=settings.port, log_level=settings.log_level, lifespan="on"
+    )
+    server = uvicorn.Server(config)
+    announce = asyncio.create_task(_announce(server, settings, key))
+    try:
+        await server.serve()
+    finally:
+        announce.cancel()
     return 0
 
 
@@ -39,11 +44,15 @@ async def _announce(server: uvicorn.Server, settings: Settings, key: str | None)
     url = f"http://{settings.host}:{settings.port}/graphql"
     lines = [f"AI Brain is ready at {url} (GraphiQL: open it in a browser)"]
     if key:
-        query = '{"query":"{ search(input: {query: \\"who writes for WOBS?\\"}) { ... on SearchResults { hits { score memory { type content } } } } }"}'
+        query = (
+            '{"query":"{ search(input: {query: \\"who writes for WOBS?\\"}) '
+            '{ ... on SearchResults { hits { score memory { type content } } } } }"}'
+        )
         lines += [
             f"demo tenant {DEMO_TENANT!r} API key: {key}",
             "try:",
-            f"  curl -s {url} -H 'Authorization: Bearer {key}' -H 'Content-Type: application/json' \\",
+            f"  curl -s {url} -H 'Authorization: Bearer {key}' \\",
+            "    -H 'Content-Type: application/json' \\",
             f"    -d '{query}'",
         ]
     print("\n".join(lines), flush=True)

@@ -1,7 +1,7 @@
 """One error tree for the whole service.
 
     BrainError                  root: everything we raise on purpose
-    ├── NotFound                no such id for this tenant (another tenant's ids are "not found" too)
+    ├── NotFound                no such id for this tenant (another tenant's ids are "not found")
     ├── InvalidInput(ValueError) bad content, ids, enum values, sizes; nothing was changed
     ├── Ambiguous               a reference matches several things; carries the candidates
     ├── Forbidden               missing, wrong or revoked credentials, or an admin-only action

@@ -1,8 +1,10 @@
-// Entities known by a normalized alias, each redirected to the entity it was merged into.
+// Entities known by a normalized alias, each redirected to the entity it was merged into
+// (merges are recorded one hop deep: merging into an already-merged entity is refused).
 // params: $tenant, $key ("<tenant>|<normalized alias>")
-// returns: id
+// returns: e (entity properties)
 MATCH (al:Alias {key: $key})-[:ALIAS_OF]->(e:Entity)
 WHERE e.tenant_id = $tenant AND al.tenant_id = $tenant
-OPTIONAL MATCH (e)-[:MERGED_INTO*1..]->(k:Entity)
-WHERE k.tenant_id = $tenant AND k.merged_into IS NULL
-RETURN DISTINCT coalesce(k, e).id AS id
+OPTIONAL MATCH (k:Entity {id: e.merged_into})
+WHERE k.tenant_id = $tenant
+WITH coalesce(k, e) AS found
+RETURN DISTINCT properties(found) AS e

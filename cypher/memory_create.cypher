@@ -1,7 +1,8 @@
-// Create memories of one tenant (not yet indexed in the vector store).
+// Create memories of one tenant (not yet indexed in the vector store). Each starts its own
+// supersede chain: chain_id is shared by every later version, so lineage is one index hit.
 // params: $tenant, $rows: [{id, type, content, ...memory properties}]
 // returns: id
 UNWIND $rows AS row
 CREATE (m:Memory)
-SET m = row, m.tenant_id = $tenant, m.indexed = false
+SET m = row, m.tenant_id = $tenant, m.indexed = false, m.chain_id = row.id
 RETURN m.id AS id

@@ -42,7 +42,10 @@ class EntityOps(Scoped):
     ) -> Entity:
         """Create an entity; its name is always one of its aliases."""
         texts = list(dict.fromkeys([name.strip() if isinstance(name, str) else name, *aliases]))
-        alias_rows = [{"key": self._alias_key(_alias_norm(t)), "norm": _alias_norm(t), "text": t} for t in texts]
+        alias_rows = [
+            {"key": self._alias_key(_alias_norm(t)), "norm": _alias_norm(t), "text": t}
+            for t in texts
+        ]
         if parent_id is not None:
             await self.get_entity(parent_id)
         when = now() if at is None else at
@@ -58,27 +61,34 @@ class EntityOps(Scoped):
         }
         row = {k: v for k, v in row.items() if v is not None}
         await self.write_many(
-            [("tenant_ensure", {"at": when}), ("entity_create", {"row": row, "aliases": alias_rows})]
+            [
+                ("tenant_ensure", {"at": when}),
+                ("entity_create", {"row": row, "aliases": alias_rows}),
+            ]
         )
         return await self.get_entity(row["id"])
 
     async def add_alias(self, entity_id: str, alias: str) -> Entity:
         norm = _alias_norm(alias)
         rows = await self.write(
-            "entity_add_alias", entity_id=entity_id, key=self._alias_key(norm), norm=norm, text=alias.strip()
+            "entity_add_alias",
+            entity_id=entity_id,
+            key=self._alias_key(norm),
+            norm=norm,
+            text=alias.strip(),
         )
         if not rows:
             raise NotFound("entity", entity_id)
         return await self.get_entity(entity_id)
 
     async def find_by_alias(self, alias: str) -> list[Entity]:
-        """Entities called ``alias`` (case-, accent- and punctuation-insensitive), merges followed."""
+        """Entities called ``alias`` (case-, accent-, punctuation-insensitive), merges followed."""
         norm = normalize_name(alias) if isinstance(alias, str) else ""
         if not norm:
             return []
         rows = await self.read("entity_by_alias", key=self._alias_key(norm))
-        found = await self.get_entities([r["id"] for r in rows])
-        return sorted(found.values(), key=lambda e: (e.first_seen, e.id))
+        found = [entity_from(r["e"]) for r in rows]
+        return sorted(found, key=lambda e: (e.first_seen, e.id))
 
     async def get_entities(self, ids: Sequence[str]) -> dict[str, Entity]:
         if not ids:
@@ -94,7 +104,14 @@ class EntityOps(Scoped):
 
     async def update_entity(self, entity_id: str, **props: Any) -> Entity:
         """Set profile fields (profile_summary, profile_embedding, context_tags, parent_id ...)."""
-        allowed = {"name", "parent_id", "profile_summary", "profile_embedding", "context_tags", "last_seen"}
+        allowed = {
+            "name",
+            "parent_id",
+            "profile_summary",
+            "profile_embedding",
+            "context_tags",
+            "last_seen",
+        }
         unknown = set(props) - allowed
         if unknown:
             raise InvalidInput(f"cannot update entity fields {sorted(unknown)}")
@@ -149,9 +166,18 @@ class EntityOps(Scoped):
         for ident in (keep_id, *drops):
             if found[ident].merged_into:
                 raise Conflict(f"entity {ident} is already merged into {found[ident].merged_into}")
+        absorbed = await self.read("entity_merged_into", ids=drops)
+        if absorbed:
+            raise Conflict(
+                f"entity {absorbed[0]['target']} has entities merged into it; merge into it",
+                current_id=absorbed[0]["target"],
+            )
         merge = {"id": new_id(), "reason": reason, "at": now(), "by": by}
         rows = await self.write(
-            "entity_merge", keep_id=keep_id, drop_ids=drops, merge={k: v for k, v in merge.items() if v}
+            "entity_merge",
+            keep_id=keep_id,
+            drop_ids=drops,
+            merge={k: v for k, v in merge.items() if v},
         )
         if not rows or sorted(rows[0]["merged"]) != sorted(drops):
             raise Conflict("entities changed during the merge")

@@ -68,7 +68,10 @@ class MemoryOps(Scoped):
         row = memory_row(new)
         row.pop("supersedes", None)
         steps: list[tuple[str, dict[str, Any]]] = [
-            ("memory_supersede", {"old_id": old_id, "row": row, "reason": reason, "at": new.created_at})
+            (
+                "memory_supersede",
+                {"old_id": old_id, "row": row, "reason": reason, "at": new.created_at},
+            )
         ]
         if new.entity_ids:
             links = [{"memory_id": new.id, "entity_id": e} for e in new.entity_ids]
@@ -90,21 +93,28 @@ class MemoryOps(Scoped):
         rows = await self.read("memory_chain", id=memory_id)
         if not rows:
             raise NotFound("memory", memory_id)
-        row = max(rows, key=lambda r: len(r["nodes"]))
-        ids = [n["id"] for n in row["nodes"]]
+        ids = [r["m"]["id"] for r in rows]
         hydrated = await self.get_memories(ids)
-        links: list[LineageLink] = []
-        for i, mid in enumerate(ids):
-            memory = hydrated[mid]
-            links.append(
-                LineageLink(
-                    memory=memory,
-                    reason=row["reasons"][i - 1] if i else None,
-                    replaced_at=row["ats"][i - 1] if i else None,
-                    current=i == len(ids) - 1 and memory.is_current,
-                )
+        by_id = {r["m"]["id"]: r for r in rows}
+        # Walk back from the newest version along `supersedes` (erased links end the walk).
+        newest = max(
+            rows, key=lambda r: (r["m"].get("superseded_by") is None, r["m"]["created_at"])
+        )
+        order: list[str] = []
+        cursor: str | None = newest["m"]["id"]
+        while cursor is not None and cursor in by_id and cursor not in order:
+            order.append(cursor)
+            cursor = by_id[cursor]["m"].get("supersedes")
+        order.reverse()
+        return [
+            LineageLink(
+                memory=hydrated[mid],
+                reason=by_id[mid]["reason"],
+                replaced_at=by_id[mid]["at"],
+                current=mid == order[-1] and hydrated[mid].is_current,
             )
-        return links
+            for mid in order
+        ]
 
     async def as_of(self, memory_id: str, at: float) -> Memory | None:
         """The version of this memory's fact that was current at ``at`` (None: not yet stated)."""

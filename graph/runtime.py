@@ -43,7 +43,9 @@ async def open_graph(settings: Settings, *, attach: bool = False) -> GraphRuntim
         # (PR_SET_PDEATHSIG), and a worker thread may exit before we do.
         info = engine.start()
     try:
-        store = await GraphStore.connect(info.uri, ROOT_USER, info.password, cfg.database, cfg.pool_size)
+        store = await GraphStore.connect(
+            info.uri, ROOT_USER, info.password, cfg.database, cfg.pool_size
+        )
         await store.install_schema()
     except BaseException:
         if engine is not None:

@@ -50,6 +50,7 @@ class Memory(AsyncStructuredNode):
     superseded_at = FloatProperty()
     superseded_by = StringProperty()
     supersedes = StringProperty()
+    chain_id = StringProperty(index=True)  # id of the first version: lineage is one index hit
     source = StringProperty()
     content_hash = StringProperty(index=True)
     pinned = BooleanProperty(default=False)
@@ -127,7 +128,6 @@ def schema_statements() -> list[str]:
                     f"FOR (n:{label}) REQUIRE n.{name} IS UNIQUE"
                 )
             elif getattr(prop, "index", False):
-                out.append(
-                    f"CREATE INDEX {label.lower()}_{name} IF NOT EXISTS FOR (n:{label}) ON (n.{name})"
-                )
+                index = f"{label.lower()}_{name}"
+                out.append(f"CREATE INDEX {index} IF NOT EXISTS FOR (n:{label}) ON (n.{name})")
     return out

@@ -58,7 +58,11 @@ class GraphStore:
     async def install_schema(self) -> None:
         """Create constraints and indexes if missing; safe to run at every start-up."""
         for text in schema_statements():
-            await self._execute_write(lambda tx, t=text: self._run(tx, t, {}))
+
+            async def ddl(tx: AsyncManagedTransaction, text: str = text) -> Rows:
+                return await self._run(tx, text, {})
+
+            await self._execute_write(ddl)
 
     async def ping(self) -> float:
         """Round-trip time of a trivial query, in milliseconds."""
@@ -106,4 +110,3 @@ class SystemGraph:
 
     async def tenants(self) -> list[str]:
         return [r["id"] for r in await self.read("tenants")]
-

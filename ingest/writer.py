@@ -89,7 +89,12 @@ class MemoryWriter:
         )
 
     async def supersede(
-        self, tenant_id: str, old_id: str, content: str, reason: str | None = None, at: float | None = None
+        self,
+        tenant_id: str,
+        old_id: str,
+        content: str,
+        reason: str | None = None,
+        at: float | None = None,
     ) -> Memory:
         """Replace the current memory ``old_id`` with new content; the chain keeps both."""
         text = check_content(content, self.limits)
@@ -156,4 +161,6 @@ class MemoryWriter:
         if entity_id is not None:
             await tenant.erase_entity(entity_id)
             entities = (entity_id,)
-        return EraseReport(memory_ids=tuple(erased), entity_ids=entities, vector_points=len(existing))
+        return EraseReport(
+            memory_ids=tuple(erased), entity_ids=entities, vector_points=len(existing)
+        )

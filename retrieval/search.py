@@ -64,7 +64,12 @@ async def dense_search(
     scored = await index.dense_search(vector, flt, request.top_k)
     memories = await graph.tenant(tenant_id).get_memories([s.id for s in scored])
     hits = [
-        Hit(memory=memories[s.id], score=s.score, paths=("SEMANTIC",), signals={"similarity": s.score})
+        Hit(
+            memory=memories[s.id],
+            score=s.score,
+            paths=("SEMANTIC",),
+            signals={"similarity": s.score},
+        )
         for s in scored
         if s.id in memories  # a point the reconciler has not yet removed is never served
     ]

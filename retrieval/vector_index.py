@@ -78,7 +78,9 @@ class VectorIndex(Protocol):
     async def upsert(self, points: Sequence[VectorPoint]) -> None:
         """Insert or replace points (idempotent by id)."""
 
-    async def set_payload(self, tenant_id: str, ids: Sequence[str], payload: Mapping[str, Any]) -> None:
+    async def set_payload(
+        self, tenant_id: str, ids: Sequence[str], payload: Mapping[str, Any]
+    ) -> None:
         """Merge ``payload`` into the given points of this tenant."""
 
     async def delete(self, tenant_id: str, ids: Sequence[str]) -> None:
@@ -86,7 +88,9 @@ class VectorIndex(Protocol):
 
     async def delete_by_filter(self, flt: VectorFilter) -> None: ...
 
-    async def dense_search(self, vector: Sequence[float], flt: VectorFilter, limit: int) -> list[ScoredId]: ...
+    async def dense_search(
+        self, vector: Sequence[float], flt: VectorFilter, limit: int
+    ) -> list[ScoredId]: ...
 
     async def keyword_search(self, text: str, flt: VectorFilter, limit: int) -> list[ScoredId]:
         """BM25 over the sparse vectors (IDF applied by the engine)."""

@@ -73,11 +73,11 @@ def other_tenant_id() -> str:
     return f"o-{uuid.uuid4().hex[:12]}"
 
 
-
 def pytest_report_header(config: pytest.Config) -> list[str]:
     return [
         "graph backends: arcadedb (embedded)" + (", neo4j" if os.environ.get("NEO4J_URI") else ""),
-        "vector backends: qdrant-edge (embedded)" + (", qdrant" if os.environ.get("QDRANT_URL") else ""),
+        "vector backends: qdrant-edge (embedded)"
+        + (", qdrant" if os.environ.get("QDRANT_URL") else ""),
     ]
 
 

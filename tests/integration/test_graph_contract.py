@@ -14,7 +14,9 @@ from graph.store import GraphStore
 pytestmark = pytest.mark.integration
 
 
-def make(tenant: str, content: str, at: float | None = None, entities: tuple[str, ...] = ()) -> Memory:
+def make(
+    tenant: str, content: str, at: float | None = None, entities: tuple[str, ...] = ()
+) -> Memory:
     t = now() if at is None else at
     return Memory(
         id=new_id(),
@@ -47,7 +49,9 @@ async def test_create_and_hydrate_in_one_round_trip(graph: GraphStore, tenant_id
     assert first.indexed is False and first.is_current and first.expires_at == NEVER
 
 
-async def test_other_tenant_sees_nothing(graph: GraphStore, tenant_id: str, other_tenant_id: str) -> None:
+async def test_other_tenant_sees_nothing(
+    graph: GraphStore, tenant_id: str, other_tenant_id: str
+) -> None:
     mine, theirs = graph.tenant(tenant_id), graph.tenant(other_tenant_id)
     peter = await mine.create_entity("Peter", EntityType.PERSON, aliases=["Pete"])
     m = make(tenant_id, "Peter is a writer at WOBS", entities=(peter.id,))
@@ -85,8 +89,12 @@ async def test_supersede_chain_lineage_and_as_of(graph: GraphStore, tenant_id: s
     t0 = now() - 300
     first = make(tenant_id, "We deploy to Heroku", at=t0)
     await g.create_memories([first])
-    second = await g.supersede(first.id, make(tenant_id, "We deploy to Render", at=t0 + 100), "moved")
-    third = await g.supersede(second.id, make(tenant_id, "We deploy to AWS", at=t0 + 200), "moved again")
+    second = await g.supersede(
+        first.id, make(tenant_id, "We deploy to Render", at=t0 + 100), "moved"
+    )
+    third = await g.supersede(
+        second.id, make(tenant_id, "We deploy to AWS", at=t0 + 200), "moved again"
+    )
 
     chain = await g.chain(second.id)
     assert [link.memory.content for link in chain] == [
@@ -103,7 +111,9 @@ async def test_supersede_chain_lineage_and_as_of(graph: GraphStore, tenant_id: s
     assert await g.as_of(first.id, t0 - 10) is None
 
 
-async def test_superseding_a_non_current_memory_is_a_conflict(graph: GraphStore, tenant_id: str) -> None:
+async def test_superseding_a_non_current_memory_is_a_conflict(
+    graph: GraphStore, tenant_id: str
+) -> None:
     g = graph.tenant(tenant_id)
     first = make(tenant_id, "v1")
     await g.create_memories([first])
@@ -159,6 +169,9 @@ async def test_merge_and_unmerge(graph: GraphStore, tenant_id: str) -> None:
     assert (await g.get_entity(drop.id)).merged_into == keep.id
     with pytest.raises(Conflict):
         await g.merge_entities(keep.id, [drop.id], "again")
+    bigger = await g.create_entity("Peter S.", EntityType.PERSON)
+    with pytest.raises(Conflict):  # keep has absorbed drop: merges stay one hop deep
+        await g.merge_entities(bigger.id, [keep.id], "chain")
 
     undone = await g.unmerge(merge.id)
     assert undone.undone_at is not None

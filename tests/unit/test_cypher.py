@@ -19,7 +19,9 @@ def test_every_tenant_statement_uses_the_tenant_parameter() -> None:
             assert "$tenant" in text, name
 
 
-def test_statement_without_tenant_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_statement_without_tenant_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     (tmp_path / "leaky.cypher").write_text("// no tenant\nMATCH (m:Memory) RETURN m")
     monkeypatch.setattr(cypher, "CYPHER_DIR", tmp_path)
     cypher.statement.cache_clear()

@@ -1,0 +1,1 @@
+"""Benchmarks: each script prints figures and writes JSON (see docs/BENCHMARKS.md)."""

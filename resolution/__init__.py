@@ -1,0 +1,1 @@
+"""Resolve step: reference parsing, entity resolution and disambiguation, profiles, tracking."""

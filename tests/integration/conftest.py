@@ -1,0 +1,32 @@
+"""Fixtures over the real engines: one Brain per session on the embedded ArcadeDB, a Qdrant
+Edge shard and the packaged all-MiniLM-L6-v2 model."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+
+from api.brain import Brain
+from core.settings import Settings
+from graph.runtime import GraphRuntime
+from retrieval.embedders import Embedder, build_embedder
+from retrieval.factory import build_vector_index
+
+
+@pytest.fixture(scope="session")
+async def embedder(settings: Settings) -> AsyncIterator[Embedder]:
+    model = build_embedder(settings.embedder)
+    yield model
+    await model.close()
+
+
+@pytest.fixture(scope="session")
+async def brain(
+    settings: Settings, embedded_graph: GraphRuntime, embedder: Embedder
+) -> AsyncIterator[Brain]:
+    index = build_vector_index(settings, embedder.dimension)
+    await index.open()
+    instance = Brain(settings, embedded_graph.store, index, embedder)
+    yield instance
+    await index.close()

@@ -1,0 +1,170 @@
+"""The durable write path end to end on the real engines: remember, supersede, forget, erase,
+bad input, tenancy, and reconciliation."""
+
+from __future__ import annotations
+
+import pytest
+
+from api.brain import Brain
+from core.clock import now
+from core.errors import Conflict, InvalidInput, NotFound
+from core.ids import new_id
+from core.text import content_hash
+from core.types import EntityType, Memory, MemoryType, NewMemory
+from retrieval.payload import payload_of
+from retrieval.search import SearchRequest
+from retrieval.vector_index import VectorPoint
+
+pytestmark = pytest.mark.integration
+
+
+async def counts(brain: Brain, tenant: str) -> tuple[int, int]:
+    total, _ = await brain.graph.tenant(tenant).memory_counts()
+    return total, await brain.index.count(tenant)
+
+
+async def top(brain: Brain, tenant: str, query: str, **kw: object) -> list[str]:
+    result = await brain.search(tenant, SearchRequest(query=query, **kw))  # type: ignore[arg-type]
+    return [h.memory.content for h in result.hits]
+
+
+async def test_remembered_memory_is_searchable_at_once(brain: Brain, tenant_id: str) -> None:
+    await brain.remember(tenant_id, NewMemory(content="The office cat is called Miso"))
+    m = await brain.remember(
+        tenant_id, NewMemory(content="Peter is a writer at WOBS", type=MemoryType.SEMANTIC)
+    )
+    assert m.indexed
+    stored = await brain.memory(tenant_id, m.id)
+    assert stored.indexed and stored.content == "Peter is a writer at WOBS"
+    assert (await top(brain, tenant_id, "who writes articles for WOBS?"))[0] == m.content
+    assert await counts(brain, tenant_id) == (2, 2)
+
+
+@pytest.mark.parametrize(
+    "content",
+    ["", "   \n\t", "x" * 40_000, "nul \x00 byte"],
+    ids=["empty", "blank", "oversized", "nul"],
+)
+async def test_bad_content_is_rejected_and_changes_nothing(
+    brain: Brain, tenant_id: str, content: str
+) -> None:
+    await brain.remember(tenant_id, NewMemory(content="baseline"))
+    with pytest.raises(InvalidInput) as err:
+        await brain.remember(tenant_id, NewMemory(content=content))
+    assert err.value.field == "content"
+    assert await counts(brain, tenant_id) == (1, 1)
+
+
+async def test_a_bad_item_rejects_the_whole_batch(brain: Brain, tenant_id: str) -> None:
+    with pytest.raises(InvalidInput):
+        await brain.remember_many(tenant_id, [NewMemory(content="fine"), NewMemory(content=" ")])
+    assert await counts(brain, tenant_id) == (0, 0)
+
+
+async def test_unknown_or_malformed_entity_ids_change_nothing(brain: Brain, tenant_id: str) -> None:
+    for ids in ([new_id()], ["not-a-uuid"]):
+        with pytest.raises(InvalidInput):
+            await brain.remember(tenant_id, NewMemory(content="about a ghost", entity_ids=ids))
+    assert await counts(brain, tenant_id) == (0, 0)
+
+
+async def test_supersede_serves_the_correction_and_as_of_the_original(
+    brain: Brain, tenant_id: str
+) -> None:
+    old = await brain.remember(tenant_id, NewMemory(content="Our deploy target is Heroku"))
+    between = now()
+    new = await brain.supersede(tenant_id, old.id, "Our deploy target is AWS", "migrated")
+    assert new.supersedes == old.id
+    current = await top(brain, tenant_id, "what is our deploy target?")
+    assert current == ["Our deploy target is AWS"]
+    assert await top(brain, tenant_id, "what is our deploy target?", as_of=between) == [
+        "Our deploy target is Heroku"
+    ]
+    chain = await brain.lineage(tenant_id, new.id)
+    assert [(c.memory.id, c.current) for c in chain] == [(old.id, False), (new.id, True)]
+    assert all(c.memory.indexed for c in chain)
+    with pytest.raises(Conflict):
+        await brain.supersede(tenant_id, old.id, "fork", None)
+    with pytest.raises(InvalidInput):
+        await brain.supersede(tenant_id, new.id, "  ", None)
+    assert len(await brain.lineage(tenant_id, new.id)) == 2
+
+
+async def test_forget_hides_but_keeps_the_record(brain: Brain, tenant_id: str) -> None:
+    m = await brain.remember(tenant_id, NewMemory(content="The wifi password is hunter2"))
+    await brain.forget(tenant_id, m.id)
+    assert await top(brain, tenant_id, "wifi password") == []
+    kept = await brain.memory(tenant_id, m.id)
+    assert kept.expires_at <= now() and kept.indexed
+
+
+async def test_erase_removes_from_both_engines(brain: Brain, tenant_id: str) -> None:
+    g = brain.graph.tenant(tenant_id)
+    peter = await g.create_entity("Peter", EntityType.PERSON)
+    about = await brain.remember(
+        tenant_id, NewMemory(content="Peter lives in Leeds", entity_ids=[peter.id])
+    )
+    by_user = await brain.remember(tenant_id, NewMemory(content="I prefer tea", user_id="u1"))
+    keep = await brain.remember(tenant_id, NewMemory(content="The sky is blue"))
+
+    report = await brain.erase(tenant_id, entity_id=peter.id)
+    assert report.memory_ids == (about.id,) and report.entity_ids == (peter.id,)
+    report = await brain.erase(tenant_id, user_id="u1")
+    assert report.memory_ids == (by_user.id,)
+    assert await brain.index.retrieve(tenant_id, [about.id, by_user.id]) == {}
+    assert await g.get_memories([about.id, by_user.id]) == {}
+    assert await counts(brain, tenant_id) == (1, 1)
+    assert (await brain.memory(tenant_id, keep.id)).content == "The sky is blue"
+    with pytest.raises(InvalidInput):
+        await brain.erase(tenant_id)
+    with pytest.raises(NotFound):
+        await brain.erase(tenant_id, memory_ids=[new_id()])
+
+
+async def test_another_tenant_cannot_read_find_supersede_or_erase(
+    brain: Brain, tenant_id: str, other_tenant_id: str
+) -> None:
+    m = await brain.remember(tenant_id, NewMemory(content="Peter is a writer at WOBS"))
+    with pytest.raises(NotFound):
+        await brain.memory(other_tenant_id, m.id)
+    assert await top(brain, other_tenant_id, "Peter is a writer at WOBS") == []
+    with pytest.raises(NotFound):
+        await brain.supersede(other_tenant_id, m.id, "Peter was fired", "hostile")
+    with pytest.raises(NotFound):
+        await brain.forget(other_tenant_id, m.id)
+    with pytest.raises(NotFound):
+        await brain.erase(other_tenant_id, memory_ids=[m.id])
+    with pytest.raises(NotFound):
+        await brain.lineage(other_tenant_id, m.id)
+    still = await brain.memory(tenant_id, m.id)
+    assert still.is_current and still.expires_at > now()
+    assert await top(brain, tenant_id, "Peter is a writer at WOBS") == [m.content]
+
+
+async def test_reconcile_indexes_graph_only_memories_and_drops_orphans(
+    brain: Brain, tenant_id: str
+) -> None:
+    g = brain.graph.tenant(tenant_id)
+    t = now()
+    stranded = Memory(
+        id=new_id(),
+        tenant_id=tenant_id,
+        type=MemoryType.FACT,
+        content="Invoices go out on Fridays",
+        created_at=t,
+        valid_from=t,
+        content_hash=content_hash("Invoices go out on Fridays"),
+    )
+    await g.create_memories([stranded])  # as if the process died before the vector write
+    orphan = stranded.model_copy(update={"id": new_id(), "content": "orphan"})
+    vec = (await brain.embedder.embed_documents(["orphan"]))[0]
+    await brain.index.upsert([VectorPoint(orphan.id, vec, "orphan", payload_of(orphan))])
+    assert await top(brain, tenant_id, "when do invoices go out?") == []
+
+    report = await brain.reconcile([tenant_id])
+    assert report.reindexed == 1 and report.orphans_removed == 1
+    assert await top(brain, tenant_id, "when do invoices go out?") == ["Invoices go out on Fridays"]
+    assert (await g.get_memory(stranded.id)).indexed
+    assert await brain.index.retrieve(tenant_id, [orphan.id]) == {}
+    again = await brain.reconcile([tenant_id])
+    assert again.reindexed == 0 and again.orphans_removed == 0
