@@ -83,6 +83,8 @@ class Brain:
             await brain.embedder.embed_query("warm up")  # load the model now, not on a request
             if settings.reconcile_on_start:
                 await brain.reconcile()
+            # Before serving: the embedded shard optimizes only when asked, and blocks meanwhile.
+            await index.optimize()
         except BaseException:
             await runtime.close()
             raise

@@ -62,7 +62,7 @@ class EmbedderSettings(BaseModel):
     provider: Literal["local", "voyage"] = "local"
     model: str = "all-MiniLM-L6-v2"  # local: only the packaged model is available offline
     batch_size: int = 64
-    voyage_model: str = "voyage-3-lite"
+    voyage_model: str = "voyage-3.5-lite"
     voyage_api_key: SecretStr | None = None
     voyage_dimension: int = 512
     device: str = "cpu"

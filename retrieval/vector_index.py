@@ -75,6 +75,10 @@ class VectorIndex(Protocol):
 
     async def close(self) -> None: ...
 
+    async def optimize(self) -> bool:
+        """Build indexes after bulk changes (start-up, jobs). Returns whether work was done;
+        a server that optimizes by itself returns False."""
+
     async def upsert(self, points: Sequence[VectorPoint]) -> None:
         """Insert or replace points (idempotent by id)."""
 

