@@ -11,7 +11,9 @@ from typing import TYPE_CHECKING, Any
 
 from graph.cypher import statement
 from graph.entities import EntityOps
+from graph.ingest_ops import IngestOps
 from graph.memories import MemoryOps
+from graph.retrieval_ops import RetrievalOps
 
 if TYPE_CHECKING:
     from neo4j import AsyncManagedTransaction
@@ -19,7 +21,7 @@ if TYPE_CHECKING:
     from graph.store import GraphStore, Rows
 
 
-class TenantGraph(MemoryOps, EntityOps):
+class TenantGraph(MemoryOps, EntityOps, IngestOps, RetrievalOps):
     """Graph operations scoped to ``tenant_id``."""
 
     def __init__(self, store: GraphStore, tenant_id: str) -> None:

@@ -1,0 +1,137 @@
+"""What the parse and resolve steps produce: the contract between resolution/ and its users.
+
+ingest/ (recordTurn, documents) and retrieval/ (entity path, assembleContext) depend only on
+these types and on the ``EntityResolver`` protocol, not on how resolution works inside.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from core.types import Entity, EntityType
+
+
+@dataclass(frozen=True)
+class Mention:
+    """A span of text that refers to something: a name, an alias or a pronoun."""
+
+    text: str
+    start: int
+    end: int
+    entity_type: EntityType | None = None  # best guess from NER / ruler / heuristics
+    source: str = "ner"  # ner | ruler | heuristic | pronoun | declaration
+
+
+@dataclass(frozen=True)
+class AliasDeclaration:
+    """ "Wolf of Blog Street, also known as WOBS" → name="Wolf of Blog Street", alias="WOBS"."""
+
+    name: str
+    alias: str
+
+
+@dataclass(frozen=True)
+class RelationMention:
+    """ "Peter is one of our writers" → subject="Peter", relation="role", object="writer"."""
+
+    subject: str
+    relation: str  # role | belongs_to | works_for | located_in | ...
+    object: str
+
+
+@dataclass(frozen=True)
+class TimeMention:
+    """A temporal expression resolved against the turn's time (epoch seconds, [start, end))."""
+
+    text: str
+    start: float
+    end: float
+
+
+@dataclass(frozen=True)
+class ParsedText:
+    text: str
+    mentions: tuple[Mention, ...] = ()
+    aliases: tuple[AliasDeclaration, ...] = ()
+    relations: tuple[RelationMention, ...] = ()
+    times: tuple[TimeMention, ...] = ()
+
+
+@dataclass(frozen=True)
+class ResolvedMention:
+    mention: Mention
+    entity: Entity | None  # None: unknown name (may be created by the caller) or ambiguous
+    confidence: float = 0.0
+    method: str = ""  # alias | similarity | context | tracker | created
+    candidates: tuple[Entity, ...] = ()
+
+
+@dataclass(frozen=True)
+class Clarification:
+    """Returned instead of a guess when context cannot separate the candidates."""
+
+    question: str  # "Which Peter?"
+    mention: str
+    candidates: tuple[Entity, ...]
+
+
+@dataclass(frozen=True)
+class Resolution:
+    parsed: ParsedText
+    resolved: tuple[ResolvedMention, ...] = ()
+    clarification: Clarification | None = None
+    tracked: tuple[TrackedEntity, ...] = ()
+
+    @property
+    def entity_ids(self) -> list[str]:
+        """Ids of the entities this text refers to, in order of first mention, no duplicates."""
+        seen: dict[str, None] = {}
+        for r in self.resolved:
+            if r.entity is not None:
+                seen.setdefault(r.entity.id, None)
+        return list(seen)
+
+
+@dataclass(frozen=True)
+class TrackedEntity:
+    """An entity's salience in a session after the latest turn."""
+
+    entity: Entity
+    salience: float
+    scope: str = "mention"  # scene | topic | mention
+
+
+@dataclass
+class TrackerState:
+    """Per-session tracker state; persisted with the session."""
+
+    salience: dict[str, float] = field(default_factory=dict)
+    scope: dict[str, str] = field(default_factory=dict)
+    turn: int = 0
+
+
+class EntityResolver(Protocol):
+    """The resolve step. Implemented in resolution/; used by ingest/ and retrieval/."""
+
+    async def resolve(
+        self,
+        tenant_id: str,
+        text: str,
+        session_id: str | None = None,
+        at: float | None = None,
+        create_missing: bool = False,
+    ) -> Resolution:
+        """Parse ``text`` and resolve its references for a tenant.
+
+        ``session_id`` enables pronoun resolution and updates that session's tracker;
+        ``at`` is the time temporal expressions resolve against (default now);
+        ``create_missing`` creates entities for confident new names and declared aliases
+        (the write path); reads never create.
+        """
+        ...
+
+    async def tracked(self, tenant_id: str, session_id: str) -> Sequence[TrackedEntity]:
+        """The session's entities by salience, highest first."""
+        ...
