@@ -40,6 +40,9 @@ format: $(STAMP)
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
+schema: $(STAMP)
+	$(BIN)/python -m api.gql.export
+
 bench: $(STAMP)
 	$(BIN)/python -m bench.storage
 

@@ -1,33 +1,93 @@
-"""The ASGI application: GraphQL at /graphql (GraphiQL on GET), a liveness probe at /healthz."""
+"""The ASGI application: GraphQL at /graphql (GraphiQL on GET), /healthz, /metrics.
+
+Limits applied before GraphQL runs: request body size (413), CORS per configuration; inside
+GraphQL: query depth, alias count and token count (see api/gql/schema.py).
+"""
 
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
+import re
+import time
 from collections.abc import AsyncIterator
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket
 from strawberry.asgi import GraphQL
 
 from api.auth import authenticate
 from api.brain import Brain
 from api.context import Context
-from api.schema import schema
+from api.gql.schema import build_schema
+from api.metrics import Metrics
 from core.errors import BrainError
 from core.settings import Settings
 
-log = logging.getLogger(__name__)
+log = logging.getLogger("brain.api")
+
+
+class BodyLimit:
+    """Reject request bodies over ``limit`` bytes with 413, declared or streamed."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope.get("headers") or []).get(b"content-length")
+        if declared is not None and declared.isdigit() and int(declared) > self.limit:
+            await self._reject(send)
+            return
+        seen = 0
+
+        async def limited() -> Message:
+            nonlocal seen
+            message = await receive()
+            seen += len(message.get("body", b""))
+            if seen > self.limit:
+                raise _TooLarge
+            return message
+
+        try:
+            await self.app(scope, limited, send)
+        except _TooLarge:
+            await self._reject(send)
+
+    async def _reject(self, send: Send) -> None:
+        body = json.dumps({"errors": [{"message": f"request body over {self.limit} bytes"}]})
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 413,
+                "headers": [(b"content-type", b"application/json")],
+            }
+        )
+        await send({"type": "http.response.body", "body": body.encode()})
+
+
+class _TooLarge(Exception):
+    pass
 
 
 class BrainGraphQL(GraphQL[Context, None]):
-    def __init__(self, brain_ref: dict[str, Brain]) -> None:
-        super().__init__(schema, graphql_ide="graphiql")
+    def __init__(self, settings: Settings, brain_ref: dict[str, Brain], metrics: Metrics) -> None:
+        super().__init__(
+            build_schema(settings.api), graphql_ide="graphiql" if settings.api.graphiql else None
+        )
         self._brain_ref = brain_ref
+        self._metrics = metrics
 
     async def get_context(
         self, request: Request | WebSocket, response: Response | WebSocket | None
@@ -39,6 +99,57 @@ class BrainGraphQL(GraphQL[Context, None]):
         except BrainError as e:
             return Context(brain=brain, principal=None, auth_error=e)
 
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Time each HTTP request and label it with its GraphQL operation."""
+        if scope["type"] != "http":
+            await super().__call__(scope, receive, send)
+            return
+        start = time.perf_counter()
+        status = 0
+        body = b""
+
+        async def capture() -> Message:
+            nonlocal body
+            message = await receive()
+            body += message.get("body", b"")
+            return message
+
+        async def send_status(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+            await send(message)
+
+        try:
+            await super().__call__(scope, capture, send_status)
+        finally:
+            operation = operation_name(body) if scope["method"] == "POST" else "graphiql"
+            elapsed = time.perf_counter() - start
+            self._metrics.requests.labels(operation).observe(elapsed)
+            if status >= 500:
+                self._metrics.errors.labels(operation).inc()
+            log.info(
+                "request",
+                extra={"operation": operation, "status": status, "ms": round(elapsed * 1000, 2)},
+            )
+
+
+_FIRST_FIELD = re.compile(r"\{\s*(?:\w+\s*:\s*)?(\w+)")
+
+
+def operation_name(body: bytes) -> str:
+    """The operationName, else the first top-level field ("search", "remember" ...)."""
+    try:
+        doc = json.loads(body) if body else None
+    except ValueError:
+        return "invalid"
+    if not isinstance(doc, dict):
+        return "batch" if isinstance(doc, list) else "invalid"
+    if doc.get("operationName"):
+        return str(doc["operationName"])[:64]
+    match = _FIRST_FIELD.search(str(doc.get("query") or ""))
+    return match.group(1)[:64] if match else "unknown"
+
 
 def create_app(
     settings: Settings, brain: Brain | None = None, owns_brain: bool = False
@@ -47,10 +158,12 @@ def create_app(
     them on shutdown when it opened them or ``owns_brain`` is set (graceful shutdown closes the
     engines after in-flight requests finish)."""
     ref: dict[str, Brain] = {}
+    metrics = Metrics()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         ref["brain"] = brain or await Brain.open(settings)
+        ref["brain"].graph.observer = metrics.engine_observer("graph")
         try:
             yield
         finally:
@@ -59,17 +172,37 @@ def create_app(
 
     if brain is not None:
         ref["brain"] = brain
+        brain.graph.observer = metrics.engine_observer("graph")
 
     async def healthz(request: Request) -> Response:
         h = await ref["brain"].health()
         body: dict[str, Any] = {"ok": h.ok, "engines": {e.name: e.ok for e in h.engines}}
         return JSONResponse(body, status_code=200 if h.ok else 503)
 
-    graphql = BrainGraphQL(ref)
-    return Starlette(
+    async def metrics_endpoint(request: Request) -> Response:
+        health = await ref["brain"].health()
+        metrics.index_lag.set(health.unindexed or 0)
+        return Response(metrics.render(), media_type="text/plain; version=0.0.4")
+
+    graphql = BrainGraphQL(settings, ref, metrics)
+    middleware = [Middleware(BodyLimit, limit=settings.api.max_body_bytes)]
+    if settings.api.cors_origins:
+        middleware.append(
+            Middleware(
+                CORSMiddleware,
+                allow_origins=settings.api.cors_origins,
+                allow_methods=["GET", "POST"],
+                allow_headers=["Authorization", "Content-Type"],
+            )
+        )
+    app = Starlette(
         routes=[
             Route("/graphql", graphql, methods=["GET", "POST"]),
             Route("/healthz", healthz, methods=["GET"]),
+            Route("/metrics", metrics_endpoint, methods=["GET"]),
         ],
+        middleware=middleware,
         lifespan=lifespan,
     )
+    app.state.metrics = metrics
+    return app

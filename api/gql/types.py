@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from datetime import datetime
 from enum import Enum
-from typing import Annotated
 
 import strawberry
 
-from core import errors
+from api.gql.entities import EntityNode
 from core.clock import NEVER, now, to_datetime
 from core.decay import decay_factor
 from core.types import DecayClass as CoreDecayClass
@@ -39,59 +38,6 @@ class RetrievalPath(Enum):
     KEYWORD = "KEYWORD"
     CONVERSATION = "CONVERSATION"
     CORE = "CORE"
-
-
-# -- errors ------------------------------------------------------------------------------------
-
-
-@strawberry.interface(description="An expected failure; nothing was changed.")
-class Error:
-    message: str
-    code: str
-
-
-@strawberry.type
-class NotFoundError(Error):
-    kind: str
-    id: str
-
-
-@strawberry.type
-class InvalidInputError(Error):
-    field: str | None
-
-
-@strawberry.type
-class ConflictError(Error):
-    current_id: strawberry.ID | None
-
-
-@strawberry.type
-class ForbiddenError(Error):
-    pass
-
-
-@strawberry.type
-class AmbiguousError(Error):
-    candidates: list[str]
-
-
-def error_result(e: errors.BrainError) -> Error:
-    """The typed GraphQL result of an expected error."""
-    if isinstance(e, errors.NotFound):
-        return NotFoundError(message=e.message, code=e.code, kind=e.kind, id=e.ident)
-    if isinstance(e, errors.InvalidInput):
-        return InvalidInputError(message=e.message, code=e.code, field=e.field)
-    if isinstance(e, errors.Conflict):
-        current = e.details.get("current_id")
-        return ConflictError(message=e.message, code=e.code, current_id=current)
-    if isinstance(e, errors.Ambiguous):
-        return AmbiguousError(
-            message=e.message, code=e.code, candidates=[str(c) for c in e.candidates]
-        )
-    if isinstance(e, errors.Forbidden):
-        return ForbiddenError(message=e.message, code=e.code)
-    raise e  # BackendError and anything else: masked and logged by the schema
 
 
 # -- memories ----------------------------------------------------------------------------------
@@ -146,6 +92,11 @@ class MemoryNode:
             superseded_by_id=strawberry.ID(m.superseded_by) if m.superseded_by else None,
             supersedes_id=strawberry.ID(m.supersedes) if m.supersedes else None,
         )
+
+    @strawberry.field(description="The entities this memory is about.")
+    async def entities(self, info: strawberry.Info) -> list[EntityNode]:
+        loaded = await info.context.entity_loader.load_many([str(e) for e in self.entity_ids])
+        return [EntityNode.of(e) for e in loaded if e is not None]
 
     @strawberry.field(description="The memory that replaced this one, if any.")
     async def superseded_by(self, info: strawberry.Info) -> MemoryNode | None:
@@ -287,69 +238,3 @@ class Health:
     memories: int | None = strawberry.field(description="Memories of the caller's tenant.")
     entities: int | None
     index_lag: int | None = strawberry.field(description="Memories not yet in the vector index.")
-
-
-# -- inputs ------------------------------------------------------------------------------------
-
-
-@strawberry.input
-class RememberInput:
-    content: str
-    type: MemoryType = CoreMemoryType.FACT
-    importance: float | None = None
-    decay_class: DecayClass | None = None
-    entities: list[strawberry.ID] | None = None
-    project_id: str | None = None
-    session_id: str | None = None
-    user_id: str | None = None
-    pinned: bool = False
-    valid_from: datetime | None = None
-
-
-@strawberry.input
-class SupersedeInput:
-    content: str
-    reason: str | None = None
-
-
-@strawberry.input
-class EraseInput:
-    memory_ids: list[strawberry.ID] | None = None
-    entity_id: strawberry.ID | None = None
-    user_id: str | None = None
-
-
-@strawberry.input
-class SearchInput:
-    query: str
-    mode: SearchMode = SearchMode.ANSWER
-    top_k: int = 10
-    project_id: str | None = None
-    types: list[MemoryType] | None = None
-    since: datetime | None = None
-    until: datetime | None = None
-    as_of: datetime | None = None
-    session_id: str | None = None
-
-
-MemoryResult = Annotated[
-    MemoryNode | NotFoundError | InvalidInputError | ForbiddenError,
-    strawberry.union("MemoryResult"),
-]
-RememberResult = Annotated[
-    MemoryNode | InvalidInputError | ForbiddenError, strawberry.union("RememberResult")
-]
-SupersedeResult = Annotated[
-    MemoryNode | NotFoundError | InvalidInputError | ConflictError | ForbiddenError,
-    strawberry.union("SupersedeResult"),
-]
-LineageResult = Annotated[
-    Lineage | NotFoundError | InvalidInputError | ForbiddenError, strawberry.union("LineageResult")
-]
-EraseResult = Annotated[
-    EraseReport | NotFoundError | InvalidInputError | ForbiddenError,
-    strawberry.union("EraseResult"),
-]
-SearchResult = Annotated[
-    SearchResults | InvalidInputError | ForbiddenError, strawberry.union("SearchResult")
-]

@@ -1,0 +1,65 @@
+"""Relay-style connections: opaque cursors, ``first``/``after``, ``pageInfo``."""
+
+from __future__ import annotations
+
+import base64
+import json
+
+import strawberry
+
+from api.gql.entities import EntityNode
+from api.gql.types import MemoryNode
+from core.errors import InvalidInput
+
+
+@strawberry.type
+class PageInfo:
+    has_next_page: bool
+    end_cursor: str | None
+
+
+@strawberry.type
+class MemoryEdge:
+    cursor: str
+    node: MemoryNode
+
+
+@strawberry.type
+class MemoryConnection:
+    edges: list[MemoryEdge]
+    page_info: PageInfo
+
+
+@strawberry.type
+class EntityEdge:
+    cursor: str
+    node: EntityNode
+
+
+@strawberry.type
+class EntityConnection:
+    edges: list[EntityEdge]
+    page_info: PageInfo
+
+
+def encode_cursor(*parts: object) -> str:
+    return base64.urlsafe_b64encode(json.dumps(parts).encode()).decode()
+
+
+def decode_cursor(cursor: str | None, arity: int) -> list[object] | None:
+    """Parts of a cursor made by ``encode_cursor``; InvalidInput if it was not."""
+    if cursor is None:
+        return None
+    try:
+        parts = json.loads(base64.urlsafe_b64decode(cursor.encode()))
+    except (ValueError, UnicodeDecodeError):
+        raise InvalidInput("malformed cursor", field="after") from None
+    if not isinstance(parts, list) or len(parts) != arity:
+        raise InvalidInput("malformed cursor", field="after")
+    return parts
+
+
+def check_first(first: int, maximum: int) -> int:
+    if not 1 <= first <= maximum:
+        raise InvalidInput(f"first must be between 1 and {maximum}", field="first")
+    return first

@@ -1,0 +1,220 @@
+"""Query resolvers: thin, they call the facade and map expected errors to typed results."""
+
+from __future__ import annotations
+
+import strawberry
+
+from api.context import Context
+from api.gql.entities import EntityFilter, EntityNode, Relationship
+from api.gql.errors import guarded
+from api.gql.inputs import MemoryFilter, SearchInput
+from api.gql.pagination import (
+    EntityConnection,
+    EntityEdge,
+    MemoryConnection,
+    MemoryEdge,
+    PageInfo,
+    check_first,
+    decode_cursor,
+    encode_cursor,
+)
+from api.gql.results import (
+    CoreResult,
+    EntitiesResult,
+    EntityResult,
+    LineageResult,
+    MemoriesResult,
+    MemoryList,
+    MemoryResult,
+    RelationshipList,
+    RelationshipsResult,
+    SearchResult,
+)
+from api.gql.types import (
+    EngineHealth,
+    Health,
+    Lineage,
+    LineageLink,
+    MemoryNode,
+    PathCount,
+    RetrievalPath,
+    SearchHit,
+    SearchMetadata,
+    SearchResults,
+)
+from core.clock import to_epoch
+from retrieval.search import SearchRequest
+
+VERSION = "0.1.0"
+Info = strawberry.Info[Context, None]
+
+
+@strawberry.type
+class Query:
+    @strawberry.field(description="Engine status, counts of the caller's tenant, index lag.")
+    async def health(self, info: Info) -> Health:
+        ctx = info.context
+        h = await ctx.brain.health(ctx.principal.tenant_id if ctx.principal else None)
+        return Health(
+            ok=h.ok,
+            version=VERSION,
+            engines=[
+                EngineHealth(name=e.name, ok=e.ok, latency_ms=e.latency_ms, detail=e.detail)
+                for e in h.engines
+            ],
+            memories=h.memories,
+            entities=h.entities,
+            index_lag=h.unindexed,
+        )
+
+    @strawberry.field(description="One memory by id.")
+    async def memory(self, info: Info, id: strawberry.ID) -> MemoryResult:
+        ctx = info.context
+
+        async def run() -> MemoryNode:
+            return MemoryNode.of(await ctx.brain.memory(ctx.tenant, str(id)))
+
+        return await guarded(run)  # type: ignore[no-any-return]
+
+    @strawberry.field(description="Memories, newest first (current and live unless asked).")
+    async def memories(
+        self,
+        info: Info,
+        filter: MemoryFilter | None = None,
+        first: int = 20,
+        after: str | None = None,
+    ) -> MemoriesResult:
+        ctx = info.context
+        f = filter or MemoryFilter()
+
+        async def run() -> MemoryConnection:
+            size = check_first(first, ctx.brain.settings.api.max_page_size)
+            cursor = decode_cursor(after, 2)
+            page = await ctx.brain.list_memories(
+                ctx.tenant,
+                first=size + 1,
+                after=(float(cursor[0]), str(cursor[1])) if cursor else None,  # type: ignore[arg-type]
+                types=f.types,
+                project_id=f.project_id,
+                session_id=f.session_id,
+                user_id=f.user_id,
+                include_superseded=f.include_superseded,
+                include_forgotten=f.include_forgotten,
+                since=to_epoch(f.since),
+                until=to_epoch(f.until),
+            )
+            edges = [
+                MemoryEdge(cursor=encode_cursor(m.created_at, m.id), node=MemoryNode.of(m))
+                for m in page[:size]
+            ]
+            return MemoryConnection(
+                edges=edges,
+                page_info=PageInfo(
+                    has_next_page=len(page) > size,
+                    end_cursor=edges[-1].cursor if edges else None,
+                ),
+            )
+
+        return await guarded(run)  # type: ignore[no-any-return]
+
+    @strawberry.field(description="The supersede chain through a memory, oldest first.")
+    async def lineage(self, info: Info, memory_id: strawberry.ID) -> LineageResult:
+        ctx = info.context
+
+        async def run() -> Lineage:
+            links = await ctx.brain.lineage(ctx.tenant, str(memory_id))
+            return Lineage(links=[LineageLink.of(link) for link in links])
+
+        return await guarded(run)  # type: ignore[no-any-return]
+
+    @strawberry.field(description="Pinned core memory, always injected into context.")
+    async def core(self, info: Info) -> CoreResult:
+        ctx = info.context
+
+        async def run() -> MemoryList:
+            return MemoryList(memories=[MemoryNode.of(m) for m in await ctx.brain.core(ctx.tenant)])
+
+        return await guarded(run)  # type: ignore[no-any-return]
+
+    @strawberry.field(description="Find memories.")
+    async def search(self, info: Info, input: SearchInput) -> SearchResult:
+        ctx = info.context
+
+        async def run() -> SearchResults:
+            request = SearchRequest(
+                query=input.query,
+                top_k=input.top_k,
+                types=tuple(input.types) if input.types else None,
+                project_id=input.project_id,
+                since=to_epoch(input.since),
+                until=to_epoch(input.until),
+                as_of=to_epoch(input.as_of),
+            )
+            result = await ctx.brain.search(ctx.tenant, request)
+            return SearchResults(
+                hits=[SearchHit.of(h) for h in result.hits],
+                metadata=SearchMetadata(
+                    candidates_per_path=[
+                        PathCount(path=RetrievalPath(p), candidates=n)
+                        for p, n in result.candidates_per_path.items()
+                    ],
+                    post_filter_count=result.post_filter_count,
+                    latency_ms=result.latency_ms,
+                ),
+            )
+
+        return await guarded(run)  # type: ignore[no-any-return]
+
+    @strawberry.field(description="One entity by id.")
+    async def entity(self, info: Info, id: strawberry.ID) -> EntityResult:
+        ctx = info.context
+
+        async def run() -> EntityNode:
+            return EntityNode.of(await ctx.brain.entity(ctx.tenant, str(id)))
+
+        return await guarded(run)  # type: ignore[no-any-return]
+
+    @strawberry.field(description="Entities (merged-away ones hidden), by id order.")
+    async def entities(
+        self,
+        info: Info,
+        filter: EntityFilter | None = None,
+        first: int = 20,
+        after: str | None = None,
+    ) -> EntitiesResult:
+        ctx = info.context
+        f = filter or EntityFilter()
+
+        async def run() -> EntityConnection:
+            size = check_first(first, ctx.brain.settings.api.max_page_size)
+            cursor = decode_cursor(after, 1)
+            page = await ctx.brain.list_entities(
+                ctx.tenant,
+                first=size + 1,
+                after=str(cursor[0]) if cursor else None,
+                name=f.name,
+                type=f.type,
+                alias=f.alias,
+            )
+            edges = [
+                EntityEdge(cursor=encode_cursor(e.id), node=EntityNode.of(e)) for e in page[:size]
+            ]
+            return EntityConnection(
+                edges=edges,
+                page_info=PageInfo(
+                    has_next_page=len(page) > size,
+                    end_cursor=edges[-1].cursor if edges else None,
+                ),
+            )
+
+        return await guarded(run)  # type: ignore[no-any-return]
+
+    @strawberry.field(description="An entity's relationships (both directions).")
+    async def relationships(self, info: Info, entity_id: strawberry.ID) -> RelationshipsResult:
+        ctx = info.context
+
+        async def run() -> RelationshipList:
+            rels = await ctx.brain.relationships(ctx.tenant, str(entity_id))
+            return RelationshipList(relationships=[Relationship.of(r) for r in rels])
+
+        return await guarded(run)  # type: ignore[no-any-return]

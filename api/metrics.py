@@ -1,0 +1,64 @@
+"""Prometheus metrics: request latency per GraphQL operation, engine latencies, queue depth.
+
+Each app gets its own registry (several apps can live in one process, e.g. in tests).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+
+BUCKETS = (0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
+
+
+class Metrics:
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry()
+        self.requests = Histogram(
+            "brain_request_seconds",
+            "GraphQL request latency by operation",
+            ["operation"],
+            buckets=BUCKETS,
+            registry=self.registry,
+        )
+        self.errors = Counter(
+            "brain_request_errors_total",
+            "Requests that ended in an unexpected error, by operation",
+            ["operation"],
+            registry=self.registry,
+        )
+        self.engine = Histogram(
+            "brain_engine_seconds",
+            "Engine call latency by engine and operation",
+            ["engine", "operation"],
+            buckets=BUCKETS,
+            registry=self.registry,
+        )
+        self.queue_depth = Gauge(
+            "brain_queue_depth", "Pending background jobs", registry=self.registry
+        )
+        self.index_lag = Gauge(
+            "brain_index_lag", "Memories not yet in the vector index", registry=self.registry
+        )
+
+    @contextmanager
+    def time_engine(self, engine: str, operation: str) -> Iterator[None]:
+        start = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.engine.labels(engine, operation).observe(time.perf_counter() - start)
+
+    def engine_observer(self, engine: str) -> Callable[[str, float], None]:
+        """A callback ``(operation, seconds)`` for an engine adapter to report each call."""
+
+        def observe(operation: str, seconds: float) -> None:
+            self.engine.labels(engine, operation).observe(seconds)
+
+        return observe
+
+    def render(self) -> bytes:
+        return generate_latest(self.registry)

@@ -1,0 +1,7 @@
+// Recreate exported memories with their ids (import); they are re-indexed afterwards.
+// params: $tenant, $rows: [memory properties]
+// returns: id
+UNWIND $rows AS row
+CREATE (m:Memory)
+SET m = row, m.tenant_id = $tenant, m.indexed = false
+RETURN m.id AS id

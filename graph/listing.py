@@ -1,0 +1,72 @@
+"""Paged listings and core (pinned) memory of a tenant."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from core.types import Entity, EntityType, Memory, MemoryType
+from graph.records import entity_from
+from graph.scoped import Scoped
+
+
+class ListingOps(Scoped):
+    async def list_memory_ids(
+        self,
+        *,
+        limit: int,
+        types: Sequence[MemoryType] | None = None,
+        project_id: str | None = None,
+        session_id: str | None = None,
+        user_id: str | None = None,
+        current_only: bool = True,
+        live_at: float | None = None,
+        since: float | None = None,
+        until: float | None = None,
+        after: tuple[float, str] | None = None,
+    ) -> list[str]:
+        """Memory ids newest first; ``after`` is (created_at, id) of the previous page's last."""
+        rows = await self.read(
+            "memory_list",
+            types=[t.value for t in types] if types else None,
+            project_id=project_id,
+            session_id=session_id,
+            user_id=user_id,
+            current_only=current_only,
+            live_at=live_at,
+            since=since,
+            until=until,
+            after_ts=after[0] if after else None,
+            after_id=after[1] if after else None,
+            limit=limit,
+        )
+        return [r["id"] for r in rows]
+
+    async def list_entities(
+        self,
+        *,
+        limit: int,
+        type: EntityType | None = None,
+        name: str | None = None,
+        after: str | None = None,
+    ) -> list[Entity]:
+        rows = await self.read(
+            "entity_list",
+            type=type.value if type else None,
+            name_part=name.casefold() if name else None,
+            after=after,
+            limit=limit,
+        )
+        return [entity_from(r["e"]) for r in rows]
+
+    async def pinned_ids(self, at: float) -> list[str]:
+        return [r["id"] for r in await self.read("memory_pinned", at=at)]
+
+    async def set_pinned(self, ids: Sequence[str], pinned: bool) -> list[str]:
+        return [
+            r["id"] for r in await self.write("memory_set_pinned", ids=list(ids), pinned=pinned)
+        ]
+
+    async def core_memories(self, at: float) -> list[Memory]:
+        ids = await self.pinned_ids(at)
+        found = await self.get_memories(ids)  # type: ignore[attr-defined]
+        return [found[i] for i in ids if i in found]

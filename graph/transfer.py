@@ -1,0 +1,109 @@
+"""Export and import of a tenant's graph, lossless: every property, ABOUT links, supersede
+chains with their reasons, aliases, relationships and recorded merges (undone ones too)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from typing import Any
+
+from core.text import normalize_name
+from graph.scoped import Scoped
+
+PAGE = 1000
+
+
+class TransferOps(Scoped):
+    async def export_records(self) -> AsyncIterator[dict[str, Any]]:
+        """Yield JSON-ready records: entities, merges, relations, then memories (oldest first)."""
+        skip = 0
+        while rows := await self.read("export_entities", skip=skip, limit=PAGE):
+            for r in rows:
+                yield {"kind": "entity", "entity": r["e"]}
+            skip += PAGE
+        for r in await self.read("export_merges"):
+            yield {"kind": "merge", "merge": r["mg"]}
+        for r in await self.read("export_relations"):
+            yield {
+                "kind": "relation",
+                "source_id": r["source_id"],
+                "target_id": r["target_id"],
+                "relation": r["r"],
+            }
+        skip = 0
+        while rows := await self.read("export_memories", skip=skip, limit=PAGE):
+            for r in rows:
+                memory = dict(r["m"])
+                memory.pop("tenant_id", None)
+                yield {
+                    "kind": "memory",
+                    "memory": memory,
+                    "entity_ids": sorted(r["entity_ids"]),
+                    "supersede_reason": r["reason"],
+                    "supersede_at": r["at"],
+                }
+            skip += PAGE
+
+    async def import_records(self, records: Sequence[dict[str, Any]]) -> dict[str, int]:
+        """Recreate exported records in this tenant in one transaction (ids kept)."""
+        entities, merges, relations, memories = [], [], [], []
+        for rec in records:
+            kind = rec.get("kind")
+            if kind == "entity":
+                props = {k: v for k, v in rec["entity"].items() if k != "tenant_id"}
+                aliases = [
+                    {
+                        "key": f"{self.tenant_id}|{normalize_name(a)}",
+                        "norm": normalize_name(a),
+                        "text": a,
+                    }
+                    for a in props.get("aliases") or [props["name"]]
+                    if normalize_name(a)
+                ]
+                entities.append({"props": props, "aliases": aliases})
+            elif kind == "merge":
+                merges.append({k: v for k, v in rec["merge"].items() if k != "tenant_id"})
+            elif kind == "relation":
+                relations.append(
+                    {
+                        "source_id": rec["source_id"],
+                        "target_id": rec["target_id"],
+                        "props": rec["relation"],
+                    }
+                )
+            elif kind == "memory":
+                memories.append(rec)
+        links = [
+            {"memory_id": m["memory"]["id"], "entity_id": e}
+            for m in memories
+            for e in m["entity_ids"]
+        ]
+        chains = [
+            {
+                "old_id": m["memory"]["supersedes"],
+                "new_id": m["memory"]["id"],
+                "reason": m["supersede_reason"],
+                "at": m["supersede_at"],
+            }
+            for m in memories
+            if m["memory"].get("supersedes") and m.get("supersede_at") is not None
+        ]
+        steps: list[tuple[str, dict[str, Any]]] = [("tenant_ensure", {"at": 0.0})]
+        if entities:
+            steps.append(("import_entities", {"rows": entities}))
+        if merges:
+            steps.append(("import_merges", {"rows": merges}))
+        if relations:
+            steps.append(("import_relations", {"rows": relations}))
+        if memories:
+            steps.append(("import_memories", {"rows": [m["memory"] for m in memories]}))
+        if links:
+            steps.append(("memory_link_entities", {"links": links}))
+        if chains:
+            steps.append(("import_supersede_links", {"links": chains}))
+        await self.write_many(steps)
+        return {
+            "entities": len(entities),
+            "merges": len(merges),
+            "relations": len(relations),
+            "memories": len(memories),
+        }
