@@ -8,8 +8,9 @@ import strawberry
 from graphql import GraphQLError
 from strawberry.extensions import MaskErrors, MaxAliasesLimiter, MaxTokensLimiter, QueryDepthLimiter
 
-from api.gql.mutation import Mutation
-from api.gql.query import Query
+from api.gql.admin import AdminMutation, AdminQuery
+from api.gql.mutation import Mutation as MemoryMutation
+from api.gql.query import Query as MemoryQuery
 from core.errors import BrainError
 from core.settings import ApiSettings
 
@@ -30,6 +31,16 @@ class LoggedMaskErrors(MaskErrors):
         log.error("request %s failed", request_id, exc_info=error.original_error)
         error.extensions = {**(error.extensions or {}), "requestId": request_id}
         return True
+
+
+@strawberry.type
+class Query(MemoryQuery, AdminQuery):
+    pass
+
+
+@strawberry.type
+class Mutation(MemoryMutation, AdminMutation):
+    pass
 
 
 def build_schema(limits: ApiSettings | None = None) -> strawberry.Schema:

@@ -194,3 +194,33 @@ async def test_cors_only_for_configured_origins(brain: Brain, tenant_id: str) ->
         headers={"Origin": "https://evil.example", "Access-Control-Request-Method": "POST"},
     )
     assert bad.headers.get("access-control-allow-origin") is None
+
+
+async def test_only_admin_keys_manage_tenants_and_keys(
+    brain: Brain, tenant_id: str, other_tenant_id: str
+) -> None:
+    _, user_key = await create_key(brain.graph, tenant_id)
+    _, admin_key = await create_key(brain.graph, "ops", admin=True)
+    user, admin = Client(brain, user_key), Client(brain, admin_key)
+    mutation = f'mutation {{ createApiKey(tenant: "{other_tenant_id}") {{ __typename ... on NewApiKey {{ id key }} }} }}'
+    assert (await user.data(mutation))["createApiKey"]["__typename"] == "ForbiddenError"
+    assert (await user.data("{ tenants { __typename } }"))["tenants"][
+        "__typename"
+    ] == "ForbiddenError"
+    made = (await admin.data(mutation))["createApiKey"]
+    assert made["__typename"] == "NewApiKey"
+    other = Client(brain, made["key"])
+    remembered = await other.data(
+        'mutation { remember(input: {content: "hello"}) { ... on Memory { id } } }'
+    )
+    assert remembered["remember"]["id"]
+    assert (await brain.graph.tenant(other_tenant_id).memory_counts())[0] == 1
+    tenants = (await admin.data("{ tenants { ... on TenantList { tenants } } }"))["tenants"][
+        "tenants"
+    ]
+    assert other_tenant_id in tenants
+    revoked = await admin.data(f'mutation {{ revokeApiKey(id: "{made["id"]}") {{ __typename }} }}')
+    assert revoked["revokeApiKey"]["__typename"] == "RevokedKey"
+    assert (await other.data("{ core { __typename } }"))["core"]["__typename"] == "ForbiddenError"
+    bad = await admin.data('mutation { createApiKey(tenant: "no spaces!") { __typename } }')
+    assert bad["createApiKey"]["__typename"] == "InvalidInputError"

