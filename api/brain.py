@@ -129,6 +129,14 @@ class Brain:
     async def lineage(self, tenant_id: str, memory_id: str) -> list[LineageLink]:
         return await self.graph.tenant(tenant_id).chain(check_id(memory_id))
 
+    async def entity_lineage(
+        self, tenant_id: str, entity_id: str, predicate: str | None = None
+    ) -> list[list[LineageLink]]:
+        """Supersede chains of the facts about an entity, oldest chain first."""
+        tenant = self.graph.tenant(tenant_id)
+        await tenant.get_entity(check_id(entity_id, "entityId"))
+        return await tenant.entity_chains(entity_id, predicate)
+
     async def forget(self, tenant_id: str, memory_id: str) -> Memory:
         return await self.writer.forget(tenant_id, check_id(memory_id))
 

@@ -93,28 +93,29 @@ class MemoryOps(Scoped):
         rows = await self.read("memory_chain", id=memory_id)
         if not rows:
             raise NotFound("memory", memory_id)
-        ids = [r["m"]["id"] for r in rows]
-        hydrated = await self.get_memories(ids)
-        by_id = {r["m"]["id"]: r for r in rows}
-        # Walk back from the newest version along `supersedes` (erased links end the walk).
-        newest = max(
-            rows, key=lambda r: (r["m"].get("superseded_by") is None, r["m"]["created_at"])
-        )
-        order: list[str] = []
-        cursor: str | None = newest["m"]["id"]
-        while cursor is not None and cursor in by_id and cursor not in order:
-            order.append(cursor)
-            cursor = by_id[cursor]["m"].get("supersedes")
-        order.reverse()
-        return [
-            LineageLink(
-                memory=hydrated[mid],
-                reason=by_id[mid]["reason"],
-                replaced_at=by_id[mid]["at"],
-                current=mid == order[-1] and hydrated[mid].is_current,
-            )
-            for mid in order
-        ]
+        hydrated = await self.get_memories([r["m"]["id"] for r in rows])
+        return _ordered_chain(rows, hydrated)
+
+    async def chains(self, chain_ids: Sequence[str]) -> list[list[LineageLink]]:
+        """Several whole chains in one round trip, each oldest first."""
+        if not chain_ids:
+            return []
+        rows = await self.read("memory_chains", chain_ids=list(dict.fromkeys(chain_ids)))
+        by_chain: dict[str, list[dict[str, Any]]] = {}
+        for r in rows:
+            by_chain.setdefault(r["m"]["chain_id"], []).append(r)
+        out = []
+        for chain_rows in by_chain.values():
+            hydrated = {r["m"]["id"]: memory_from(r["m"], r["entity_ids"]) for r in chain_rows}
+            out.append(_ordered_chain(chain_rows, hydrated))
+        return sorted(out, key=lambda links: links[0].memory.created_at)
+
+    async def entity_chains(
+        self, entity_id: str, predicate: str | None = None
+    ) -> list[list[LineageLink]]:
+        """Supersede chains of the memories about an entity (optionally one predicate)."""
+        rows = await self.read("entity_chain_ids", entity_id=entity_id, predicate=predicate)
+        return await self.chains([r["chain_id"] for r in rows])
 
     async def as_of(self, memory_id: str, at: float) -> Memory | None:
         """The version of this memory's fact that was current at ``at`` (None: not yet stated)."""
@@ -150,3 +151,26 @@ class MemoryOps(Scoped):
         """(total, unindexed) memories of the tenant."""
         rows = await self.read("memory_count")
         return (int(rows[0]["total"] or 0), int(rows[0]["unindexed"] or 0)) if rows else (0, 0)
+
+
+def _ordered_chain(
+    rows: Sequence[dict[str, Any]], hydrated: dict[str, Memory]
+) -> list[LineageLink]:
+    """Order a chain's versions by walking back from the newest along ``supersedes``."""
+    by_id = {r["m"]["id"]: r for r in rows}
+    newest = max(rows, key=lambda r: (r["m"].get("superseded_by") is None, r["m"]["created_at"]))
+    order: list[str] = []
+    cursor: str | None = newest["m"]["id"]
+    while cursor is not None and cursor in by_id and cursor not in order:
+        order.append(cursor)
+        cursor = by_id[cursor]["m"].get("supersedes")
+    order.reverse()
+    return [
+        LineageLink(
+            memory=hydrated[mid],
+            reason=by_id[mid]["reason"],
+            replaced_at=by_id[mid]["at"],
+            current=mid == order[-1] and hydrated[mid].is_current,
+        )
+        for mid in order
+    ]

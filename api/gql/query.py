@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 import strawberry
 
 from api.context import Context
@@ -21,6 +23,7 @@ from api.gql.pagination import (
 from api.gql.results import (
     CoreResult,
     EntitiesResult,
+    EntityLineageResult,
     EntityResult,
     LineageResult,
     MemoriesResult,
@@ -29,19 +32,27 @@ from api.gql.results import (
     RelationshipList,
     RelationshipsResult,
     SearchResult,
+    VizGraphResult,
 )
 from api.gql.types import (
     EngineHealth,
+    EntityLineage,
     Health,
     Lineage,
     LineageLink,
     MemoryNode,
+    MemoryType,
     PathCount,
+    Position,
     RetrievalPath,
     SearchHit,
     SearchMetadata,
     SearchResults,
+    VizEdgeType,
+    VizGraph,
+    VizNodeType,
 )
+from api.viz import viz_graph
 from core.clock import to_epoch
 from retrieval.search import SearchRequest
 
@@ -216,5 +227,60 @@ class Query:
         async def run() -> RelationshipList:
             rels = await ctx.brain.relationships(ctx.tenant, str(entity_id))
             return RelationshipList(relationships=[Relationship.of(r) for r in rels])
+
+        return await guarded(run)  # type: ignore[no-any-return]
+
+    @strawberry.field(description="Supersede chains of the facts about an entity.")
+    async def entity_lineage(
+        self, info: Info, entity_id: strawberry.ID, predicate: str | None = None
+    ) -> EntityLineageResult:
+        ctx = info.context
+
+        async def run() -> EntityLineage:
+            chains = await ctx.brain.entity_lineage(ctx.tenant, str(entity_id), predicate)
+            return EntityLineage(
+                chains=[Lineage(links=[LineageLink.of(link) for link in c]) for c in chains]
+            )
+
+        return await guarded(run)  # type: ignore[no-any-return]
+
+    @strawberry.field(description="Memories and entities as a laid-out graph (bounded).")
+    async def viz_graph(
+        self,
+        info: Info,
+        project_id: str | None = None,
+        since: datetime | None = None,
+        until: datetime | None = None,
+        types: list[MemoryType] | None = None,
+    ) -> VizGraphResult:
+        ctx = info.context
+
+        async def run() -> VizGraph:
+            nodes, edges = await viz_graph(
+                ctx.brain.graph, ctx.tenant, project_id, to_epoch(since), to_epoch(until), types
+            )
+            return VizGraph(
+                nodes=[
+                    VizNodeType(
+                        id=strawberry.ID(n.id),
+                        type=n.type,
+                        kind=n.kind,
+                        position=Position(x=n.x, y=n.y),
+                        importance=n.importance,
+                        decay_factor=n.decay_factor,
+                        label=n.label,
+                    )
+                    for n in nodes
+                ],
+                edges=[
+                    VizEdgeType(
+                        source=strawberry.ID(e.source),
+                        target=strawberry.ID(e.target),
+                        relation=e.relation,
+                        weight=e.weight,
+                    )
+                    for e in edges
+                ],
+            )
 
         return await guarded(run)  # type: ignore[no-any-return]

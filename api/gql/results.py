@@ -9,7 +9,7 @@ import strawberry
 from api.gql.entities import EntityMerge, EntityNode, Relationship
 from api.gql.errors import ConflictError, ForbiddenError, InvalidInputError, NotFoundError
 from api.gql.pagination import EntityConnection, MemoryConnection
-from api.gql.types import EraseReport, Lineage, MemoryNode, SearchResults
+from api.gql.types import EntityLineage, EraseReport, Lineage, MemoryNode, SearchResults, VizGraph
 
 
 @strawberry.type
@@ -62,3 +62,8 @@ MergeResult = Annotated[
     EntityMerge | NotFoundError | InvalidInputError | ConflictError | ForbiddenError,
     strawberry.union("MergeResult"),
 ]
+EntityLineageResult = Annotated[
+    EntityLineage | NotFoundError | InvalidInputError | ForbiddenError,
+    strawberry.union("EntityLineageResult"),
+]
+VizGraphResult = Annotated[VizGraph | ForbiddenError, strawberry.union("VizGraphResult")]

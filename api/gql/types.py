@@ -238,3 +238,39 @@ class Health:
     memories: int | None = strawberry.field(description="Memories of the caller's tenant.")
     entities: int | None
     index_lag: int | None = strawberry.field(description="Memories not yet in the vector index.")
+
+
+@strawberry.type
+class EntityLineage:
+    chains: list[Lineage]
+
+
+@strawberry.type
+class Position:
+    x: float
+    y: float
+
+
+@strawberry.type
+class VizNodeType:
+    id: strawberry.ID
+    type: str
+    kind: str
+    position: Position
+    importance: float
+    decay_factor: float
+    label: str
+
+
+@strawberry.type
+class VizEdgeType:
+    source: strawberry.ID
+    target: strawberry.ID
+    relation: str
+    weight: float
+
+
+@strawberry.type
+class VizGraph:
+    nodes: list[VizNodeType]
+    edges: list[VizEdgeType]

@@ -135,3 +135,47 @@ async def test_health_and_graphiql(client: Client) -> None:
     assert page.status_code == 200 and "graphiql" in page.text.lower()
     live = await client.http.get("/healthz")
     assert live.json()["ok"] is True
+
+
+async def test_entity_lineage_and_viz_graph(brain: Brain, client: Client, tenant_id: str) -> None:
+    from core.types import EntityType, NewMemory
+
+    g = brain.graph.tenant(tenant_id)
+    wobs = await g.create_entity("WOBS", EntityType.ORG)
+    peter = await g.create_entity("Peter", EntityType.PERSON)
+    await g.relate(peter.id, wobs.id, "works_for")
+    first = await brain.remember(
+        tenant_id,
+        NewMemory(
+            content="WOBS deploys to Heroku", entity_ids=[wobs.id], predicate="deploy_target"
+        ),
+    )
+    await brain.supersede(tenant_id, first.id, "WOBS deploys to AWS", "migrated")
+    await brain.remember(
+        tenant_id, NewMemory(content="Peter writes for WOBS", entity_ids=[peter.id, wobs.id])
+    )
+
+    data = await client.data(
+        f'{{ entityLineage(entityId: "{wobs.id}", predicate: "deploy_target") {{ ... on EntityLineage {{'
+        " chains { links { current reason memory { content } } } } } }"
+    )
+    chains = data["entityLineage"]["chains"]
+    assert len(chains) == 1
+    assert [(link["memory"]["content"], link["current"]) for link in chains[0]["links"]] == [
+        ("WOBS deploys to Heroku", False),
+        ("WOBS deploys to AWS", True),
+    ]
+    everything = await client.data(
+        f'{{ entityLineage(entityId: "{wobs.id}") {{ ... on EntityLineage {{ chains {{ links {{ memory {{ id }} }} }} }} }} }}'
+    )
+    assert len(everything["entityLineage"]["chains"]) == 2
+
+    viz = await client.data(
+        "{ vizGraph { ... on VizGraph { nodes { id kind label position { x y } } edges { source target relation } } } }"
+    )
+    nodes = {n["label"]: n for n in viz["vizGraph"]["nodes"]}
+    assert {"WOBS", "Peter", "WOBS deploys to AWS", "Peter writes for WOBS"} <= set(nodes)
+    assert "WOBS deploys to Heroku" not in nodes  # superseded facts are not drawn as current
+    relations = {(e["source"], e["target"], e["relation"]) for e in viz["vizGraph"]["edges"]}
+    assert (peter.id, wobs.id, "works_for") in relations
+    assert all(isinstance(n["position"]["x"], float) for n in nodes.values())
