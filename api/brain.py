@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,6 +37,9 @@ from graph.runtime import GraphRuntime, open_graph
 from graph.store import GraphStore
 from ingest.reconcile import ReconcileReport, reconcile
 from ingest.writer import MemoryWriter
+from resolution.profiles import ReprofileReport
+from resolution.resolver import Resolver
+from resolution.types import Resolution
 from retrieval.embedders import Embedder, build_embedder
 from retrieval.factory import build_vector_index
 from retrieval.search import SearchRequest, SearchResult, dense_search
@@ -78,6 +81,7 @@ class Brain:
         self.index = index
         self.embedder = embedder
         self.writer = MemoryWriter(graph, index, embedder, settings.limits)
+        self.resolver = Resolver(graph, embedder, settings.resolution)
         self._runtime = runtime
         self.started_at = time.time()
 
@@ -91,7 +95,8 @@ class Brain:
             index = build_vector_index(settings, embedder.dimension)
             await index.open()
             brain = cls(settings, runtime.store, index, embedder, runtime)
-            await brain.embedder.embed_query("warm up")  # load the model now, not on a request
+            await brain.embedder.embed_query("warm up")  # load the models now, not on a request
+            await brain.resolver.load()
             if settings.reconcile_on_start:
                 await brain.reconcile()
             # Before serving: the embedded shard optimizes only when asked, and blocks meanwhile.
@@ -148,7 +153,31 @@ class Brain:
         user_id: str | None = None,
     ) -> EraseReport:
         entity = check_id(entity_id, "entityId") if entity_id is not None else None
-        return await self.writer.erase(tenant_id, memory_ids, entity, user_id)
+        report = await self.writer.erase(tenant_id, memory_ids, entity, user_id)
+        if entity is not None:
+            self.resolver.names.invalidate(tenant_id)
+        return report
+
+    # -- resolution ----------------------------------------------------------------------------
+
+    async def resolve(self, tenant_id: str, text: str, session_id: str | None = None) -> Resolution:
+        """What the parser and resolver make of ``text`` (a read: nothing is created, and the
+        session's entity tracker is consulted but not advanced)."""
+        return await self.resolver.resolve(
+            tenant_id, text, session_id=session_id, create_missing=False, update_session=False
+        )
+
+    async def reprofile_entities(
+        self,
+        tenant_id: str,
+        ids: Sequence[str] | None = None,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> ReprofileReport:
+        """Rebuild living profiles (summary, embedding, tags) of ``ids`` or the whole tenant."""
+        checked = [check_id(i, "ids") for i in ids] if ids else None
+        return await self.resolver.profiles.reprofile_entities(
+            tenant_id, checked, progress=progress
+        )
 
     async def search(self, tenant_id: str, request: SearchRequest) -> SearchResult:
         return await dense_search(
@@ -244,7 +273,9 @@ class Brain:
     async def create_entity(
         self, tenant_id: str, name: str, type: EntityType, aliases: Sequence[str] = ()
     ) -> Entity:
-        return await self.graph.tenant(tenant_id).create_entity(name, type, aliases)
+        entity = await self.graph.tenant(tenant_id).create_entity(name, type, aliases)
+        self.resolver.names.invalidate(tenant_id)
+        return entity
 
     async def relationships(self, tenant_id: str, entity_id: str) -> list[EntityRelation]:
         tenant = self.graph.tenant(tenant_id)
@@ -252,7 +283,11 @@ class Brain:
         return await tenant.relations(entity_id)
 
     async def add_alias(self, tenant_id: str, entity_id: str, alias: str) -> Entity:
-        return await self.graph.tenant(tenant_id).add_alias(check_id(entity_id, "entityId"), alias)
+        entity = await self.graph.tenant(tenant_id).add_alias(
+            check_id(entity_id, "entityId"), alias
+        )
+        self.resolver.names.invalidate(tenant_id)
+        return entity
 
     async def merge_entities(
         self,
@@ -266,10 +301,14 @@ class Brain:
             raise InvalidInput("a merge needs a reason", field="reason")
         keep = check_id(keep_id, "keepId")
         drops = [check_id(d, "dropIds") for d in drop_ids]
-        return await self.graph.tenant(tenant_id).merge_entities(keep, drops, reason.strip(), by)
+        merge = await self.graph.tenant(tenant_id).merge_entities(keep, drops, reason.strip(), by)
+        self.resolver.names.invalidate(tenant_id)
+        return merge
 
     async def unmerge_entities(self, tenant_id: str, merge_id: str) -> EntityMerge:
-        return await self.graph.tenant(tenant_id).unmerge(check_id(merge_id, "mergeId"))
+        merge = await self.graph.tenant(tenant_id).unmerge(check_id(merge_id, "mergeId"))
+        self.resolver.names.invalidate(tenant_id)
+        return merge
 
     # -- export / import -----------------------------------------------------------------------
 
@@ -283,6 +322,7 @@ class Brain:
     ) -> dict[str, int]:
         """Recreate exported records in ``tenant_id`` (ids kept), then index them."""
         counts = await self.graph.tenant(tenant_id).import_records(records)
+        self.resolver.names.invalidate(tenant_id)
         report = await self.reconcile([tenant_id])
         return {**counts, "indexed": report.reindexed}
 

@@ -14,6 +14,7 @@ from graph.entities import EntityOps
 from graph.ingest_ops import IngestOps
 from graph.listing import ListingOps
 from graph.memories import MemoryOps
+from graph.resolution_ops import ResolutionOps
 from graph.retrieval_ops import RetrievalOps
 from graph.transfer import TransferOps
 
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
 
 
 class TenantGraph(
-    MemoryOps, EntityOps, ListingOps, TransferOps, IngestOps, RetrievalOps
+    MemoryOps, EntityOps, ListingOps, TransferOps, IngestOps, RetrievalOps, ResolutionOps
 ):
     """Graph operations scoped to ``tenant_id``."""
 

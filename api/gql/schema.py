@@ -11,6 +11,7 @@ from strawberry.extensions import MaskErrors, MaxAliasesLimiter, MaxTokensLimite
 from api.gql.admin import AdminMutation, AdminQuery
 from api.gql.mutation import Mutation as MemoryMutation
 from api.gql.query import Query as MemoryQuery
+from api.gql.resolution import ResolutionMutation, ResolutionQuery
 from core.errors import BrainError
 from core.settings import ApiSettings
 
@@ -34,12 +35,12 @@ class LoggedMaskErrors(MaskErrors):
 
 
 @strawberry.type
-class Query(MemoryQuery, AdminQuery):
+class Query(MemoryQuery, ResolutionQuery, AdminQuery):
     pass
 
 
 @strawberry.type
-class Mutation(MemoryMutation, AdminMutation):
+class Mutation(MemoryMutation, ResolutionMutation, AdminMutation):
     pass
 
 

@@ -1,0 +1,67 @@
+"""Tenant graph operations of the resolve step: the name cache, profiles, tracker state.
+
+Statements are ``cypher/resolution_*.cypher``; this mixin is composed into ``TenantGraph``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from core.clock import now
+from graph.scoped import Scoped
+
+ProfileMaterial = list[tuple[str, float, float]]  # (content, importance, created_at)
+
+
+class ResolutionOps(Scoped):
+    async def alias_index(self) -> list[dict[str, Any]]:
+        """Every alias of the tenant's live entities: ``{text, norm, entity_id, type}``."""
+        return await self.read("resolution_alias_index")
+
+    async def entity_memories(
+        self, ids: Sequence[str], limit: int, at: float | None = None
+    ) -> dict[str, ProfileMaterial]:
+        """Up to ``limit`` current memories about each entity, most important first."""
+        if not ids:
+            return {}
+        rows = await self.read(
+            "resolution_entity_memories",
+            ids=list(dict.fromkeys(ids)),
+            at=now() if at is None else at,
+            limit=int(limit),
+        )
+        out: dict[str, ProfileMaterial] = {}
+        for row in rows:
+            out[row["entity_id"]] = [
+                (str(c), float(i if i is not None else 0.5), float(t or 0.0))
+                for c, i, t in row["memories"]
+                if c is not None
+            ]
+        return out
+
+    async def entity_id_page(self, after: str, limit: int) -> list[str]:
+        rows = await self.read("resolution_entity_page", after=after, limit=int(limit))
+        return [str(r["id"]) for r in rows]
+
+    async def save_profiles(self, rows: Sequence[dict[str, Any]]) -> int:
+        """Store ``{id, summary, embedding, tags}`` rows; returns how many entities matched."""
+        if not rows:
+            return 0
+        return len(await self.write("resolution_profile_update", rows=list(rows)))
+
+    async def session_tracker(self, session_id: str) -> tuple[str, int] | None:
+        """The stored tracker JSON and turn number of a session, or None."""
+        rows = await self.read("resolution_session_get", session_id=session_id)
+        if not rows or rows[0]["tracker"] is None:
+            return None
+        return str(rows[0]["tracker"]), int(rows[0]["turn"] or 0)
+
+    async def save_session_tracker(self, session_id: str, tracker: str, turn: int) -> None:
+        await self.write(
+            "resolution_session_save",
+            session_id=session_id,
+            tracker=tracker,
+            turn=turn,
+            at=now(),
+        )

@@ -1,0 +1,146 @@
+"""Per-tenant name cache: the tenant's known names and aliases as an EntityRuler and an index.
+
+Loaded from the graph in one query (``alias_index``), then extended in place when the resolver
+creates entities or records aliases, so parsing a turn never runs Cypher per token. Each tenant
+has its own ruler: one tenant's names never tag another tenant's text. The cache is bounded
+(least recently used tenants are dropped) and entries are reloaded after ``ttl`` seconds to
+pick up entities created elsewhere (imports, merges).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from core.text import normalize_name
+from core.types import EntityType
+
+if TYPE_CHECKING:
+    from graph.store import GraphStore
+
+
+@dataclass(frozen=True)
+class KnownName:
+    text: str
+    entity_id: str
+    type: EntityType
+
+
+class Gazetteer:
+    """One tenant's names: exact normalized aliases, a first-token index and a ruler."""
+
+    def __init__(self, nlp: Any) -> None:
+        from spacy.pipeline import EntityRuler
+
+        self.loaded_at = time.monotonic()
+        self.lock = threading.Lock()  # the ruler is used and extended from worker threads
+        self.by_norm: dict[str, set[str]] = {}
+        self.by_token: dict[str, set[str]] = {}
+        self.types: dict[str, EntityType] = {}
+        self.ruler = EntityRuler(nlp, phrase_matcher_attr="LOWER", overwrite_ents=True)
+
+    def add(self, names: Iterable[KnownName]) -> None:
+        """Add names (idempotent); call from a worker thread (the ruler tokenizes patterns)."""
+        patterns: list[dict[str, Any]] = []
+        with self.lock:
+            for n in names:
+                norm = normalize_name(n.text)
+                if not norm:
+                    continue
+                self.types[n.entity_id] = n.type
+                ids = self.by_norm.setdefault(norm, set())
+                if n.entity_id in ids:
+                    continue
+                ids.add(n.entity_id)
+                self.by_token.setdefault(norm.split()[0], set()).add(n.entity_id)
+                patterns.append({"label": n.type.value, "pattern": n.text, "id": n.entity_id})
+            if patterns:
+                self.ruler.add_patterns(patterns)
+
+    def exact(self, text: str) -> set[str]:
+        return set(self.by_norm.get(normalize_name(text), ()))
+
+    def first_token(self, text: str) -> set[str]:
+        """Entities with an alias starting with the single-word ``text`` ("Peter" → Peter Chen)."""
+        norm = normalize_name(text)
+        if not norm or " " in norm:
+            return set()
+        return set(self.by_token.get(norm, ()))
+
+    def similar(self, text: str, cutoff: float) -> set[str]:
+        """Entities with an alias spelled nearly like ``text``: same number of words, each
+        word close ("Peter Novk" → Peter Novak, never Peter Okafor). Bounded by first letter."""
+        from difflib import SequenceMatcher
+
+        norm = normalize_name(text)
+        if len(norm) < 4:
+            return set()
+        words = norm.split()
+        out: set[str] = set()
+        for key in self.by_norm:
+            if key[:1] != norm[:1] or abs(len(key) - len(norm)) > 3:
+                continue
+            other = key.split()
+            if len(other) != len(words) or SequenceMatcher(None, norm, key).ratio() < cutoff:
+                continue
+            if all(
+                SequenceMatcher(None, a, b).ratio() >= 0.75
+                for a, b in zip(words, other, strict=True)
+            ):
+                out |= self.by_norm[key]
+        return out
+
+
+class GazetteerCache:
+    """Gazetteers of recently used tenants, loaded from the graph on first use."""
+
+    def __init__(self, graph: GraphStore, max_tenants: int = 256, ttl: float = 300.0) -> None:
+        self._graph = graph
+        self._max = max_tenants
+        self._ttl = ttl
+        self._items: OrderedDict[str, Gazetteer] = OrderedDict()
+        self._locks: dict[str, asyncio.Lock] = {}
+
+    async def get(self, tenant_id: str, nlp: Any) -> Gazetteer:
+        found = self._items.get(tenant_id)
+        if found is not None and time.monotonic() - found.loaded_at < self._ttl:
+            self._items.move_to_end(tenant_id)
+            return found
+        lock = self._locks.setdefault(tenant_id, asyncio.Lock())
+        async with lock:
+            found = self._items.get(tenant_id)
+            if found is not None and time.monotonic() - found.loaded_at < self._ttl:
+                return found
+            rows = await self._graph.tenant(tenant_id).alias_index()
+            names = [KnownName(r["text"], r["entity_id"], EntityType(r["type"])) for r in rows]
+            gazetteer = await asyncio.to_thread(self._build, nlp, names)
+            self._items[tenant_id] = gazetteer
+            self._items.move_to_end(tenant_id)
+            while len(self._items) > self._max:
+                evicted, _ = self._items.popitem(last=False)
+                self._locks.pop(evicted, None)
+            return gazetteer
+
+    @staticmethod
+    def _build(nlp: Any, names: list[KnownName]) -> Gazetteer:
+        gazetteer = Gazetteer(nlp)
+        gazetteer.add(names)
+        return gazetteer
+
+    async def extend(self, tenant_id: str, names: Iterable[KnownName]) -> None:
+        """Add names to a cached tenant (no-op when not cached: the next load has them)."""
+        found = self._items.get(tenant_id)
+        if found is not None:
+            await asyncio.to_thread(found.add, list(names))
+
+    def invalidate(self, tenant_id: str | None = None) -> None:
+        """Forget one tenant's names (or all): after merges, erasures or imports."""
+        if tenant_id is None:
+            self._items.clear()
+        else:
+            self._items.pop(tenant_id, None)

@@ -1,0 +1,173 @@
+"""The write side of resolution: create new entities, record declared aliases and relations.
+
+Runs only with ``create_missing=True`` (the write path). A name is created only when nothing
+matched it — an ambiguous name is never created again nor merged into a guess — and only when
+the text says what it is (a declaration, a typed entity, or the subject of a relation).
+"Peter is one of our writers" tags Peter ``role:writer`` and relates him ``works_for`` the
+session's scene organisation (or the one organisation named in the same text), which also
+becomes his parent entity.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+from core.text import normalize_name
+from core.types import Entity, EntityType
+from resolution.gazetteer import KnownName
+from resolution.patterns import OURS, find_type_declarations
+from resolution.types import Mention, ResolvedMention
+
+if TYPE_CHECKING:
+    from resolution.resolver import Resolver, Turn
+
+_RELATION_TYPES = {"works_for", "belongs_to", "located_in"}
+
+
+async def link_new(resolver: Resolver, turn: Turn, names: Sequence[tuple[int, Mention]]) -> None:
+    tenant = resolver.graph.tenant(turn.tenant_id)
+    parsed = turn.parsed
+    created: list[Entity] = []
+    changed: set[str] = set()
+    subjects = {normalize_name(r.subject) for r in parsed.relations}
+    objects = {
+        normalize_name(r.object): EntityType.PLACE if r.relation == "located_in" else EntityType.ORG
+        for r in parsed.relations
+        if r.relation in _RELATION_TYPES and r.object != OURS
+    }
+
+    def entity_for(text: str) -> Entity | None:
+        key = normalize_name(text)
+        for index, m in names:
+            r = turn.resolved.get(index)
+            if normalize_name(m.text) == key and r is not None and r.entity is not None:
+                return r.entity
+        return None
+
+    def set_all(text: str, entity: Entity, method: str) -> None:
+        key = normalize_name(text)
+        for index, m in names:
+            if normalize_name(m.text) == key:
+                turn.resolved[index] = ResolvedMention(m, entity, 1.0, method)
+
+    async def create(m: Mention, etype: EntityType) -> Entity:
+        entity = await tenant.create_entity(m.text, etype, at=turn.at)
+        created.append(entity)
+        turn.entities[entity.id] = entity
+        set_all(m.text, entity, "created")
+        return entity
+
+    # Declared aliases first: "Wolf of Blog Street, also known as WOBS" is one entity.
+    alias_keys = {normalize_name(a.alias) for a in parsed.aliases}
+    for decl in parsed.aliases:
+        entity = entity_for(decl.name)
+        if entity is None:
+            found = [
+                (i, m) for i, m in names if normalize_name(m.text) == normalize_name(decl.name)
+            ]
+            r = turn.resolved.get(found[0][0]) if found else None
+            if not found or r is None or r.candidates:
+                continue  # ambiguous: never attach an alias to a guess
+            etype = found[0][1].entity_type
+            if etype is None:
+                etype = EntityType.ORG if decl.alias.isupper() else EntityType.CONCEPT
+            entity = await create(found[0][1], etype)
+        if normalize_name(decl.alias) not in {normalize_name(a) for a in entity.aliases}:
+            entity = await tenant.add_alias(entity.id, decl.alias)
+            turn.entities[entity.id] = entity
+            changed.add(entity.id)
+        set_all(decl.alias, entity, "declared")
+    # New names: unmatched (not ambiguous) and typed by the text or a relation subject.
+    for index, m in names:
+        r = turn.resolved.get(index)
+        if r is None or r.entity is not None or r.candidates or entity_for(m.text):
+            continue
+        if normalize_name(m.text) in alias_keys:
+            continue
+        etype = m.entity_type
+        if etype is None:
+            etype = objects.get(normalize_name(m.text))
+        if etype is None and normalize_name(m.text) in subjects:
+            etype = EntityType.PERSON
+        if etype is not None:
+            await create(m, etype)
+    for typed in find_type_declarations(parsed.text):
+        entity = entity_for(typed.name)
+        if entity is not None and entity.type is EntityType.ORG:
+            turn.scene_hints.add(entity.id)
+    changed |= await _relations(resolver, turn, entity_for)
+    fresh = {e.id: turn.entities.get(e.id, e) for e in created}
+    if fresh or changed:
+        await resolver.names.extend(
+            turn.tenant_id,
+            [KnownName(a, e.id, e.type) for e in fresh.values() for a in (e.name, *e.aliases)]
+            + [
+                KnownName(a, i, turn.entities[i].type)
+                for i in changed
+                for a in turn.entities[i].aliases
+            ],
+        )
+        for e in await resolver.profiles.refresh(turn.tenant_id, [*fresh, *changed]):
+            turn.entities[e.id] = e
+            for index, r in list(turn.resolved.items()):
+                if r.entity is not None and r.entity.id == e.id:
+                    turn.resolved[index] = ResolvedMention(
+                        r.mention, e, r.confidence, r.method, r.candidates
+                    )
+
+
+async def _relations(
+    resolver: Resolver, turn: Turn, lookup: Callable[[str], Entity | None]
+) -> set[str]:
+    """Record role tags and works-for / belongs-to / located-in relations; returns changed ids."""
+    tenant = resolver.graph.tenant(turn.tenant_id)
+    changed: set[str] = set()
+    if turn.state is not None and turn.parsed.relations:
+        scene = [i for i, s in turn.state.scope.items() if s == "scene"]
+        turn.entities.update(await tenant.get_entities(scene))
+    for rel in turn.parsed.relations:
+        subject = lookup(rel.subject)
+        if subject is None:
+            continue
+        if rel.relation == "role":
+            tag = f"role:{rel.object}"
+            current = turn.entities.get(subject.id, subject)
+            if tag not in current.context_tags:
+                updated = await tenant.update_entity(
+                    subject.id, context_tags=[*current.context_tags, tag]
+                )
+                turn.entities[subject.id] = updated
+                changed.add(subject.id)
+            continue
+        if rel.relation not in _RELATION_TYPES:
+            continue
+        target = _our_org(turn) if rel.object == OURS else lookup(rel.object)
+        if target is None or target.id == subject.id:
+            continue
+        existing = await tenant.relations(subject.id)
+        if any(r.target_id == target.id and r.relation == rel.relation for r in existing):
+            continue
+        await tenant.relate(subject.id, target.id, rel.relation, since=turn.at)
+        current = turn.entities.get(subject.id, subject)
+        if rel.relation in ("works_for", "belongs_to") and current.parent_id is None:
+            turn.entities[subject.id] = await tenant.update_entity(subject.id, parent_id=target.id)
+        changed.add(subject.id)
+    return changed
+
+
+def _our_org(turn: Turn) -> Entity | None:
+    """The speaker's organisation: the session's scene, else the one org named in this text."""
+    orgs = {
+        r.entity.id: r.entity
+        for r in turn.resolved.values()
+        if r.entity is not None and r.entity.type is EntityType.ORG
+    }
+    for ident in turn.scene_hints:
+        if ident in orgs:
+            return orgs[ident]
+    if turn.state is not None:
+        for ident, scope in turn.state.scope.items():
+            if scope == "scene" and ident in turn.entities:
+                return turn.entities[ident]
+    return next(iter(orgs.values())) if len(orgs) == 1 else None

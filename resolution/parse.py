@@ -1,0 +1,233 @@
+"""The parse step: mentions, alias declarations, relations and times in one text.
+
+spaCy's statistical NER is combined with the tenant's EntityRuler (known names win), a
+proper-noun heuristic (runs of PROPN tokens, so "Wolf of Blog Street" is one name even when
+the small model tags only "Wolf"), the surface patterns of ``patterns.py`` and the pronoun
+list the tracker resolves. The model is loaded once (lazily or by ``load()``) and runs in a
+worker thread, never on the event loop.
+
+    parser = Parser(settings.resolution)
+    parsed = await parser.parse("Peter is one of our writers", at=time.time())
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from typing import Any
+
+from core.errors import BackendError, InvalidInput
+from core.settings import ResolutionSettings
+from core.types import EntityType
+from resolution.gazetteer import Gazetteer
+from resolution.patterns import find_aliases, find_relations, find_type_declarations
+from resolution.temporal import find_times
+from resolution.types import Mention, ParsedText
+
+PRONOUNS: dict[str, frozenset[EntityType] | None] = {
+    **dict.fromkeys(["he", "him", "his", "she", "her", "hers"], frozenset({EntityType.PERSON})),
+    **dict.fromkeys(["it", "its"], frozenset(set(EntityType) - {EntityType.PERSON})),
+    **dict.fromkeys(["they", "them", "their", "theirs"], None),  # any type: people or groups
+}
+_NER_TYPES = {
+    "PERSON": EntityType.PERSON,
+    "ORG": EntityType.ORG,
+    "GPE": EntityType.PLACE,
+    "LOC": EntityType.PLACE,
+    "FAC": EntityType.PLACE,
+    "PRODUCT": EntityType.SYSTEM,
+    "EVENT": EntityType.CONCEPT,
+    "WORK_OF_ART": EntityType.CONCEPT,
+    "LAW": EntityType.CONCEPT,
+}
+_PROJECT_NOUNS = frozenset(
+    {"order", "project", "account", "campaign", "deal", "contract", "launch", "migration"}
+)
+_CONNECTORS = frozenset({"of", "the", "&", "de", "van", "von", "for"})
+_DETERMINERS = frozenset({"the", "our", "their", "this", "that", "my", "his", "her"})
+_NOT_NAMES = frozenset(
+    {"i", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+     "january", "february", "march", "april", "june", "july", "august", "september",
+     "october", "november", "december", "ok", "okay", "thanks", "hi", "hello", "todo"}
+)  # fmt: skip
+MAX_TEXT = 20_000
+_OUR_LABELS = frozenset(t.value for t in EntityType)
+_RELATION_OBJECTS = {
+    "works_for": EntityType.ORG,
+    "belongs_to": EntityType.ORG,
+    "located_in": EntityType.PLACE,
+}
+_RANK = {"declaration": 0, "ruler": 1, "heuristic": 2, "ner": 3}
+
+
+class Parser:
+    """Turns text into ``ParsedText``; thread-safe, one spaCy model per process."""
+
+    def __init__(self, settings: ResolutionSettings) -> None:
+        self._settings = settings
+        self._nlp: Any = None
+        self._lock = asyncio.Lock()
+
+    async def load(self) -> Any:
+        """Load the spaCy model now (idempotent); returns it."""
+        async with self._lock:
+            if self._nlp is None:
+                self._nlp = await asyncio.to_thread(self._load)
+            return self._nlp
+
+    def _load(self) -> Any:
+        import spacy
+
+        try:
+            return spacy.load(self._settings.spacy_model)
+        except OSError as e:
+            raise BackendError(f"spaCy model {self._settings.spacy_model!r} not found") from e
+
+    async def parse(self, text: str, at: float, gazetteer: Gazetteer | None = None) -> ParsedText:
+        """Parse ``text``; times resolve against ``at`` (epoch seconds)."""
+        if not isinstance(text, str):
+            raise InvalidInput("text must be a string", field="text")
+        if len(text) > MAX_TEXT:
+            raise InvalidInput(f"text is limited to {MAX_TEXT} characters", field="text")
+        nlp = await self.load()
+        return await asyncio.to_thread(self.parse_sync, nlp, text, at, gazetteer)
+
+    def parse_sync(
+        self, nlp: Any, text: str, at: float, gazetteer: Gazetteer | None = None
+    ) -> ParsedText:
+        doc = nlp(text)
+        ner = [(e.text, e.start_char, e.end_char, e.label_) for e in doc.ents]
+        if gazetteer is not None and gazetteer.by_norm:
+            with gazetteer.lock:
+                doc = gazetteer.ruler(doc)
+        aliases = find_aliases(text)
+        declared: dict[str, EntityType | None] = {
+            d.name: d.type for d in find_type_declarations(text)
+        }
+        relations = find_relations(text)
+        for rel in relations:  # names the relation patterns found are names for sure
+            if rel.relation in _RELATION_OBJECTS and not rel.object.startswith("@"):
+                declared.setdefault(rel.object, _RELATION_OBJECTS[rel.relation])
+            if rel.subject not in declared and not _inside_declared(rel.subject, declared):
+                declared[rel.subject] = None
+        declared_mentions: list[Mention] = []
+        for a in aliases:
+            declared.setdefault(a.name, declared.get(a.alias) or _guess_type(a.name))
+        for name, etype in declared.items():
+            declared_mentions.extend(_find_all(text, name, etype, "declaration"))
+        for a in aliases:
+            declared_mentions.extend(_find_all(text, a.alias, declared[a.name], "declaration"))
+        runs = _propn_runs(doc)
+        found: list[Mention] = []
+        for ent in doc.ents:
+            if ent.label_ in _OUR_LABELS:
+                etype = EntityType(ent.label_)
+                found.append(Mention(ent.text, ent.start_char, ent.end_char, etype, "ruler"))
+        for start, end, etype in runs:
+            found.append(Mention(text[start:end], start, end, etype, "heuristic"))
+        for ent_text, start, end, label in ner:  # the model's guesses, before the ruler
+            if label in _NER_TYPES:
+                found.append(Mention(ent_text, start, end, _NER_TYPES[label], "ner"))
+        # Declarations first; then the longest span wins ("Peter Novak" over a known
+        # "Peter"), known names before heuristics before statistical guesses on equal length.
+        # A span that swallows known names is dropped unless it only extends a known first
+        # name ("Ask Billing Service", "Apollo and Zoë Müller" give way to the known names).
+        known = [m for m in found if m.source == "ruler"]
+        found = [m for m in found if m.source == "ruler" or not _swallows(m, known, text)]
+        found.sort(key=lambda m: (-(m.end - m.start), _RANK[m.source], m.start))
+        mentions = declared_mentions + found
+        for tok in doc:
+            if tok.lower_ in PRONOUNS and not (tok.lower_ == "it" and _pleonastic(tok)):
+                mentions.append(
+                    Mention(tok.text, tok.idx, tok.idx + len(tok.text), None, "pronoun")
+                )
+        return ParsedText(
+            text=text,
+            mentions=tuple(_non_overlapping(mentions)),
+            aliases=tuple(aliases),
+            relations=tuple(relations),
+            times=tuple(find_times(text, at)),
+        )
+
+
+def _inside_declared(name: str, declared: dict[str, EntityType | None]) -> bool:
+    return any(name != d and name in d for d in declared)
+
+
+def _guess_type(name: str) -> EntityType | None:
+    return EntityType.ORG if name.isupper() and len(name) <= 10 else None
+
+
+def _find_all(text: str, name: str, etype: EntityType | None, source: str) -> list[Mention]:
+    pattern = re.compile(rf"(?<!\w){re.escape(name)}(?!\w)")
+    return [Mention(name, m.start(), m.end(), etype, source) for m in pattern.finditer(text)]
+
+
+def _swallows(m: Mention, known: list[Mention], text: str) -> bool:
+    inside = [k for k in known if m.start <= k.start and k.end <= m.end and k != m]
+    if not inside or any(k.start == m.start and k.end == m.end for k in inside):
+        return False
+    extends_first_name = (
+        len(inside) == 1
+        and inside[0].start == m.start
+        and " " not in inside[0].text
+        and not set(text[m.start : m.end].lower().split()) & _CONNECTORS
+    )
+    return not extends_first_name
+
+
+def _pleonastic(tok: Any) -> bool:
+    """ "it is raining", "it seems": an "it" that refers to nothing."""
+    head = tok.head
+    return bool(head.lemma_ in {"rain", "seem", "appear", "snow"} or tok.dep_ == "expl")
+
+
+def _propn_runs(doc: Any) -> list[tuple[int, int, EntityType | None]]:
+    """Character spans of proper-noun runs ("Wolf of Blog Street", "the Anderson order")."""
+    runs: list[tuple[int, int, EntityType | None]] = []
+    i, n = 0, len(doc)
+    while i < n:
+        tok = doc[i]
+        if tok.pos_ != "PROPN" or tok.lower_ in _NOT_NAMES or not tok.text[:1].isalnum():
+            i += 1
+            continue
+        j = i + 1
+        while j < n:
+            if doc[j].pos_ == "PROPN" and doc[j].lower_ not in _NOT_NAMES:
+                j += 1
+            elif (
+                doc[j].lower_ in _CONNECTORS
+                and j + 1 < n
+                and doc[j + 1].pos_ == "PROPN"
+                and doc[j + 1].text[:1].isupper()
+            ):
+                j += 2
+            else:
+                break
+        etype: EntityType | None = None
+        after_det = i > 0 and doc[i - 1].lower_ in _DETERMINERS
+        if j < n and doc[j].lower_ in _PROJECT_NOUNS and after_det:
+            j, etype = j + 1, EntityType.PROJECT
+        runs.append((doc[i].idx, doc[j - 1].idx + len(doc[j - 1].text), etype))
+        i = j
+    return runs
+
+
+def _non_overlapping(mentions: list[Mention]) -> list[Mention]:
+    """Keep mentions in precedence order, dropping any that overlaps one already kept.
+
+    A statistical entity strictly inside a longer proper-noun run gives way to the run (the
+    small model often tags a fragment), but lends it its type when the run has none.
+    """
+    kept: list[Mention] = []
+    for m in mentions:
+        if any(m.start < k.end and k.start < m.end for k in kept):
+            if m.entity_type is not None:
+                # Type the untyped span that swallowed this one ("Peter" in a relation).
+                for idx, k in enumerate(kept):
+                    inside = k.start <= m.start and m.end <= k.end
+                    if k.entity_type is None and inside:
+                        kept[idx] = Mention(k.text, k.start, k.end, m.entity_type, k.source)
+            continue
+        kept.append(m)
+    return sorted(kept, key=lambda m: m.start)

@@ -1,0 +1,184 @@
+"""Living entity profiles: a bounded extractive summary, its embedding and context tags.
+
+The profile is what context disambiguation compares against, so it describes an entity by
+what the tenant's memories say about it: sentences naming the entity first, then the rest of
+its most important memories, cut at ``profile_max_chars``. The embedded text leaves out the
+entity's own names (the query context has the name removed too) and adds its type, tags and
+parent ("Peter … part of Wolf of Blog Street: we do link building").
+
+``refresh`` is the incremental path (the write path calls it after linking memories to
+entities); ``reprofile_entities`` walks a whole tenant in pages with batched embeddings and a
+progress callback, holding one page in memory at a time.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from core.settings import ResolutionSettings
+from core.text import normalize_name
+from core.types import Entity
+from graph.resolution_ops import ProfileMaterial
+from graph.store import GraphStore
+from retrieval.embedders import Embedder
+
+Progress = Callable[[int, int], None]  # (entities done, entities total)
+
+_SENTENCE = re.compile(r"(?<=[.!?])\s+")
+_WORD = re.compile(r"[A-Za-z][A-Za-z-]{3,}")
+_STOP = frozenset(
+    {"this", "that", "with", "from", "have", "been", "were", "will", "would", "could",
+     "should", "about", "their", "there", "they", "them", "what", "when", "where", "which",
+     "while", "also", "just", "very", "some", "more", "most", "into", "over", "only", "than",
+     "then", "your", "ours", "mine", "need", "needs", "make", "made", "does", "done", "like",
+     "want", "wants", "told", "said"}
+)  # fmt: skip
+MAX_TAGS = 12
+PAD_CHARS = 200  # a profile with no sentence naming the entity is padded up to this length
+PARENT_TAGS = 4
+
+
+@dataclass(frozen=True)
+class ReprofileReport:
+    tenant_id: str
+    total: int
+    profiled: int
+    seconds: float
+
+
+def build_summary(entity: Entity, memories: ProfileMaterial, max_chars: int) -> str:
+    """Extractive summary: sentences naming the entity first, then by importance."""
+    names = [normalize_name(a) for a in (entity.name, *entity.aliases) if normalize_name(a)]
+    scored: list[tuple[float, int, str]] = []
+    seen: set[str] = set()
+    for order, (content, importance, _created) in enumerate(memories):
+        for sentence in _SENTENCE.split(content.strip()):
+            key = normalize_name(sentence)
+            if not key or key in seen:
+                continue
+            seen.add(key)
+            padded = f" {key} "
+            named = any(f" {n} " in padded for n in names)
+            scored.append((-(importance + (1.0 if named else 0.0)), order, sentence.strip()))
+    out: list[str] = []
+    used = 0
+    for _score, _order, sentence in sorted(scored):
+        if used + len(sentence) + 1 > max_chars:
+            if not out:
+                out.append(sentence[:max_chars])
+            break
+        out.append(sentence)
+        used += len(sentence) + 1
+    return " ".join(out)
+
+
+def context_tags(entity: Entity, summary: str) -> list[str]:
+    """Declared tags (``role:writer``) kept, then the summary's most frequent content words."""
+    declared = [t for t in entity.context_tags if ":" in t]
+    names = {w for a in (entity.name, *entity.aliases) for w in normalize_name(a).split()}
+    words = Counter(w.lower() for w in _WORD.findall(summary) if w.lower() not in _STOP | names)
+    keywords = [w for w, _ in words.most_common(MAX_TAGS)]
+    return list(dict.fromkeys(declared + keywords))[:MAX_TAGS]
+
+
+def profile_text(entity: Entity, summary: str, tags: Sequence[str], parent: Entity | None) -> str:
+    """The text whose embedding represents the entity, without the entity's own names.
+
+    Only sentences naming the entity are used when there are any (a turn often talks about
+    several things); otherwise the summary's first sentences. The parent adds its name and
+    a few of its context tags. No type boilerplate: a shared prefix
+    ("A person.") pulls every candidate's score together and hides the distinctive words.
+    """
+    names = sorted({entity.name, *entity.aliases}, key=len, reverse=True)
+    pattern = re.compile(
+        "|".join(rf"(?<!\w){re.escape(n)}(?:'s)?(?!\w)" for n in names), flags=re.I
+    )
+    named: list[str] = []
+    other: list[str] = []
+    for sentence in _SENTENCE.split(summary):
+        (named if pattern.search(sentence) else other).append(pattern.sub(" ", sentence))
+    body = " ".join(named)
+    for sentence in other if not named else ():
+        if len(body) >= PAD_CHARS:
+            break
+        body = f"{body} {sentence}"
+    parts = [body.strip()]
+    roles = [t.split(":", 1)[1] for t in tags if t.startswith("role:")]
+    if roles:
+        parts.append("Role: " + ", ".join(roles) + ".")
+    if parent is not None:
+        about = [t for t in parent.context_tags if ":" not in t][:PARENT_TAGS]
+        parts.append(f"Part of {parent.name}" + (f" ({', '.join(about)})." if about else "."))
+    text = " ".join(p for p in parts if p).strip()
+    return text or f"{entity.type.value}"
+
+
+class ProfileBuilder:
+    """Computes and stores entity profiles for one graph and embedder."""
+
+    def __init__(self, graph: GraphStore, embedder: Embedder, settings: ResolutionSettings):
+        self._graph = graph
+        self._embedder = embedder
+        self._s = settings
+
+    async def refresh(self, tenant_id: str, entity_ids: Sequence[str]) -> list[Entity]:
+        """Recompute the profiles of these entities now (unknown ids are skipped)."""
+        out: list[Entity] = []
+        ids = list(dict.fromkeys(entity_ids))
+        for i in range(0, len(ids), self._s.profile_batch):
+            out.extend(await self._profile_batch(tenant_id, ids[i : i + self._s.profile_batch]))
+        return out
+
+    async def reprofile_entities(
+        self,
+        tenant_id: str,
+        ids: Sequence[str] | None = None,
+        progress: Progress | None = None,
+    ) -> ReprofileReport:
+        """Re-profile ``ids`` or, when None, every live entity of the tenant, page by page."""
+        import time
+
+        started = time.monotonic()
+        tenant = self._graph.tenant(tenant_id)
+        total = len(set(ids)) if ids is not None else await tenant.entity_count()
+        done = 0
+        if ids is not None:
+            wanted = list(dict.fromkeys(ids))
+            for i in range(0, len(wanted), self._s.profile_batch):
+                page = wanted[i : i + self._s.profile_batch]
+                done += len(await self._profile_batch(tenant_id, page))
+                if progress:
+                    progress(done, total)
+        else:
+            after = ""
+            while page := await tenant.entity_id_page(after, self._s.profile_batch):
+                done += len(await self._profile_batch(tenant_id, page))
+                after = page[-1]
+                if progress:
+                    progress(done, max(total, done))
+        return ReprofileReport(tenant_id, total, done, time.monotonic() - started)
+
+    async def _profile_batch(self, tenant_id: str, ids: Sequence[str]) -> list[Entity]:
+        tenant = self._graph.tenant(tenant_id)
+        entities = await tenant.get_entities(ids)
+        if not entities:
+            return []
+        material = await tenant.entity_memories(list(entities), self._s.profile_max_memories)
+        parent_ids = [e.parent_id for e in entities.values() if e.parent_id]
+        parents = await tenant.get_entities(parent_ids) if parent_ids else {}
+        rows: list[dict[str, object]] = []
+        texts: list[str] = []
+        for ident, entity in entities.items():
+            summary = build_summary(entity, material.get(ident, []), self._s.profile_max_chars)
+            tags = context_tags(entity, summary)
+            parent = parents.get(entity.parent_id) if entity.parent_id else None
+            texts.append(profile_text(entity, summary, tags, parent))
+            rows.append({"id": ident, "summary": summary, "tags": tags})
+        vectors = await self._embedder.embed_documents(texts)
+        for row, vector in zip(rows, vectors, strict=True):
+            row["embedding"] = vector
+        await tenant.save_profiles(rows)
+        return list((await tenant.get_entities(list(entities))).values())

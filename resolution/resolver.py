@@ -1,0 +1,282 @@
+"""The resolve step: from parsed mentions to the tenant's entities.
+
+For each name: exact alias match first (normalized case, accents, punctuation, acronyms),
+plus, for a bare first name, the entities whose names start with it, and near-miss
+spellings when nothing else matched. Candidates of the mention's type win when any agrees.
+A single candidate is the answer; several are separated purely by context
+(``disambiguate.py``); when context cannot separate them the result carries a
+``Clarification`` ("Which Peter?"). Inside a session, a clarification is avoided only
+when exactly one candidate is already in the conversation's focus (the tracker): that is
+context too, never frequency or recency. Pronouns resolve through the session's entity
+tracker. ``create_missing`` (the write path) creates confident new names and records
+declared aliases and relations (``linking.py``).
+
+    resolver = Resolver(store, embedder, settings.resolution)
+    result = await resolver.resolve("acme", "Check if Peter's content passes as human")
+    result.clarification or result.entity_ids
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from core.clock import now
+from core.errors import BackendError, InvalidInput
+from core.settings import ResolutionSettings
+from core.text import normalize_name
+from core.types import Entity
+from graph.store import GraphStore
+from resolution.disambiguate import context_without, decide, informative, rank_by_context
+from resolution.gazetteer import Gazetteer, GazetteerCache
+from resolution.linking import link_new
+from resolution.parse import PRONOUNS, Parser
+from resolution.profiles import ProfileBuilder
+from resolution.tracker import EntityTracker, dump_state, load_state
+from resolution.types import (
+    Clarification,
+    Mention,
+    ParsedText,
+    Resolution,
+    ResolvedMention,
+    TrackedEntity,
+    TrackerState,
+)
+from retrieval.embedders import Embedder
+
+MAX_SESSION_ID = 200
+FOCUSED = 0.5  # tracker salience at which an entity counts as "in the conversation's focus"
+
+
+@dataclass
+class Turn:
+    """Working data of one resolve call (shared with ``linking.py``)."""
+
+    tenant_id: str
+    parsed: ParsedText
+    at: float
+    gazetteer: Gazetteer
+    state: TrackerState | None
+    resolved: dict[int, ResolvedMention] = field(default_factory=dict)  # by mention index
+    clarification: Clarification | None = None
+    entities: dict[str, Entity] = field(default_factory=dict)
+    scene_hints: set[str] = field(default_factory=set)
+
+
+def check_coref_backend(settings: ResolutionSettings) -> None:
+    """Refuse at start a configured coreference backend that cannot run here."""
+    if settings.coref == "fastcoref" and importlib.util.find_spec("fastcoref") is None:
+        raise BackendError(
+            "resolution.coref is 'fastcoref' but the fastcoref package is not installed; "
+            "install it with its model or set resolution.coref = 'rules'"
+        )
+
+
+class Resolver:
+    """Implements ``resolution.types.EntityResolver`` over a graph store and an embedder."""
+
+    def __init__(
+        self,
+        graph: GraphStore,
+        embedder: Embedder,
+        settings: ResolutionSettings,
+        parser: Parser | None = None,
+    ) -> None:
+        check_coref_backend(settings)
+        self.settings = settings
+        self.graph = graph
+        self.embedder = embedder
+        self.parser = parser or Parser(settings)
+        self.profiles = ProfileBuilder(graph, embedder, settings)
+        self.tracker = EntityTracker(settings)
+        self.names = GazetteerCache(graph, settings.max_cached_tenants, settings.gazetteer_ttl)
+        self._session_locks: OrderedDict[tuple[str, str], asyncio.Lock] = OrderedDict()
+
+    async def load(self) -> None:
+        """Load the spaCy model now rather than on the first call."""
+        await self.parser.load()
+
+    async def resolve(
+        self,
+        tenant_id: str,
+        text: str,
+        session_id: str | None = None,
+        at: float | None = None,
+        create_missing: bool = False,
+        update_session: bool = True,
+    ) -> Resolution:
+        """Parse ``text`` and resolve its references (see ``EntityResolver.resolve``).
+
+        ``update_session=False`` reads the session's tracker (for pronouns) without moving it
+        forward: a diagnostic or a context request that must not count as a turn.
+
+        Raises:
+            InvalidInput: empty tenant, non-string text, text too long, bad session id.
+        """
+        if not isinstance(tenant_id, str) or not tenant_id:
+            raise InvalidInput("a tenant id is required", field="tenantId")
+        _check_session(session_id)
+        when = now() if at is None else float(at)
+        nlp = await self.parser.load()
+        gazetteer = await self.names.get(tenant_id, nlp)
+        parsed = await self.parser.parse(text, when, gazetteer)
+        if session_id is None:
+            turn = Turn(tenant_id, parsed, when, gazetteer, None)
+            return await self._resolve_turn(turn, create_missing)
+        async with self._session_lock(tenant_id, session_id):
+            tenant = self.graph.tenant(tenant_id)
+            stored = await tenant.session_tracker(session_id)
+            state = load_state(stored[0] if stored else None)
+            turn = Turn(tenant_id, parsed, when, gazetteer, state)
+            result = await self._resolve_turn(turn, create_missing)
+            assert turn.state is not None
+            if update_session:
+                dumped = dump_state(turn.state)
+                await tenant.save_session_tracker(session_id, dumped, turn.state.turn)
+            return result
+
+    async def tracked(self, tenant_id: str, session_id: str) -> list[TrackedEntity]:
+        """The session's entities by salience, highest first (empty for an unknown session)."""
+        _check_session(session_id)
+        stored = await self.graph.tenant(tenant_id).session_tracker(session_id)
+        state = load_state(stored[0] if stored else None)
+        return await self._tracked(tenant_id, state)
+
+    async def _tracked(self, tenant_id: str, state: TrackerState) -> list[TrackedEntity]:
+        found = await self.graph.tenant(tenant_id).get_entities(list(state.salience))
+        out = [
+            TrackedEntity(found[i], s, state.scope.get(i, "mention"))
+            for i, s in state.salience.items()
+            if i in found
+        ]
+        return sorted(out, key=lambda t: (-t.salience, t.entity.id))
+
+    async def _resolve_turn(self, turn: Turn, create_missing: bool) -> Resolution:
+        names = [(i, m) for i, m in enumerate(turn.parsed.mentions) if m.source != "pronoun"]
+        await self._resolve_names(turn, names)
+        if create_missing:
+            await link_new(self, turn, names)
+        if turn.state is not None:
+            await self._track(turn)
+        ordered = tuple(turn.resolved[i] for i in sorted(turn.resolved))
+        tracked: tuple[TrackedEntity, ...] = ()
+        if turn.state is not None:
+            tracked = tuple(await self._tracked(turn.tenant_id, turn.state))
+        return Resolution(turn.parsed, ordered, turn.clarification, tracked)
+
+    async def _resolve_names(self, turn: Turn, names: Sequence[tuple[int, Mention]]) -> None:
+        g = turn.gazetteer
+        pools: dict[str, tuple[set[str], str]] = {}
+        for _, m in names:
+            key = normalize_name(m.text)
+            if not key or key in pools:
+                continue
+            ids, method = g.exact(m.text), "alias"
+            ids |= g.first_token(m.text)
+            if len(ids) > len(g.exact(m.text)) and not g.exact(m.text):
+                method = "similarity"
+            if not ids:
+                ids, method = g.similar(m.text, self.settings.name_similarity), "similarity"
+            pools[key] = (set(sorted(ids)[: self.settings.max_candidates]), method)
+        all_ids = {i for ids, _ in pools.values() for i in ids}
+        turn.entities.update(await self.graph.tenant(turn.tenant_id).get_entities(list(all_ids)))
+        decided: dict[str, ResolvedMention] = {}
+        for index, m in names:
+            key = normalize_name(m.text)
+            if key not in pools:
+                continue
+            if key not in decided:
+                ids, method = pools[key]
+                candidates = [turn.entities[i] for i in sorted(ids) if i in turn.entities]
+                decided[key] = await self._choose(turn, m, _type_filter(m, candidates), method)
+            r = decided[key]
+            turn.resolved[index] = ResolvedMention(
+                m, r.entity, r.confidence, r.method, r.candidates
+            )
+
+    async def _choose(
+        self, turn: Turn, m: Mention, candidates: list[Entity], method: str
+    ) -> ResolvedMention:
+        if not candidates:
+            return ResolvedMention(m, None)
+        if len(candidates) == 1:
+            return ResolvedMention(m, candidates[0], 1.0 if method == "alias" else 0.8, method)
+        missing = [c.id for c in candidates if not c.profile_embedding]
+        if missing:  # a profile is derived data: build it now rather than score blind
+            for e in await self.profiles.refresh(turn.tenant_id, missing):
+                turn.entities[e.id] = e
+            candidates = [turn.entities.get(c.id, c) for c in candidates]
+        names = [m.text, *(a for c in candidates for a in (c.name, *c.aliases))]
+        context = context_without(turn.parsed.text, names)
+        best = None
+        found = tuple(candidates)
+        if informative(context):
+            vector = await self.embedder.embed_query(context)
+            ranked = rank_by_context(vector, candidates)
+            floor = self.settings.min_context_similarity
+            best = decide(ranked, self.settings.clarify_margin, floor)
+            found = tuple(s.entity for s in ranked)
+        if best is not None:
+            return ResolvedMention(m, best.entity, best.score, "context", found)
+        focused = [
+            c for c in candidates if turn.state and turn.state.salience.get(c.id, 0.0) >= FOCUSED
+        ]
+        if len(focused) == 1:
+            return ResolvedMention(m, focused[0], 0.7, "tracker", found)
+        if turn.clarification is None:
+            turn.clarification = Clarification(f"Which {m.text}?", m.text, found)
+        return ResolvedMention(m, None, 0.0, "ambiguous", found)
+
+    async def _track(self, turn: Turn) -> None:
+        assert turn.state is not None
+        named = [r.entity.id for _, r in sorted(turn.resolved.items()) if r.entity is not None]
+        known = await self.graph.tenant(turn.tenant_id).get_entities(
+            list({*named, *turn.state.salience})
+        )
+        turn.entities.update(known)
+        types = {i: e.type for i, e in known.items()}
+        state = self.tracker.step(turn.state, named, turn.scene_hints, types)
+        for index, m in enumerate(turn.parsed.mentions):
+            if m.source != "pronoun":
+                continue
+            allowed = PRONOUNS[m.text.lower()]
+            ident = self.tracker.pick(state, allowed, types)
+            if ident is not None and ident in known:
+                self.tracker.touch(state, ident)
+                turn.resolved[index] = ResolvedMention(m, known[ident], 0.6, "tracker")
+        turn.state = state
+
+    def _session_lock(self, tenant_id: str, session_id: str) -> asyncio.Lock:
+        key = (tenant_id, session_id)
+        lock = self._session_locks.get(key)
+        if lock is None:
+            lock = self._session_locks[key] = asyncio.Lock()
+            while len(self._session_locks) > 4096:
+                oldest, old = next(iter(self._session_locks.items()))
+                if old.locked():
+                    break
+                del self._session_locks[oldest]
+        self._session_locks.move_to_end(key)
+        return lock
+
+
+def _check_session(session_id: str | None) -> None:
+    if session_id is None:
+        return
+    if not isinstance(session_id, str) or not session_id.strip():
+        raise InvalidInput("a session id must be a non-empty string", field="sessionId")
+    if len(session_id) > MAX_SESSION_ID:
+        raise InvalidInput(f"a session id is limited to {MAX_SESSION_ID} characters")
+
+
+def _type_filter(m: Mention, candidates: list[Entity]) -> list[Entity]:
+    """Types must agree when some candidate agrees with the mention's type; the type of a
+    mention is often a statistical guess ("Jordan" as a place), so a disagreeing guess does
+    not hide a known entity. Ruler mentions take their type from the candidates anyway."""
+    if m.entity_type is None or m.source == "ruler":
+        return candidates
+    agreeing = [c for c in candidates if c.type is m.entity_type]
+    return agreeing or candidates

@@ -1,0 +1,170 @@
+"""Temporal expressions resolved against the turn's time: "last Saturday", "two weeks ago".
+
+Pure functions over text and an anchor time (epoch seconds, UTC), so the same turn replayed
+later still means the same days. Each match becomes a ``TimeMention`` covering ``[start, end)``.
+
+>>> anchor = datetime(2023, 1, 18, 15, tzinfo=UTC).timestamp()  # a Wednesday
+>>> [m.text for m in find_times("Peter delivered last Saturday", anchor)]
+['last Saturday']
+"""
+
+from __future__ import annotations
+
+import re
+from calendar import monthrange
+from datetime import UTC, date, datetime, timedelta
+
+from resolution.types import TimeMention
+
+_WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+_MONTHS = [
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+]
+_MONTH_ABBR = {m[:3]: i + 1 for i, m in enumerate(_MONTHS)}
+_NUMBERS = {
+    "a": 1,
+    "an": 1,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+}
+_NUM = r"(\d{1,3}|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+_MONTH_RE = r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"  # noqa: E501
+
+_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
+    ("iso", re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")),
+    ("mdy", re.compile(rf"\b{_MONTH_RE}\.? (\d{{1,2}})(?:st|nd|rd|th)?,? (\d{{4}})\b", re.I)),
+    (
+        "dmy",
+        re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)? (?:of )?{_MONTH_RE}\.?,? (\d{{4}})\b", re.I),
+    ),
+    ("ago", re.compile(rf"\b{_NUM} (day|week|month|year)s? ago\b", re.I)),
+    ("relday", re.compile(r"\b(yesterday|today|tonight|tomorrow)\b", re.I)),
+    ("weekday", re.compile(r"\b(last|this|next|on) (" + "|".join(_WEEKDAYS) + r")\b", re.I)),
+    ("period", re.compile(r"\b(last|this|next) (week|month|year)\b", re.I)),
+    ("in_month", re.compile(rf"\b(?:in|since|during) {_MONTH_RE}(?: (\d{{4}}))?\b", re.I)),
+    ("in_year", re.compile(r"\bin (19\d{2}|20\d{2})\b", re.I)),
+]
+
+
+def _day(d: date) -> tuple[float, float]:
+    start = datetime(d.year, d.month, d.day, tzinfo=UTC)
+    return start.timestamp(), (start + timedelta(days=1)).timestamp()
+
+
+def _month(year: int, month: int) -> tuple[float, float]:
+    start = datetime(year, month, 1, tzinfo=UTC)
+    end = start + timedelta(days=monthrange(year, month)[1])
+    return start.timestamp(), end.timestamp()
+
+
+def _year(year: int) -> tuple[float, float]:
+    return (
+        datetime(year, 1, 1, tzinfo=UTC).timestamp(),
+        datetime(year + 1, 1, 1, tzinfo=UTC).timestamp(),
+    )
+
+
+def _shift_months(d: date, months: int) -> date:
+    index = d.year * 12 + d.month - 1 + months
+    year, month = divmod(index, 12)
+    return date(year, month + 1, min(d.day, monthrange(year, month + 1)[1]))
+
+
+def _month_number(word: str) -> int:
+    return _MONTH_ABBR[word[:3].lower()]
+
+
+def _number(word: str) -> int:
+    return int(word) if word.isdigit() else _NUMBERS[word.lower()]
+
+
+def _resolve(kind: str, m: re.Match[str], today: date) -> tuple[float, float] | None:
+    g = m.groups()
+    if kind == "iso":
+        return _day(date(int(g[0]), int(g[1]), int(g[2])))
+    if kind == "mdy":
+        return _day(date(int(g[2]), _month_number(g[0]), int(g[1])))
+    if kind == "dmy":
+        return _day(date(int(g[2]), _month_number(g[1]), int(g[0])))
+    if kind == "ago":
+        n, unit = _number(g[0]), g[1].lower()
+        if unit == "day":
+            return _day(today - timedelta(days=n))
+        if unit == "week":
+            start = today - timedelta(weeks=n)
+            return _day(start)[0], _day(start + timedelta(days=6))[1]
+        if unit == "month":
+            shifted = _shift_months(today, -n)
+            return _month(shifted.year, shifted.month)
+        return _year(today.year - n)
+    if kind == "relday":
+        offset = {"yesterday": -1, "today": 0, "tonight": 0, "tomorrow": 1}[g[0].lower()]
+        return _day(today + timedelta(days=offset))
+    if kind == "weekday":
+        which, target = g[0].lower(), _WEEKDAYS.index(g[1].lower())
+        delta = target - today.weekday()
+        if which == "last":
+            delta = delta - 7 if delta >= 0 else delta
+        elif which == "next":
+            delta = delta + 7 if delta <= 0 else delta
+        elif which == "on" and delta > 0:
+            delta -= 7  # "on Monday" in a report of what happened: the most recent one
+        return _day(today + timedelta(days=delta))
+    if kind == "period":
+        which, unit = g[0].lower(), g[1].lower()
+        step = {"last": -1, "this": 0, "next": 1}[which]
+        if unit == "week":
+            monday = today - timedelta(days=today.weekday()) + timedelta(weeks=step)
+            return _day(monday)[0], _day(monday + timedelta(days=6))[1]
+        if unit == "month":
+            shifted = _shift_months(today.replace(day=1), step)
+            return _month(shifted.year, shifted.month)
+        return _year(today.year + step)
+    if kind == "in_month":
+        month = _month_number(g[0])
+        if g[1]:
+            return _month(int(g[1]), month)
+        # "in March" without a year: the latest March that has started by the turn's time.
+        year = today.year if month <= today.month else today.year - 1
+        return _month(year, month)
+    return _year(int(g[0]))
+
+
+def find_times(text: str, at: float) -> list[TimeMention]:
+    """Temporal expressions in ``text`` resolved against ``at``, in text order, no overlaps."""
+    today = datetime.fromtimestamp(at, tz=UTC).date()
+    taken: list[tuple[int, int]] = []
+    found: list[tuple[int, TimeMention]] = []
+    for kind, pattern in _PATTERNS:
+        for m in pattern.finditer(text):
+            if any(m.start() < e and s < m.end() for s, e in taken):
+                continue
+            try:
+                span = _resolve(kind, m, today)
+            except (ValueError, KeyError):
+                continue  # "February 30, 2023" and the like: not a date, not an error
+            if span is not None:
+                taken.append((m.start(), m.end()))
+                found.append((m.start(), TimeMention(text=m.group(0), start=span[0], end=span[1])))
+    return [t for _, t in sorted(found, key=lambda x: x[0])]

@@ -1,0 +1,158 @@
+"""Resolver behaviour on the real engines: clarification, creation, isolation, bad input,
+profiles and the bulk re-profiling job, tracker persistence, the coreference seam."""
+
+from __future__ import annotations
+
+import pytest
+
+from api.brain import Brain
+from core.errors import BackendError, InvalidInput
+from core.settings import ResolutionSettings
+from core.types import EntityType, NewMemory
+from resolution.resolver import Resolver
+
+pytestmark = pytest.mark.integration
+
+AT = 1_700_000_000.0
+
+
+async def test_exact_alias_case_accents_acronym(resolver: Resolver, tenant_id: str) -> None:
+    g = resolver.graph.tenant(tenant_id)
+    zoe = await g.create_entity("Zoë Müller", EntityType.PERSON, at=AT)
+    wobs = await g.create_entity("Wolf of Blog Street", EntityType.ORG, ["WOBS"], at=AT)
+    result = await resolver.resolve(tenant_id, "ZOE MULLER met the W.O.B.S. team", at=AT)
+    assert set(result.entity_ids) == {zoe.id, wobs.id}
+    assert all(r.method == "alias" for r in result.resolved if r.entity is not None)
+
+
+async def test_ambiguous_name_returns_clarification(resolver: Resolver, tenant_id: str) -> None:
+    g = resolver.graph.tenant(tenant_id)
+    a = await g.create_entity("Peter Novak", EntityType.PERSON, at=AT)
+    b = await g.create_entity("Peter Hale", EntityType.PERSON, at=AT)
+    await resolver.profiles.refresh(tenant_id, [a.id, b.id])
+    result = await resolver.resolve(tenant_id, "Call Peter tomorrow", at=AT)
+    assert result.clarification is not None
+    assert result.clarification.question == "Which Peter?"
+    assert {c.id for c in result.clarification.candidates} == {a.id, b.id}
+    assert result.entity_ids == []
+
+
+async def test_ambiguous_name_is_never_created_on_write(resolver: Resolver, tenant_id: str) -> None:
+    g = resolver.graph.tenant(tenant_id)
+    await g.create_entity("Anna Berg", EntityType.PERSON, at=AT)
+    await g.create_entity("Anna Costa", EntityType.PERSON, at=AT)
+    before = await g.entity_count()
+    result = await resolver.resolve(tenant_id, "Say hi to Anna", at=AT, create_missing=True)
+    assert result.clarification is not None
+    assert await g.entity_count() == before
+
+
+async def test_create_missing_only_on_write(resolver: Resolver, tenant_id: str) -> None:
+    g = resolver.graph.tenant(tenant_id)
+    text = "Marta Lindqvist works for Northwind Traders"
+    read = await resolver.resolve(tenant_id, text, at=AT)
+    assert read.entity_ids == [] and await g.entity_count() == 0
+    wrote = await resolver.resolve(tenant_id, text, at=AT, create_missing=True)
+    assert len(wrote.entity_ids) == 2
+    marta = (await g.find_by_alias("Marta Lindqvist"))[0]
+    org = (await g.find_by_alias("Northwind Traders"))[0]
+    assert marta.type is EntityType.PERSON
+    assert [r.relation for r in await g.relations(marta.id)] == ["works_for"]
+    assert marta.parent_id == org.id
+    again = await resolver.resolve(tenant_id, "Ask Marta Lindqvist", at=AT)
+    assert again.entity_ids == [marta.id]  # the name cache was extended, no reload needed
+
+
+async def test_tenant_isolation(resolver: Resolver, tenant_id: str, other_tenant_id: str) -> None:
+    g = resolver.graph.tenant(tenant_id)
+    secret = await g.create_entity("Project Nightjar", EntityType.PROJECT, at=AT)
+    await resolver.resolve(tenant_id, "Project Nightjar is late", session_id="s1", at=AT)
+    other = await resolver.resolve(
+        other_tenant_id, "Project Nightjar is late", session_id="s1", at=AT
+    )
+    assert secret.id not in other.entity_ids and other.entity_ids == []
+    assert await resolver.tracked(other_tenant_id, "s1") == []
+    assert [t.entity.id for t in await resolver.tracked(tenant_id, "s1")] == [secret.id]
+    # Re-profiling another tenant cannot touch this tenant's entity.
+    report = await resolver.profiles.reprofile_entities(other_tenant_id, ids=[secret.id])
+    assert report.profiled == 0
+    assert (await g.get_entity(secret.id)).profile_summary is None
+    # Creating on the other tenant's write path makes its own entity, never a link to ours.
+    created = await resolver.resolve(
+        other_tenant_id, "Project Nightjar is late", at=AT, create_missing=True
+    )
+    assert created.entity_ids and secret.id not in created.entity_ids
+    assert len(await g.find_by_alias("Project Nightjar")) == 1
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "field"),
+    [
+        ({"text": 42}, "text"),
+        ({"text": "x" * 20_001}, "text"),
+        ({"text": "hi", "session_id": ""}, "sessionId"),
+        ({"text": "hi", "session_id": "s" * 201}, None),
+    ],
+)
+async def test_bad_input_changes_nothing(
+    resolver: Resolver, tenant_id: str, kwargs: dict[str, object], field: str | None
+) -> None:
+    with pytest.raises(InvalidInput) as caught:
+        await resolver.resolve(tenant_id, create_missing=True, **kwargs)  # type: ignore[arg-type]
+    if field:
+        assert caught.value.field == field
+    assert await resolver.graph.tenant(tenant_id).entity_count() == 0
+
+
+async def test_profiles_refresh_and_bulk_job(
+    brain: Brain, resolver: Resolver, tenant_id: str
+) -> None:
+    g = brain.graph.tenant(tenant_id)
+    ids = []
+    for i, job in enumerate(
+        ["plumber fixing pipes", "dentist cleaning teeth", "pilot flying jets"]
+    ):
+        e = await g.create_entity(f"Worker {i}", EntityType.PERSON, at=AT)
+        ids.append(e.id)
+        await brain.remember(
+            tenant_id, NewMemory(content=f"Worker {i} is a {job}.", entity_ids=[e.id])
+        )
+    calls: list[tuple[int, int]] = []
+    report = await resolver.profiles.reprofile_entities(
+        tenant_id, progress=lambda done, total: calls.append((done, total))
+    )
+    assert report.total == 3 and report.profiled == 3
+    assert calls and calls[-1] == (3, 3)
+    profiled = await g.get_entities(ids)
+    assert "dentist" in (profiled[ids[1]].profile_summary or "")
+    assert "dentist" in profiled[ids[1]].context_tags
+    assert profiled[ids[0]].profile_embedding is not None
+    assert len(profiled[ids[0]].profile_embedding or ()) == resolver.embedder.dimension
+    # A superseded fact leaves the profile on the next refresh.
+    old = await g.get_memories(await g.memory_ids_about(ids[1]))
+    await brain.supersede(tenant_id, next(iter(old)), "Worker 1 is a baker.", "career change")
+    refreshed = (await resolver.profiles.refresh(tenant_id, [ids[1]]))[0]
+    assert "baker" in (refreshed.profile_summary or "")
+    assert "dentist" not in (refreshed.profile_summary or "")
+
+
+async def test_tracker_survives_a_new_resolver(resolver: Resolver, tenant_id: str) -> None:
+    g = resolver.graph.tenant(tenant_id)
+    anna = await g.create_entity("Anna Berg", EntityType.PERSON, at=AT)
+    await resolver.resolve(tenant_id, "Anna Berg sent the draft", session_id="chat", at=AT)
+    restarted = Resolver(resolver.graph, resolver.embedder, resolver.settings, resolver.parser)
+    follow = await restarted.resolve(tenant_id, "Did she fix it?", session_id="chat", at=AT + 5)
+    she = [r for r in follow.resolved if r.mention.text == "she"][0]
+    assert she.entity is not None and she.entity.id == anna.id and she.method == "tracker"
+
+
+async def test_pronoun_without_session_stays_unresolved(resolver: Resolver, tenant_id: str) -> None:
+    g = resolver.graph.tenant(tenant_id)
+    await g.create_entity("Anna Berg", EntityType.PERSON, at=AT)
+    result = await resolver.resolve(tenant_id, "Did she fix it?", at=AT)
+    assert result.entity_ids == [] and result.tracked == ()
+
+
+def test_fastcoref_configured_but_absent_fails_at_start(resolver: Resolver) -> None:
+    with pytest.raises(BackendError, match="fastcoref"):
+        Resolver(resolver.graph, resolver.embedder, ResolutionSettings(coref="fastcoref"))

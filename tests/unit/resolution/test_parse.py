@@ -1,0 +1,72 @@
+"""The parse step with the real spaCy model: mentions, ruler, heuristics, pronouns."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime
+
+import pytest
+
+from core.errors import InvalidInput
+from core.settings import ResolutionSettings
+from core.types import EntityType
+from resolution.gazetteer import Gazetteer, KnownName
+from resolution.parse import Parser
+
+AT = datetime(2023, 1, 18, 15, tzinfo=UTC).timestamp()
+
+
+@pytest.fixture(scope="module")
+async def parser() -> AsyncIterator[Parser]:
+    p = Parser(ResolutionSettings())
+    await p.load()
+    yield p
+
+
+def spans(parsed: object) -> list[tuple[str, EntityType | None, str]]:
+    return [(m.text, m.entity_type, m.source) for m in parsed.mentions]  # type: ignore[attr-defined]
+
+
+async def test_seed_turn(parser: Parser) -> None:
+    text = (
+        "The company is Wolf of Blog Street, also known as WOBS. We do link building. "
+        "Peter is one of our writers."
+    )
+    parsed = await parser.parse(text, AT)
+    assert [(m.text, m.entity_type) for m in parsed.mentions] == [
+        ("Wolf of Blog Street", EntityType.ORG),
+        ("WOBS", EntityType.ORG),
+        ("Peter", EntityType.PERSON),
+    ]
+    assert [(a.name, a.alias) for a in parsed.aliases] == [("Wolf of Blog Street", "WOBS")]
+    assert parsed.relations[0].relation == "role" and parsed.relations[0].object == "writer"
+
+
+async def test_ruler_finds_known_names_case_insensitively(parser: Parser) -> None:
+    nlp = await parser.load()
+    g = Gazetteer(nlp)
+    g.add([KnownName("WOBS", "e1", EntityType.ORG), KnownName("Peter", "e2", EntityType.PERSON)])
+    parsed = await parser.parse("did wobs pay the invoice", AT, g)
+    assert spans(parsed) == [("wobs", EntityType.ORG, "ruler")]
+    # A longer unknown name that extends a known first name is kept whole.
+    parsed = await parser.parse("Peter Okafor coaches football", AT, g)
+    assert [m.text for m in parsed.mentions] == ["Peter Okafor"]
+
+
+async def test_project_heuristic_pronouns_and_times(parser: Parser) -> None:
+    parsed = await parser.parse("Now the Anderson order is late; they want it last Saturday.", AT)
+    assert ("Anderson order", EntityType.PROJECT, "heuristic") in spans(parsed)
+    assert [m.text for m in parsed.mentions if m.source == "pronoun"] == ["they", "it"]
+    assert [t.text for t in parsed.times] == ["last Saturday"]
+
+
+async def test_pleasantries_have_no_mentions(parser: Parser) -> None:
+    parsed = await parser.parse("Thanks, that works for me!", AT)
+    assert parsed.mentions == ()
+
+
+async def test_bad_input(parser: Parser) -> None:
+    with pytest.raises(InvalidInput):
+        await parser.parse(123, AT)  # type: ignore[arg-type]
+    with pytest.raises(InvalidInput):
+        await parser.parse("x" * 20_001, AT)
