@@ -5,7 +5,7 @@ the tenant first, which the API takes from the caller's key.
 
     brain = await Brain.open(Settings())
     memory = await brain.remember("acme", NewMemory(content="Peter is a writer at WOBS"))
-    result = await brain.search("acme", SearchRequest(query="who writes for WOBS?"))
+    result = await brain.search("acme", SearchQuery(query="who writes for WOBS?"))
     await brain.close()
 """
 
@@ -15,13 +15,22 @@ import asyncio
 import logging
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from core.clock import now
 from core.errors import BackendError, InvalidInput
 from core.ids import check_id
+from core.ingest_types import TaskStatus
+from core.retrieval_types import (
+    AssembledContext,
+    ContextRequest,
+    SearchMode,
+    SearchQuery,
+    SearchResponse,
+)
 from core.settings import Settings
+from core.tokens import token_counter
 from core.types import (
     Entity,
     EntityMerge,
@@ -36,16 +45,33 @@ from core.types import (
 from graph.runtime import GraphRuntime, open_graph
 from graph.store import GraphStore
 from ingest.reconcile import ReconcileReport, reconcile
+from ingest.service import IngestService
 from ingest.writer import MemoryWriter
 from resolution.profiles import ReprofileReport
 from resolution.resolver import Resolver
-from resolution.types import Resolution
+from resolution.types import Clarification, Resolution, TrackedEntity
+from retrieval.access import AccessRecorder
+from retrieval.assembly import ContextAssembler
 from retrieval.embedders import Embedder, build_embedder
 from retrieval.factory import build_vector_index
-from retrieval.search import SearchRequest, SearchResult, dense_search
+from retrieval.retriever import Retriever
 from retrieval.vector_index import VectorIndex
 
 log = logging.getLogger(__name__)
+
+
+@dataclass
+class _Enriched:
+    entity_ids: list[str] = field(default_factory=list)
+    turns: tuple[Memory, ...] = ()
+    tracked: tuple[TrackedEntity, ...] = ()
+    clarification: Clarification | None = None
+    task_ids: tuple[str, ...] = ()
+    windows: tuple[tuple[float, float], ...] = ()
+
+
+# Tracked entities at least this salient feed the entity path of a session's reads.
+SALIENT = 0.3
 
 
 @dataclass(frozen=True)
@@ -82,6 +108,13 @@ class Brain:
         self.embedder = embedder
         self.writer = MemoryWriter(graph, index, embedder, settings.limits)
         self.resolver = Resolver(graph, embedder, settings.resolution)
+        r = settings.retrieval
+        self.access = AccessRecorder(graph, r.access_flush_seconds, r.access_max_pending)
+        self.retriever = Retriever(graph, index, embedder, r, settings.limits, self.access)
+        self.assembler = ContextAssembler(self.retriever, token_counter())
+        self.ingest = IngestService.build(
+            settings, graph, index, embedder, self.resolver, self.resolver.profiles.refresh
+        )
         self._runtime = runtime
         self.started_at = time.time()
 
@@ -97,6 +130,7 @@ class Brain:
             brain = cls(settings, runtime.store, index, embedder, runtime)
             await brain.embedder.embed_query("warm up")  # load the models now, not on a request
             await brain.resolver.load()
+            await brain.ingest.start()  # resumes jobs a previous process left pending
             if settings.reconcile_on_start:
                 await brain.reconcile()
             # Before serving: the embedded shard optimizes only when asked, and blocks meanwhile.
@@ -107,6 +141,8 @@ class Brain:
         return brain
 
     async def close(self) -> None:
+        await self.ingest.stop()  # pending jobs stay in the graph and resume at the next start
+        await self.access.close()  # flush batched access counts
         await self.index.close()
         await self.embedder.close()
         if self._runtime is not None:
@@ -179,15 +215,70 @@ class Brain:
             tenant_id, checked, progress=progress
         )
 
-    async def search(self, tenant_id: str, request: SearchRequest) -> SearchResult:
-        return await dense_search(
-            self.graph,
-            self.index,
-            self.embedder,
+    async def search(self, tenant_id: str, query: SearchQuery) -> SearchResponse:
+        """Multi-path search. The query's references are resolved (without creating anything or
+        advancing the session) to feed the entity path and its time expressions; a session
+        adds its working memory and tracked entities; confirmed tasks feed the task bonus."""
+        enriched = await self._enrich(tenant_id, query.query, query.session_id)
+        return await self.retriever.search(
             tenant_id,
-            request,
-            self.settings.limits.max_top_k,
+            replace(
+                query,
+                entity_ids=tuple(dict.fromkeys([*query.entity_ids, *enriched.entity_ids])),
+                recent_turns=query.recent_turns or enriched.turns,
+                active_task_ids=query.active_task_ids or enriched.task_ids,
+                time_windows=query.time_windows or enriched.windows,
+            ),
         )
+
+    async def assemble_context(
+        self,
+        tenant_id: str,
+        session_id: str,
+        user_id: str | None = None,
+        project_id: str | None = None,
+        query: str | None = None,
+        token_budget: int | None = None,
+        mode: SearchMode = SearchMode.ANSWER,
+    ) -> AssembledContext:
+        """The five token-budgeted layers for the next model call of ``session_id``."""
+        enriched = await self._enrich(tenant_id, query, session_id)
+        request = ContextRequest(
+            session_id=session_id,
+            user_id=user_id,
+            project_id=project_id,
+            query=query,
+            token_budget=token_budget,
+            mode=mode,
+            entity_ids=tuple(enriched.entity_ids),
+            recent_turns=enriched.turns,
+            tracked=enriched.tracked,
+            clarification=enriched.clarification,
+        )
+        return await self.assembler.assemble(tenant_id, request)
+
+    async def _enrich(self, tenant_id: str, text: str | None, session_id: str | None) -> _Enriched:
+        """What the read side needs besides the query: resolved and tracked entities, the
+        session's recent turns, active tasks, and time windows named in the text."""
+        out = _Enriched()
+        if text and text.strip():
+            resolution = await self.resolver.resolve(
+                tenant_id, text, session_id=session_id, update_session=False
+            )
+            out.entity_ids.extend(resolution.entity_ids)
+            out.clarification = resolution.clarification
+            out.windows = tuple((t.start, t.end) for t in resolution.parsed.times)
+        if session_id:
+            tracked = await self.resolver.tracked(tenant_id, session_id)
+            out.tracked = tuple(tracked)
+            salient = [t.entity.id for t in tracked if t.salience >= SALIENT]
+            out.entity_ids.extend(e for e in salient if e not in out.entity_ids)
+            turns = await self.ingest.working_memory(tenant_id, session_id)
+            found = await self.graph.tenant(tenant_id).get_memories([t.memory_id for t in turns])
+            out.turns = tuple(found[t.memory_id] for t in turns if t.memory_id in found)
+        tasks = await self.ingest.tasks(tenant_id, TaskStatus.CONFIRMED, 50)
+        out.task_ids = tuple(t.id for t in tasks)
+        return out
 
     async def list_memories(
         self,

@@ -15,10 +15,10 @@ from typing import IO, Any
 from api.auth import create_key, list_keys, revoke_key
 from api.brain import Brain
 from core.errors import InvalidInput
+from core.retrieval_types import SearchQuery
 from core.settings import Settings
 from core.types import MemoryType, NewMemory
 from graph.runtime import open_graph
-from retrieval.search import SearchRequest
 
 EXPORT_VERSION = 1
 
@@ -65,7 +65,7 @@ async def _with_brain(args: argparse.Namespace, brain: Brain) -> int:
         memory = await brain.remember(args.tenant, item)
         print(memory.id)
     elif args.command == "search":
-        result = await brain.search(args.tenant, SearchRequest(query=args.query, top_k=args.top_k))
+        result = await brain.search(args.tenant, SearchQuery(query=args.query, top_k=args.top_k))
         for hit in result.hits:
             if args.json:
                 print(

@@ -95,7 +95,7 @@ class ResolutionSettings(BaseModel):
     coref: Literal["rules", "fastcoref"] = "rules"  # fastcoref needs its package and model
     # Disambiguation: the best candidate must beat the second by this cosine margin, and
     # reach ``min_context_similarity``; otherwise a clarification is returned, never a guess.
-    clarify_margin: float = 0.04
+    clarify_margin: float = 0.025
     min_context_similarity: float = 0.10
     max_candidates: int = 50  # candidates compared by context for one name
     name_similarity: float = 0.88  # difflib ratio for near-miss spellings of a known alias
@@ -142,6 +142,7 @@ class IngestSettings(BaseModel):
     chunk_min_tokens: int = 256
     chunk_max_tokens: int = 512
     chunk_overlap: float = Field(default=0.10, ge=0.0, lt=0.5)
+    max_document_chars: int = 2_000_000
     queue_workers: int = Field(default=1, ge=1)
     queue_max_attempts: int = Field(default=3, ge=1)
     queue_retry_seconds: float = 1.0  # first retry delay, doubled per attempt
@@ -193,9 +194,13 @@ class RetrievalSettings(BaseModel):
     # Candidates each path contributes before fusion (paths never compete for one top-k).
     semantic_limit: int = 50
     keyword_limit: int = 50
-    entity_limit: int = 100  # memories about the resolved/salient entities and their neighbours
+    # Memories about the resolved/salient entities (and parents, process neighbours): the
+    # nearest ones through the vector payload, plus the newest through the graph's ABOUT links.
+    entity_limit: int = 50
+    entity_graph_limit: int = 10
     conversation_limit: int = 20  # recent turns of the session
     core_limit: int = 20  # pinned memories
+    core_cache_seconds: float = 5.0  # pinned ids cached per tenant (invalidated on changes)
     rrf_k: int = 60  # reciprocal-rank fusion constant
     # RRF weight of each path (a path's rank r adds weight / (rrf_k + r)).
     path_weights: dict[str, float] = Field(
@@ -214,10 +219,11 @@ class RetrievalSettings(BaseModel):
     recency_boost: list[tuple[float, float]] = Field(
         default_factory=lambda: [(7.0, 0.15), (30.0, 0.08), (90.0, 0.03)]
     )
-    decay_floor: float = 0.5  # a fully decayed memory keeps this share of its score
+    time_window_boost: float = 0.15  # added for a memory inside a query's time window
+    past_intent_drops_recency: bool = True  # questions about past events ignore recency
     access_saturation: int = 20  # access count at which access_frequency reaches 1.0
     # Neighbouring turns: a turn next to a strong hit shares part of its relevance.
-    neighbor_seeds: int = 20  # top fused candidates whose session neighbours are looked up
+    neighbor_seeds: int = 10  # top fused candidates whose session neighbours are looked up
     neighbor_window_s: float = 900.0  # neighbours lie within this many seconds in the session
     neighbor_weight: float = 0.35  # share of a neighbour's relevance a turn inherits
     # Diversity: a near-duplicate of a higher hit is pushed down.

@@ -1,12 +1,155 @@
-"""Tenant graph operations of the write side (turns, sessions, tasks, documents, profiles).
+"""Tenant graph operations of the write side (sessions, turns, facts, conflicts, jobs).
 
-Statements live in ``cypher/`` like every other; this mixin is composed into ``TenantGraph``.
+Statements live in ``cypher/ingest_*.cypher`` like every other; this mixin is composed into
+``TenantGraph``. Tasks and documents are in ``graph/ingest_docs.py`` (composed here).
 """
 
 from __future__ import annotations
 
-from graph.scoped import Scoped
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from core.ingest_types import FactConflict, Job, JobStatus, Role, Session, Turn
+from core.types import Memory
+from graph.ingest_docs import DocumentTaskOps
+from graph.records import memory_from
 
 
-class IngestOps(Scoped):
-    pass
+def session_from(props: Mapping[str, Any]) -> Session | None:
+    """None for a session node that holds no working memory yet (only tracker state)."""
+    if props.get("started_at") is None:
+        return None
+    return Session(
+        id=props["sid"],
+        user_id=props.get("user_id"),
+        project_id=props.get("project_id"),
+        started_at=props["started_at"],
+        last_turn_at=props["last_turn_at"],
+        expires_at=props["expires_at"],
+        closed_at=props.get("closed_at"),
+        turn_count=int(props.get("turn_count") or 0),
+        window=tuple(props.get("window") or ()),
+    )
+
+
+def turn_from(props: Mapping[str, Any]) -> Turn:
+    return Turn(
+        memory_id=props["id"],
+        session_id=props.get("session_id") or "",
+        index=int(props.get("turn_index") or 0),
+        role=Role(props.get("turn_role") or Role.USER.value),
+        speaker=props.get("turn_speaker"),
+        content=props["content"],
+        at=props["created_at"],
+    )
+
+
+def job_from(props: Mapping[str, Any]) -> Job:
+    payload = props.get("payload")
+    return Job(
+        id=props["id"],
+        kind=props["kind"],
+        payload=json.loads(payload) if isinstance(payload, str) and payload else {},
+        status=JobStatus(props.get("status") or JobStatus.PENDING.value),
+        attempts=int(props.get("attempts") or 0),
+        created_at=props["created_at"],
+        updated_at=props.get("updated_at") or props["created_at"],
+        error=props.get("error"),
+    )
+
+
+def job_row(job: Job) -> dict[str, Any]:
+    row = job.model_dump(exclude={"payload", "error"})
+    row["status"] = job.status.value
+    row["payload"] = json.dumps(job.payload, sort_keys=True)
+    return row
+
+
+class IngestOps(DocumentTaskOps):
+    # -- sessions and working memory ---------------------------------------------------------
+
+    async def get_session(self, session_id: str) -> Session | None:
+        rows = await self.read("ingest_session_get", session_id=session_id)
+        return session_from(rows[0]["s"]) if rows else None
+
+    async def close_session(self, session_id: str, at: float) -> bool:
+        """Close the session; False when it does not exist (for this tenant)."""
+        return bool(await self.write("ingest_session_close", session_id=session_id, at=at))
+
+    async def get_turns(self, memory_ids: Sequence[str]) -> list[Turn]:
+        """Turns by episodic memory id, in the order given (missing ids are skipped)."""
+        if not memory_ids:
+            return []
+        rows = await self.read("ingest_turns_get", ids=list(memory_ids))
+        by_id = {r["m"]["id"]: turn_from(r["m"]) for r in rows}
+        return [by_id[i] for i in memory_ids if i in by_id]
+
+    # -- facts and conflicts -----------------------------------------------------------------
+
+    async def current_facts(self, keys: Sequence[Mapping[str, str]], at: float) -> list[Memory]:
+        """Current facts for ``{subject, predicate}`` keys (extra key fields are ignored)."""
+        if not keys:
+            return []
+        rows = await self.read("ingest_facts_current", keys=[dict(k) for k in keys], at=at)
+        return [memory_from(r["m"]) for r in rows]
+
+    async def current_preferences(
+        self, user_id: str, predicates: Sequence[str], at: float
+    ) -> list[Memory]:
+        if not predicates:
+            return []
+        rows = await self.read(
+            "ingest_prefs_current", user_id=user_id, predicates=list(predicates), at=at
+        )
+        return [memory_from(r["m"]) for r in rows]
+
+    async def conflicts(self, open_only: bool = True, limit: int = 100) -> list[FactConflict]:
+        rows = await self.read("ingest_conflict_list", open_only=open_only, limit=limit)
+        return [FactConflict.model_validate(_drop_tenant(r["c"])) for r in rows]
+
+    async def resolve_conflict(self, conflict_id: str, at: float) -> FactConflict | None:
+        rows = await self.write("ingest_conflict_resolve", id=conflict_id, at=at)
+        return FactConflict.model_validate(_drop_tenant(rows[0]["c"])) if rows else None
+
+    async def memory_hashes_for_episode(self, session_id: str, episode_id: str) -> set[str]:
+        """Content hashes of everything already extracted from one turn (and the turn)."""
+        kinds = ("fact", "preference", "decision", "episode", "task")
+        sources = [f"{origin}:{k}:{episode_id}" for origin in ("rule", "llm") for k in kinds]
+        rows = await self.read("ingest_episode_hashes", session_id=session_id, sources=sources)
+        return {r["content_hash"] for r in rows}
+
+    # -- jobs --------------------------------------------------------------------------------
+
+    async def create_jobs(self, jobs: Sequence[Job]) -> None:
+        if jobs:
+            await self.write("ingest_job_create", rows=[job_row(j) for j in jobs])
+
+    async def pending_jobs(self, limit: int = 1000) -> list[Job]:
+        return [job_from(r["j"]) for r in await self.read("ingest_job_pending", limit=limit)]
+
+    async def get_jobs(self, ids: Sequence[str]) -> dict[str, Job]:
+        if not ids:
+            return {}
+        rows = await self.read("ingest_job_get", ids=list(ids))
+        return {r["j"]["id"]: job_from(r["j"]) for r in rows}
+
+    async def update_job(
+        self, job_id: str, status: JobStatus, attempts: int, error: str | None, at: float
+    ) -> None:
+        await self.write(
+            "ingest_job_update",
+            id=job_id,
+            status=status.value,
+            attempts=attempts,
+            error=error,
+            at=at,
+        )
+
+    async def delete_jobs(self, ids: Sequence[str]) -> None:
+        if ids:
+            await self.write("ingest_job_delete", ids=list(ids))
+
+
+def _drop_tenant(props: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in props.items() if k != "tenant_id"}

@@ -55,10 +55,11 @@ class Memory(AsyncStructuredNode):
     content_hash = StringProperty(index=True)
     pinned = BooleanProperty(default=False)
     indexed = BooleanProperty(index=True, default=False)
-    subject = StringProperty()
+    subject = StringProperty(index=True)  # facts: subject entity id (correction lookup)
     predicate = StringProperty()
     object = StringProperty()
     confidence = FloatProperty()
+    task_key = StringProperty(index=True)  # tasks: normalized text, for deduplication
 
 
 class Entity(AsyncStructuredNode):

@@ -6,7 +6,7 @@ from datetime import datetime
 
 import strawberry
 
-from api.gql.types import DecayClass, MemoryType, SearchMode
+from api.gql.types import DecayClass, MemoryType, SearchMode, WeightsInput
 from core.types import MemoryType as CoreMemoryType
 
 
@@ -47,6 +47,7 @@ class SearchInput:
     since: datetime | None = None
     until: datetime | None = None
     as_of: datetime | None = None
+    weights: WeightsInput | None = None
     session_id: str | None = None
 
 

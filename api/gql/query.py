@@ -44,7 +44,6 @@ from api.gql.types import (
     MemoryType,
     PathCount,
     Position,
-    RetrievalPath,
     SearchHit,
     SearchMetadata,
     SearchResults,
@@ -54,7 +53,8 @@ from api.gql.types import (
 )
 from api.viz import viz_graph
 from core.clock import to_epoch
-from retrieval.search import SearchRequest
+from core.retrieval_types import SearchMode as CoreSearchMode
+from core.retrieval_types import SearchQuery
 
 VERSION = "0.1.0"
 Info = strawberry.Info[Context, None]
@@ -152,25 +152,33 @@ class Query:
         ctx = info.context
 
         async def run() -> SearchResults:
-            request = SearchRequest(
+            weights = (
+                {k: v for k, v in vars(input.weights).items() if v is not None}
+                if input.weights
+                else None
+            )
+            query = SearchQuery(
                 query=input.query,
+                mode=CoreSearchMode(input.mode.value),
                 top_k=input.top_k,
                 types=tuple(input.types) if input.types else None,
                 project_id=input.project_id,
                 since=to_epoch(input.since),
                 until=to_epoch(input.until),
                 as_of=to_epoch(input.as_of),
+                weights=weights,
+                session_id=input.session_id,
             )
-            result = await ctx.brain.search(ctx.tenant, request)
+            result = await ctx.brain.search(ctx.tenant, query)
             return SearchResults(
                 hits=[SearchHit.of(h) for h in result.hits],
                 metadata=SearchMetadata(
                     candidates_per_path=[
-                        PathCount(path=RetrievalPath(p), candidates=n)
-                        for p, n in result.candidates_per_path.items()
+                        PathCount(path=p, candidates=n)
+                        for p, n in result.metadata.candidates_per_path.items()
                     ],
-                    post_filter_count=result.post_filter_count,
-                    latency_ms=result.latency_ms,
+                    post_filter_count=result.metadata.post_filter_count,
+                    latency_ms=result.metadata.latency_ms,
                 ),
             )
 

@@ -9,6 +9,8 @@ from graphql import GraphQLError
 from strawberry.extensions import MaskErrors, MaxAliasesLimiter, MaxTokensLimiter, QueryDepthLimiter
 
 from api.gql.admin import AdminMutation, AdminQuery
+from api.gql.assemble import AssembleQuery
+from api.gql.ingest import IngestMutation, IngestQuery
 from api.gql.mutation import Mutation as MemoryMutation
 from api.gql.query import Query as MemoryQuery
 from api.gql.resolution import ResolutionMutation, ResolutionQuery
@@ -35,12 +37,12 @@ class LoggedMaskErrors(MaskErrors):
 
 
 @strawberry.type
-class Query(MemoryQuery, ResolutionQuery, AdminQuery):
+class Query(MemoryQuery, AssembleQuery, IngestQuery, ResolutionQuery, AdminQuery):
     pass
 
 
 @strawberry.type
-class Mutation(MemoryMutation, ResolutionMutation, AdminMutation):
+class Mutation(MemoryMutation, IngestMutation, ResolutionMutation, AdminMutation):
     pass
 
 

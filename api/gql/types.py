@@ -158,6 +158,20 @@ class EraseReport:
 # -- search ------------------------------------------------------------------------------------
 
 
+@strawberry.input(
+    description="Per-request weight overrides; unset signals keep the mode's profile."
+)
+class WeightsInput:
+    similarity: float | None = None
+    keyword: float | None = None
+    recency: float | None = None
+    importance: float | None = None
+    access_frequency: float | None = None
+    entity_match: float | None = None
+    project_match: float | None = None
+    task_bonus: float | None = None
+
+
 @strawberry.type
 class Signals:
     similarity: float | None = None
@@ -202,7 +216,7 @@ _SIGNAL_KEYS = {
 
 @strawberry.type
 class PathCount:
-    path: RetrievalPath
+    path: str = strawberry.field(description="A retrieval path, or NEIGHBOR (adjacent turns).")
     candidates: int
 
 

@@ -29,4 +29,5 @@ async def brain(
     await index.open()
     instance = Brain(settings, embedded_graph.store, index, embedder)
     yield instance
+    await instance.access.close()
     await index.close()

@@ -38,8 +38,8 @@ async def test_remember_search_supersede_lineage(client: Client) -> None:
         q="who writes for WOBS?",
     )
     hits = search["data"]["search"]["hits"]
-    assert hits[0]["memory"]["id"] == mem["id"] and hits[0]["paths"] == ["SEMANTIC"]
-    assert hits[0]["signals"]["similarity"] == pytest.approx(hits[0]["score"])
+    assert hits[0]["memory"]["id"] == mem["id"] and "SEMANTIC" in hits[0]["paths"]
+    assert hits[0]["signals"]["similarity"] > 0.3
 
     sup = await client.gql(
         f'mutation($id: ID!) {{ supersede(id: $id, input: {{content: "Peter is an editor at WOBS",'

@@ -24,18 +24,28 @@ async def test_resolve_and_reprofile(brain: Brain, tenant_id: str, other_tenant_
     peter = await g.create_entity("Peter", EntityType.PERSON)
     await brain.remember(
         tenant_id,
-        NewMemory(content="Peter is one of our writers at WOBS", type=MemoryType.SEMANTIC, entity_ids=[peter.id, wobs.id]),
+        NewMemory(
+            content="Peter is one of our writers at WOBS",
+            type=MemoryType.SEMANTIC,
+            entity_ids=[peter.id, wobs.id],
+        ),
     )
     brain.resolver.names.invalidate(tenant_id)
     _, key = await create_key(brain.graph, tenant_id)
     client = Client(brain, key)
 
-    reprofiled = await client.data("mutation { reprofileEntities { ... on ReprofileReport { entities } } }")
+    reprofiled = await client.data(
+        "mutation { reprofileEntities { ... on ReprofileReport { entities } } }"
+    )
     assert reprofiled["reprofileEntities"]["entities"] == 2
-    profile = await client.data(f'{{ entity(id: "{peter.id}") {{ ... on Entity {{ profileSummary }} }} }}')
+    profile = await client.data(
+        f'{{ entity(id: "{peter.id}") {{ ... on Entity {{ profileSummary }} }} }}'
+    )
     assert "writer" in profile["entity"]["profileSummary"]
 
-    data = await client.data(RESOLVE, text="Check if the WOBS articles are passing as human", session=None)
+    data = await client.data(
+        RESOLVE, text="Check if the WOBS articles are passing as human", session=None
+    )
     assert [e["id"] for e in data["resolve"]["entities"]] == [wobs.id]
     assert data["resolve"]["ambiguous"] is False
     before = await brain.resolver.tracked(tenant_id, "s1")
@@ -46,7 +56,9 @@ async def test_resolve_and_reprofile(brain: Brain, tenant_id: str, other_tenant_
     assert await g.entity_count() == entities_after  # a read never creates entities
 
     _, other_key = await create_key(brain.graph, other_tenant_id)
-    other = await Client(brain, other_key).data(RESOLVE, text="Check the WOBS articles", session=None)
+    other = await Client(brain, other_key).data(
+        RESOLVE, text="Check the WOBS articles", session=None
+    )
     assert other["resolve"]["entities"] == []
     bad = await client.data('mutation { reprofileEntities(ids: ["nope"]) { __typename } }')
     assert bad["reprofileEntities"]["__typename"] == "InvalidInputError"

@@ -17,12 +17,12 @@ from pathlib import Path
 import pytest
 
 from api.brain import Brain
+from core.retrieval_types import SearchQuery
 from core.settings import GraphSettings, Settings
 from graph.launcher import ROOT_USER
 from graph.runtime import GraphRuntime
 from retrieval.embedders import Embedder
 from retrieval.factory import build_vector_index
-from retrieval.search import SearchRequest
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
@@ -94,7 +94,7 @@ async def test_kill_between_writes_loses_nothing(
         report = await brain.reconcile([tenant_id])
         assert report.reindexed == 1
         hits = (
-            await brain.search(tenant_id, SearchRequest(query="when does the Anderson order ship?"))
+            await brain.search(tenant_id, SearchQuery(query="when does the Anderson order ship?"))
         ).hits
         assert [h.memory.id for h in hits] == stranded
         assert await index.count(tenant_id) == 1

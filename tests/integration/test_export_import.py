@@ -12,12 +12,12 @@ import pytest
 from api.brain import Brain
 from api.cli_ops import export_tenant, read_export
 from core.errors import Conflict, InvalidInput
+from core.retrieval_types import SearchQuery
 from core.settings import GraphSettings, Settings
 from core.types import EntityType, NewMemory
 from graph.runtime import open_graph
 from retrieval.embedders import Embedder
 from retrieval.factory import build_vector_index
-from retrieval.search import SearchRequest
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
@@ -89,7 +89,7 @@ async def test_round_trip_keeps_chains_merges_aliases_and_search(
     assert [e.id for e in await g2.find_by_alias("p smith")] == [smith.id]  # undone stays undone
     assert (await g2.get_merge(kept.id)).undone_at is None
     assert [e.id for e in await g2.find_by_alias("wobs")] == [wobs.id]
-    hits = (await second_brain.search(tenant_id, SearchRequest(query="where do we deploy?"))).hits
+    hits = (await second_brain.search(tenant_id, SearchQuery(query="where do we deploy?"))).hits
     assert hits[0].memory.content == "We deploy to AWS"
     assert all(h.memory.id != gone.id for h in hits)
     assert [m.content for m in await second_brain.core(tenant_id)] == ["Answer in British English"]

@@ -9,10 +9,10 @@ from api.brain import Brain
 from core.clock import now
 from core.errors import Conflict, InvalidInput, NotFound
 from core.ids import new_id
+from core.retrieval_types import SearchQuery
 from core.text import content_hash
 from core.types import EntityType, Memory, MemoryType, NewMemory
 from retrieval.payload import payload_of
-from retrieval.search import SearchRequest
 from retrieval.vector_index import VectorPoint
 
 pytestmark = pytest.mark.integration
@@ -24,7 +24,7 @@ async def counts(brain: Brain, tenant: str) -> tuple[int, int]:
 
 
 async def top(brain: Brain, tenant: str, query: str, **kw: object) -> list[str]:
-    result = await brain.search(tenant, SearchRequest(query=query, **kw))  # type: ignore[arg-type]
+    result = await brain.search(tenant, SearchQuery(query=query, **kw))  # type: ignore[arg-type]
     return [h.memory.content for h in result.hits]
 
 

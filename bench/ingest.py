@@ -1,0 +1,191 @@
+"""Ingest benchmark on the embedded engines (issue 3: ingestion and resolution).
+
+    python -m bench.ingest [--memories 25000] [--turns 300] [--locomo-limit 0]
+                           [--out bench/results/ingest.json]
+
+1. Preloads ``--memories`` memories into one tenant through the durable bulk path (batches of
+   500, with 200 entities), then measures ``recordTurn`` p50/p95 over ``--turns`` business-like
+   turns spread over sessions — the full synchronous path: resolve (spaCy + alias index +
+   context disambiguation), rule extraction, correction planning, one graph transaction,
+   embedding the turn and its extractions on CPU, vector upsert, mark indexed. Embedding time
+   per turn is reported separately.
+2. Batch-ingests the shared LoCoMo conversations (/work/shared/data/locomo) turn by turn into a
+   fresh tenant with ``recordTurn`` (one session per LoCoMo session) and reports turns/s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from bench.common import NAMES, ORGS, TOPICS, machine, percentiles, synthetic_texts, write_json
+from bench.storage import TimedEmbedder
+from core.ingest_types import Role, TurnInput
+from core.settings import GraphSettings, Settings
+from core.types import EntityType, MemoryType, NewMemory
+from graph.runtime import open_graph
+from ingest.service import IngestService
+from ingest.writer import MemoryWriter
+from resolution.resolver import Resolver
+from retrieval.embedders import build_embedder
+from retrieval.factory import build_vector_index
+
+TENANT = "bench-ingest"
+LOCOMO = Path("/work/shared/data/locomo")
+
+
+def business_turns(n: int, seed: int = 5) -> list[str]:
+    rng = random.Random(seed)
+    shapes = [
+        lambda: f"{rng.choice(NAMES)} from {rng.choice(ORGS)} sent the {rng.choice(TOPICS)}.",
+        lambda: f"{rng.choice(NAMES)} works for {rng.choice(ORGS)}.",
+        lambda: f"TODO: send the {rng.choice(TOPICS)} to {rng.choice(ORGS)}",
+        lambda: f"Check if {rng.choice(NAMES)}'s {rng.choice(TOPICS)} is ready for review.",
+        lambda: f"I prefer short summaries for the {rng.choice(TOPICS)}.",
+        lambda: "Thanks, sounds good!",
+        lambda: f"Yesterday {rng.choice(NAMES)} finished the {rng.choice(TOPICS)}.",
+    ]
+    return [rng.choice(shapes)() for _ in range(n)]
+
+
+def locomo_turns(limit: int) -> list[tuple[str, str, str]]:
+    """(session id, speaker, text) of every LoCoMo turn, conversation by conversation."""
+    out: list[tuple[str, str, str]] = []
+    for path in sorted(LOCOMO.glob("*.json")):
+        conv = json.loads(path.read_text())
+        conv = conv.get("conversation", conv)
+        sessions = sorted(
+            (k for k, v in conv.items() if k.startswith("session_") and isinstance(v, list)),
+            key=lambda k: int(k.split("_")[1]),
+        )
+        for key in sessions:
+            for turn in conv[key]:
+                if turn.get("text"):
+                    out.append((f"locomo-{path.stem}-{key}", turn["speaker"], turn["text"]))
+    return out[:limit] if limit else out
+
+
+async def run(n: int, turns: int, locomo_limit: int, data_dir: Path) -> dict[str, Any]:
+    settings = Settings(data_dir=data_dir, graph=GraphSettings(heap="2g"))
+    runtime = await open_graph(settings)
+    embedder = TimedEmbedder(build_embedder(settings.embedder))
+    index = build_vector_index(settings, embedder.dimension)
+    await index.open()
+    graph = runtime.store
+    resolver = Resolver(graph, embedder, settings.resolution)  # type: ignore[arg-type]
+    await resolver.load()
+    service = IngestService.build(
+        settings,
+        graph,
+        index,
+        embedder,
+        resolver,  # type: ignore[arg-type]
+        profile_refresh=resolver.profiles.refresh,
+    )
+    writer = MemoryWriter(graph, index, embedder, settings.limits)  # type: ignore[arg-type]
+    rng = random.Random(3)
+    try:
+        tenant = graph.tenant(TENANT)
+        people = [
+            await tenant.create_entity(f"{NAMES[i % len(NAMES)]} {i}", EntityType.PERSON)
+            for i in range(200)
+        ]
+        print(f"preloading {n} memories ...", flush=True)
+        start = time.perf_counter()
+        texts = synthetic_texts(n)
+        for lo in range(0, n, 500):
+            items = [
+                NewMemory(
+                    content=t,
+                    type=rng.choice([MemoryType.FACT, MemoryType.EPISODIC]),
+                    entity_ids=[rng.choice(people).id],
+                )
+                for t in texts[lo : lo + 500]
+            ]
+            await writer.remember(TENANT, items)
+        preload_s = time.perf_counter() - start
+        print(f"  preloaded in {preload_s:.1f}s", flush=True)
+        await index.optimize()
+
+        samples: list[float] = []
+        embed: list[float] = []
+        for i, text in enumerate(business_turns(turns + 20)):
+            before = embedder.seconds
+            t0 = time.perf_counter()
+            await service.record_turn(
+                TENANT, TurnInput(session_id=f"bench-{i // 20}", user_id="u", content=text)
+            )
+            if i >= 20:  # warm-up excluded
+                samples.append((time.perf_counter() - t0) * 1000)
+                embed.append((embedder.seconds - before) * 1000)
+        record = percentiles(samples)
+        print(f"recordTurn at {n} memories: {record}", flush=True)
+
+        await service.start(tenants=[TENANT])  # profile refresh runs in the background
+        await service.queue.drain(timeout=600)
+        await service.stop()
+
+        rows = locomo_turns(locomo_limit)
+        print(f"batch-ingesting {len(rows)} LoCoMo turns ...", flush=True)
+        start = time.perf_counter()
+        for k, (session, speaker, text) in enumerate(rows):
+            role = Role.USER if k % 2 == 0 else Role.ASSISTANT
+            await service.record_turn(
+                "bench-locomo",
+                TurnInput(session_id=session, speaker=speaker, role=role, content=text),
+            )
+        locomo_s = time.perf_counter() - start
+        return {
+            "machine": machine(),
+            "load_average_1m_at_end": round(os.getloadavg()[0], 2),  # other work on the box
+            "memories": n,
+            "preload_seconds": round(preload_s, 1),
+            "record_turn": record,
+            "record_turn_embedding": percentiles(embed),
+            "locomo": {
+                "turns": len(rows),
+                "seconds": round(locomo_s, 1),
+                "turns_per_s": round(len(rows) / locomo_s, 1),
+            },
+        }
+    finally:
+        await service.stop()
+        await index.close()
+        await embedder.close()
+        await runtime.close()
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    p.add_argument("--memories", type=int, default=25_000)
+    p.add_argument("--turns", type=int, default=300)
+    p.add_argument("--locomo-limit", type=int, default=0, help="0: every LoCoMo turn")
+    p.add_argument("--out", type=Path, default=Path("bench/results/ingest.json"))
+    p.add_argument("--data-dir", type=Path, help="default: a fresh temporary directory")
+    args = p.parse_args()
+    with tempfile.TemporaryDirectory(prefix="brain-bench-") as tmp:
+        result = asyncio.run(
+            run(args.memories, args.turns, args.locomo_limit, args.data_dir or Path(tmp))
+        )
+    r, e = result["record_turn"], result["record_turn_embedding"]
+    print(f"\n{'metric':<36}{'p50 ms':>10}{'p95 ms':>10}")
+    label = f"recordTurn @ {result['memories']} memories"
+    print(f"{label:<36}{r['p50_ms']:>10}{r['p95_ms']:>10}")
+    print(f"{'  of which embedding':<36}{e['p50_ms']:>10}{e['p95_ms']:>10}")
+    lo = result["locomo"]
+    print(f"LoCoMo batch ingest: {lo['turns']} turns in {lo['seconds']} s", end=" ")
+    print(f"= {lo['turns_per_s']} turns/s")
+    write_json(args.out, result)
+
+
+if __name__ == "__main__":
+    main()

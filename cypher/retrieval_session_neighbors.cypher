@@ -1,0 +1,8 @@
+// Memories of the same session close in time to each seed (its neighbouring turns).
+// params: $tenant, $rows: [{seed, session_id, lo, hi}] (created_at window, inclusive)
+// returns: seed, id, created_at
+UNWIND $rows AS row
+MATCH (n:Memory {session_id: row.session_id})
+WHERE n.tenant_id = $tenant AND n.created_at >= row.lo AND n.created_at <= row.hi
+  AND n.id <> row.seed
+RETURN row.seed AS seed, n.id AS id, n.created_at AS created_at

@@ -1,0 +1,156 @@
+"""ingestDocument: hash check, structure-aware chunks, entity links, version supersession.
+
+A document is identified by its ``source_path``. Re-ingesting unchanged content (same content
+hash) is a no-op. Changed content is chunked again (``ingest/chunking.py``); each new chunk is
+a memory of ``type=document`` linked to the entities it names, and every current chunk of the
+previous version is superseded — not deleted — by the new chunk of the same section (same
+heading), or else the one at the same position, with the reason. The ``(:Document)`` record
+(path, hash, version, chunk ids) is saved in the same transaction as the chunks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from core.clock import now
+from core.errors import InvalidInput
+from core.ids import new_id
+from core.ingest_types import Document, DocumentResult
+from core.settings import Settings
+from core.text import content_hash
+from core.types import Entity, Memory, MemoryType, NewMemory
+from ingest.chunking import Chunk, chunk_text
+from ingest.persist import WriteSet, persist
+from ingest.writer import MemoryWriter
+from resolution.types import EntityResolver
+
+MAX_PATH = 1000
+
+
+def check_path(value: object) -> str:
+    if not isinstance(value, str) or not value.strip() or len(value) > MAX_PATH or "\x00" in value:
+        raise InvalidInput(f"sourcePath must be 1-{MAX_PATH} characters", field="sourcePath")
+    return value.strip()
+
+
+def successors(old_headings: Sequence[str], new: Sequence[Chunk]) -> list[int]:
+    """For each old chunk (by its heading), the index of the new chunk that replaces it: the
+    next unused new chunk of the same section, else the one at the same position."""
+    by_heading: dict[str, list[int]] = {}
+    for c in new:
+        by_heading.setdefault(c.heading, []).append(c.index)
+    used: dict[str, int] = {}
+    out = []
+    for i, heading in enumerate(old_headings):
+        same = by_heading.get(heading)
+        if same:
+            k = used.get(heading, 0)
+            out.append(same[min(k, len(same) - 1)])
+            used[heading] = k + 1
+        else:
+            out.append(min(i, len(new) - 1))
+    return out
+
+
+class DocumentIngester:
+    """Ingests documents for a tenant (see the module docstring)."""
+
+    def __init__(self, settings: Settings, writer: MemoryWriter, resolver: EntityResolver) -> None:
+        self.settings = settings
+        self.writer = writer
+        self.resolver = resolver
+
+    async def ingest_document(
+        self, tenant_id: str, source_path: str, text: str, project_id: str | None = None
+    ) -> DocumentResult:
+        path = check_path(source_path)
+        if not isinstance(text, str) or not text.strip():
+            raise InvalidInput("document text must not be empty", field="text")
+        if len(text) > self.settings.ingest.max_document_chars:
+            raise InvalidInput(
+                f"document is {len(text)} characters; the limit is "
+                f"{self.settings.ingest.max_document_chars}",
+                field="text",
+            )
+        if "\x00" in text:
+            raise InvalidInput("document text contains a NUL character", field="text")
+        tenant = self.writer.graph.tenant(tenant_id)
+        digest = content_hash(text)
+        previous = await tenant.get_document(path)
+        if previous is not None and previous.content_hash == digest:
+            return DocumentResult(document=previous, unchanged=True)
+        at = now()
+        chunks = chunk_text(text, self.settings.ingest)
+        if not chunks:
+            raise InvalidInput("document has no text to index", field="text")
+        version = (previous.version + 1) if previous else 1
+        doc_id = previous.id if previous else new_id()
+        entities: dict[str, Entity] = {}
+        ws = WriteSet()
+        for chunk in chunks:
+            resolution = await self.resolver.resolve(
+                tenant_id, chunk.text, None, at, create_missing=True
+            )
+            linked = {r.entity.id: r.entity for r in resolution.resolved if r.entity is not None}
+            entities.update(linked)
+            memory = self.writer.build(
+                tenant_id,
+                NewMemory(
+                    content=chunk.text,
+                    type=MemoryType.DOCUMENT,
+                    project_id=project_id,
+                    created_at=at,
+                    source=f"doc:{path}#{chunk.index}",
+                    entity_ids=list(linked),
+                ),
+            )
+            ws.memories.append(memory)
+            ws.extras[memory.id] = {
+                "doc_id": doc_id,
+                "doc_path": path,
+                "doc_version": version,
+                "chunk_index": chunk.index,
+                "chunk_heading": chunk.heading,
+                "chunk_tokens": chunk.tokens,
+            }
+        if previous is not None:
+            ws.pairs = await self._pairs(tenant_id, previous, chunks, ws.memories, version)
+        props: dict[str, Any] = {
+            "id": doc_id,
+            "content_hash": digest,
+            "version": version,
+            "created_at": previous.created_at if previous else at,
+            "updated_at": at,
+            "chunk_ids": [m.id for m in ws.memories],
+        }
+        if project_id is not None:
+            props["project_id"] = project_id
+        ws.after.append(("ingest_document_save", {"source_path": path, "props": props}))
+        await persist(self.writer, tenant_id, ws, at)
+        document = Document(source_path=path, **props)
+        indexed = [m.model_copy(update={"indexed": True}) for m in ws.memories]
+        return DocumentResult(
+            document=document,
+            chunks=tuple(indexed),
+            superseded=len(ws.superseded),
+            entities=tuple(entities.values()),
+        )
+
+    async def _pairs(
+        self,
+        tenant_id: str,
+        previous: Document,
+        chunks: Sequence[Chunk],
+        memories: Sequence[Memory],
+        version: int,
+    ) -> list[dict[str, Any]]:
+        tenant = self.writer.graph.tenant(tenant_id)
+        headings = await tenant.chunk_headings(list(previous.chunk_ids))
+        current = [i for i in previous.chunk_ids if i in headings]
+        targets = successors([headings[i] for i in current], chunks)
+        reason = f"document {previous.source_path} changed (version {previous.version} → {version})"
+        return [
+            {"old_id": old_id, "new_id": memories[t].id, "reason": reason}
+            for old_id, t in zip(current, targets, strict=True)
+        ]

@@ -1,0 +1,120 @@
+"""Turn rule extractions into memories: link subjects and objects to resolved entities.
+
+A fact needs its subject resolved to an entity (a name, or a pronoun the resolver's tracker
+resolved); otherwise it is dropped rather than stored with a guessed subject. A pronoun
+subject is replaced by the entity's name in the stored content, so the memory reads on its own
+years later. Preferences belong to the user (``subject="user:<user id>"``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from core.types import Entity, NewMemory
+from ingest.corrections import negated_object
+from ingest.rules import Extracted
+from resolution.types import Resolution, ResolvedMention
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """An extracted statement ready to be planned against current facts."""
+
+    extracted: Extracted
+    item: NewMemory
+    subject_entity: Entity | None = None
+
+
+def entities_in_span(resolution: Resolution, start: int, end: int) -> list[Entity]:
+    out: dict[str, Entity] = {}
+    for r in resolution.resolved:
+        if r.entity is not None and r.mention.start < end and r.mention.end > start:
+            out.setdefault(r.entity.id, r.entity)
+    return list(out.values())
+
+
+def subject_of(ex: Extracted, resolution: Resolution) -> ResolvedMention | None:
+    """The resolved mention at the subject's position (or with its exact text)."""
+    best: ResolvedMention | None = None
+    for r in resolution.resolved:
+        if r.entity is None:
+            continue
+        m = r.mention
+        if m.start <= ex.subject_start < m.end or m.start == ex.subject_start:
+            return r
+        if best is None and ex.subject and m.text.casefold() == ex.subject.casefold():
+            best = r
+    return best
+
+
+def candidates(
+    extracted: Sequence[Extracted],
+    resolution: Resolution,
+    *,
+    user_id: str | None,
+    project_id: str | None,
+    session_id: str | None,
+    episode_id: str,
+    at: float,
+) -> list[Candidate]:
+    out: list[Candidate] = []
+    for ex in extracted:
+        linked = entities_in_span(resolution, ex.start, ex.end)
+        subject: str | None = None
+        subject_entity: Entity | None = None
+        content = ex.content
+        if ex.kind == "fact":
+            found = subject_of(ex, resolution)
+            if found is None or found.entity is None:
+                continue  # an unresolved subject: never store a fact about a guess
+            subject_entity = found.entity
+            subject = subject_entity.id
+            if found.mention.source == "pronoun" or (ex.subject or "").lower() in {
+                "he",
+                "she",
+                "they",
+                "it",
+            }:
+                offset = ex.subject_start - ex.start
+                content = (
+                    content[:offset]
+                    + subject_entity.name
+                    + content[offset + len(ex.subject or "") :]
+                )
+            if subject_entity.id not in {e.id for e in linked}:
+                linked.insert(0, subject_entity)
+        elif ex.kind == "preference":
+            subject = f"user:{user_id}" if user_id else None
+        obj = ex.object
+        if obj is not None and ex.negated:
+            obj = negated_object(obj)
+        out.append(
+            Candidate(
+                extracted=ex,
+                subject_entity=subject_entity,
+                item=NewMemory(
+                    content=_sentence_case(content),
+                    type=ex.memory_type,
+                    user_id=user_id,
+                    project_id=project_id,
+                    session_id=session_id,
+                    importance=ex.importance,
+                    created_at=at,
+                    valid_from=at,
+                    source=f"rule:{ex.kind}:{episode_id}",
+                    entity_ids=[e.id for e in linked],
+                    subject=subject,
+                    predicate=ex.predicate if subject else None,
+                    object=obj if subject else None,
+                    confidence=ex.confidence,
+                ),
+            )
+        )
+    return out
+
+
+def _sentence_case(text: str) -> str:
+    text = re.sub(r"\s+", " ", text).strip()
+    return text[:1].upper() + text[1:]

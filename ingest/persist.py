@@ -1,0 +1,96 @@
+"""The one durable write of the ingest side: a graph transaction, then vectors, then marks.
+
+Turns, LLM extractions and documents all end here. Step one writes the new memories
+(``indexed=false``) with any extra graph properties, their entity links, supersede links,
+conflicts and whatever extra statements the caller adds — in one transaction. Step two embeds
+and upserts the new memories and stamps ``superseded_at`` on the replaced ones in the vector
+payload; step three marks all of them indexed. A failure after step one leaves unindexed
+memories for the reconciler (``ingest/reconcile.py``): the write is durable once step one
+commits.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from core.errors import BackendError
+from core.types import Memory
+from graph.records import memory_row
+from ingest.writer import MemoryWriter
+from retrieval.payload import payload_of
+from retrieval.vector_index import VectorPoint
+
+log = logging.getLogger(__name__)
+
+Step = tuple[str, dict[str, Any]]
+
+
+@dataclass
+class WriteSet:
+    """Everything one ingest call commits together."""
+
+    memories: list[Memory] = field(default_factory=list)
+    extras: dict[str, dict[str, Any]] = field(default_factory=dict)  # memory id → properties
+    pairs: list[dict[str, Any]] = field(default_factory=list)  # {old_id, new_id, reason}
+    conflicts: list[dict[str, Any]] = field(default_factory=list)
+    before: list[Step] = field(default_factory=list)  # statements run before the memories
+    after: list[Step] = field(default_factory=list)  # statements run after the links
+
+    @property
+    def superseded(self) -> list[str]:
+        return list(dict.fromkeys(p["old_id"] for p in self.pairs))
+
+
+def steps_of(ws: WriteSet, at: float) -> list[Step]:
+    rows = [{**memory_row(m), **_clean(ws.extras.get(m.id, {}))} for m in ws.memories]
+    links = [{"memory_id": m.id, "entity_id": e} for m in ws.memories for e in m.entity_ids]
+    steps: list[Step] = [("tenant_ensure", {"at": at}), *ws.before]
+    if rows:
+        steps.append(("memory_create", {"rows": rows}))
+    if links:
+        steps.append(("memory_link_entities", {"links": links}))
+    if ws.pairs:
+        steps.append(("ingest_supersede_batch", {"pairs": ws.pairs, "at": at}))
+    if ws.conflicts:
+        steps.append(("ingest_conflict_create", {"rows": ws.conflicts}))
+    return [*steps, *ws.after]
+
+
+async def persist(writer: MemoryWriter, tenant_id: str, ws: WriteSet, at: float) -> bool:
+    """Commit ``ws`` durably; returns whether the vector side finished too.
+
+    Embedding (CPU, in a worker thread) overlaps the graph transaction (I/O); the vectors are
+    upserted only after the graph has committed, so the order of durability is unchanged.
+    """
+    tenant = writer.graph.tenant(tenant_id)
+    texts = [m.content for m in ws.memories]
+    embedding = asyncio.ensure_future(writer.embedder.embed_documents(texts))
+    try:
+        await tenant.write_many(steps_of(ws, at))
+    except BaseException:
+        embedding.cancel()
+        raise
+    try:
+        vectors = await embedding
+        if ws.memories:
+            await writer.index.upsert(
+                [
+                    VectorPoint(id=m.id, dense=v, text=m.content, payload=payload_of(m))
+                    for m, v in zip(ws.memories, vectors, strict=True)
+                ]
+            )
+        if ws.superseded:
+            await writer.index.set_payload(tenant_id, ws.superseded, {"superseded_at": at})
+        await tenant.mark_indexed([*(m.id for m in ws.memories), *ws.superseded])
+    except BackendError:
+        log.exception("indexing after a durable ingest write failed; the reconciler finishes it")
+        return False
+    return True
+
+
+def _clean(extra: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in extra.items() if v is not None}

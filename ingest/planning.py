@@ -1,0 +1,91 @@
+"""Plan extracted statements against the current facts (one read per kind, batched)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from core.ids import new_id
+from core.settings import IngestSettings
+from core.types import Memory
+from graph.tenant import TenantGraph
+from ingest.corrections import Action, FactPlan, plan_fact
+from ingest.extraction import Candidate
+
+
+@dataclass(frozen=True)
+class PlannedFact:
+    candidate: Candidate
+    plan: FactPlan
+
+
+class FactPlanner:
+    """Decides create / skip / supersede / conflict for each extracted statement."""
+
+    def __init__(self, settings: IngestSettings) -> None:
+        self.single_valued = frozenset(settings.single_valued_predicates)
+
+    async def plan(
+        self,
+        tenant: TenantGraph,
+        found: Sequence[Candidate],
+        user_id: str | None,
+        at: float,
+    ) -> list[PlannedFact]:
+        keys: list[dict[str, str]] = [
+            {
+                "entity_id": c.subject_entity.id,
+                "subject": c.item.subject or "",
+                "predicate": c.item.predicate or "",
+            }
+            for c in found
+            if c.subject_entity is not None and c.item.predicate
+        ]
+        prefs = sorted(
+            {
+                c.item.predicate
+                for c in found
+                if c.item.subject and c.item.subject.startswith("user:") and c.item.predicate
+            }
+        )
+        existing: list[Memory] = []
+        if keys:
+            existing += await tenant.current_facts(keys, at)
+        if prefs and user_id:
+            existing += await tenant.current_preferences(user_id, prefs, at)
+        out: list[PlannedFact] = []
+        seen: set[tuple[str | None, str | None, str | None]] = set()
+        for c in found:
+            item = c.item
+            key = (item.subject, item.predicate, item.object)
+            if item.subject and item.predicate and item.object is not None:
+                if key in seen:
+                    continue
+                seen.add(key)
+                raw = c.extracted.object or ""
+                plan = plan_fact(
+                    item.subject,
+                    item.predicate,
+                    raw,
+                    c.extracted.negated,
+                    c.extracted.correction,
+                    existing,
+                    self.single_valued,
+                )
+            else:
+                plan = FactPlan(Action.CREATE)
+            out.append(PlannedFact(c, plan))
+        return out
+
+    @staticmethod
+    def conflict_row(memory: Memory, old: Memory, plan: FactPlan, at: float) -> dict[str, Any]:
+        return {
+            "id": new_id(),
+            "memory_id": memory.id,
+            "existing_id": old.id,
+            "subject": memory.subject or "",
+            "predicate": memory.predicate or "",
+            "reason": plan.reason or "contradiction",
+            "at": at,
+        }

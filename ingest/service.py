@@ -1,0 +1,148 @@
+"""IngestService: the write side in one object, built from the engines and a resolver.
+
+    service = IngestService.build(settings, graph, index, embedder, resolver,
+                                  profile_refresh=resolver.profiles.refresh)
+    await service.start()                      # resume persisted jobs, start the workers
+    result = await service.record_turn("acme", TurnInput(session_id="s1", content="..."))
+    await service.stop()
+
+It owns the job queue and registers its handlers: ``profile_refresh`` (when a refresher is
+given) and ``llm_extract`` (when ``settings.ingest.llm.provider`` is not "none").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import Any
+
+import httpx
+
+from core.clock import now
+from core.errors import NotFound
+from core.ids import check_id
+from core.ingest_types import (
+    DocumentResult,
+    FactConflict,
+    Session,
+    Task,
+    TaskStatus,
+    Turn,
+    TurnInput,
+)
+from core.settings import Settings
+from graph.store import GraphStore
+from ingest.documents import DocumentIngester
+from ingest.llm import LLMExtractor, build_llm_extractor
+from ingest.llm_job import LLMExtractJob
+from ingest.queue import JobQueue
+from ingest.tasks import TaskService
+from ingest.turns import LLM_JOB, PROFILE_JOB, TurnRecorder, TurnResult
+from ingest.writer import MemoryWriter
+from resolution.types import EntityResolver
+from retrieval.embedders import Embedder
+from retrieval.vector_index import VectorIndex
+
+ProfileRefresh = Callable[[str, Sequence[str]], Awaitable[object]]
+
+
+class IngestService:
+    """recordTurn, closeSession, workingMemory, ingestDocument, tasks and their lifecycle."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        writer: MemoryWriter,
+        resolver: EntityResolver,
+        queue: JobQueue,
+        llm: LLMExtractor | None = None,
+        profile_refresh: ProfileRefresh | None = None,
+    ) -> None:
+        self.settings = settings
+        self.writer = writer
+        self.queue = queue
+        self.llm = llm
+        self.turns = TurnRecorder(
+            settings, writer.graph, writer, resolver, queue, llm_enabled=llm is not None
+        )
+        self.documents = DocumentIngester(settings, writer, resolver)
+        self.task_service = TaskService(writer.graph, writer.index, settings.ingest)
+        if profile_refresh is not None:
+            refresh = profile_refresh
+
+            async def refresh_profiles(tenant_id: str, payload: Mapping[str, Any]) -> None:
+                await refresh(tenant_id, [str(i) for i in payload.get("entity_ids", [])])
+
+            queue.register(PROFILE_JOB, refresh_profiles)
+        if llm is not None:
+            queue.register(LLM_JOB, LLMExtractJob(writer, resolver, llm, self.turns.planner))
+
+    @classmethod
+    def build(
+        cls,
+        settings: Settings,
+        graph: GraphStore,
+        index: VectorIndex,
+        embedder: Embedder,
+        resolver: EntityResolver,
+        profile_refresh: ProfileRefresh | None = None,
+        llm_transport: httpx.AsyncBaseTransport | None = None,
+    ) -> IngestService:
+        writer = MemoryWriter(graph, index, embedder, settings.limits)
+        queue = JobQueue(graph, settings.ingest)
+        llm = build_llm_extractor(settings.ingest.llm, llm_transport)
+        return cls(settings, writer, resolver, queue, llm, profile_refresh)
+
+    async def start(self, tenants: Sequence[str] | None = None) -> int:
+        """Start the queue and resume pending jobs (of ``tenants``, default all)."""
+        return await self.queue.start(tenants)
+
+    async def stop(self) -> None:
+        await self.queue.stop()
+        if self.llm is not None:
+            await self.llm.close()
+
+    # -- turns ---------------------------------------------------------------------------------
+
+    async def record_turn(self, tenant_id: str, turn: TurnInput) -> TurnResult:
+        return await self.turns.record_turn(tenant_id, turn)
+
+    async def close_session(self, tenant_id: str, session_id: str) -> Session:
+        return await self.turns.close_session(tenant_id, session_id)
+
+    async def working_memory(self, tenant_id: str, session_id: str) -> list[Turn]:
+        return await self.turns.working_memory(tenant_id, session_id)
+
+    # -- documents -----------------------------------------------------------------------------
+
+    async def ingest_document(
+        self, tenant_id: str, source_path: str, text: str, project_id: str | None = None
+    ) -> DocumentResult:
+        return await self.documents.ingest_document(tenant_id, source_path, text, project_id)
+
+    # -- tasks and conflicts -------------------------------------------------------------------
+
+    async def tasks(
+        self, tenant_id: str, status: TaskStatus | None = None, limit: int = 100
+    ) -> list[Task]:
+        return await self.task_service.tasks(tenant_id, status, limit)
+
+    async def confirm_task(self, tenant_id: str, task_id: str) -> Task:
+        return await self.task_service.confirm(tenant_id, task_id)
+
+    async def dismiss_task(self, tenant_id: str, task_id: str) -> Task:
+        return await self.task_service.dismiss(tenant_id, task_id)
+
+    async def expire_tasks(self, tenant_id: str, at: float | None = None) -> list[str]:
+        return await self.task_service.expire(tenant_id, at)
+
+    async def conflicts(self, tenant_id: str, open_only: bool = True) -> list[FactConflict]:
+        return await self.writer.graph.tenant(tenant_id).conflicts(open_only)
+
+    async def resolve_conflict(self, tenant_id: str, conflict_id: str) -> FactConflict:
+        """Mark a recorded contradiction as reviewed; NotFound for unknown ids."""
+        found = await self.writer.graph.tenant(tenant_id).resolve_conflict(
+            check_id(conflict_id, "conflictId"), now()
+        )
+        if found is None:
+            raise NotFound("conflict", conflict_id)
+        return found

@@ -1,0 +1,236 @@
+"""recordTurn: the synchronous write path of a conversation turn.
+
+One call, in order: validate; read the session and resolve the turn's entities (creating new
+ones) concurrently; run the inline rules (preferences, facts, decisions, episodes, tasks);
+plan corrections against the current facts; then write everything in ONE graph transaction —
+the turn's episodic record (the audit trail), the extracted memories with their entity links,
+supersede links, conflicts, task mentions, the session's working-memory window and the
+deferred jobs — embed and index the new memories, and mark them indexed. The memories are
+retrievable on the next call. Heavier work (profile refresh, LLM extraction) is persisted as
+jobs in that same transaction and run by the ``JobQueue``: it never blocks or loses the turn.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from core.clock import now
+from core.errors import BackendError, InvalidInput, NotFound
+from core.ingest_types import FactConflict, Job, Role, Session, Task, Turn, TurnInput
+from core.settings import Settings
+from core.types import Entity, Memory, MemoryType, NewMemory
+from core.validation import check_content
+from graph.ingest_ops import job_row
+from graph.store import GraphStore
+from ingest import rules
+from ingest.corrections import Action
+from ingest.extraction import candidates
+from ingest.persist import WriteSet, persist
+from ingest.planning import FactPlanner
+from ingest.queue import JobQueue
+from ingest.sentences import is_pleasantry
+from ingest.sessions import check_session_id, next_session
+from ingest.tasks import plan_tasks, scan
+from ingest.writer import MemoryWriter
+from resolution.types import Clarification, EntityResolver, ParsedText, Resolution
+
+log = logging.getLogger(__name__)
+
+PROFILE_JOB = "profile_refresh"
+LLM_JOB = "llm_extract"
+LOCK_STRIPES = 256
+
+
+@dataclass(frozen=True)
+class TurnResult:
+    episode: Memory
+    extracted: tuple[Memory, ...] = ()
+    entities: tuple[Entity, ...] = ()
+    tasks: tuple[Task, ...] = ()  # new candidates and known tasks said again
+    clarification: Clarification | None = None
+    superseded: tuple[str, ...] = ()  # ids of memories this turn's corrections replaced
+    conflicts: tuple[FactConflict, ...] = ()
+    jobs: tuple[str, ...] = ()
+    session: Session | None = None
+
+
+class TurnRecorder:
+    """Records turns and owns the sessions' working memory.
+
+    Args:
+        settings: the service settings (``ingest`` and ``limits`` are used).
+        graph, writer: the graph store and the durable memory writer.
+        resolver: the resolve step (``resolution/``), called with ``create_missing=True``.
+        queue: where deferred jobs go; without one, no jobs are created.
+        llm_enabled: queue an ``llm_extract`` job for each user turn.
+    """
+
+    def __init__(
+        self,
+        settings: Settings,
+        graph: GraphStore,
+        writer: MemoryWriter,
+        resolver: EntityResolver,
+        queue: JobQueue | None = None,
+        llm_enabled: bool = False,
+    ) -> None:
+        self.settings = settings
+        self.graph = graph
+        self.writer = writer
+        self.resolver = resolver
+        self.queue = queue
+        self.llm_enabled = llm_enabled
+        self.planner = FactPlanner(settings.ingest)
+        # Turns of one session are recorded one at a time (the window is read-modify-write);
+        # striped locks keep that bounded in memory however many sessions there are.
+        self._locks = [asyncio.Lock() for _ in range(LOCK_STRIPES)]
+
+    async def record_turn(self, tenant_id: str, turn: TurnInput) -> TurnResult:
+        """Record one turn; raises InvalidInput (nothing written) for bad input."""
+        content = check_content(turn.content, self.settings.limits)
+        session_id = check_session_id(turn.session_id)
+        if turn.speaker is not None and len(turn.speaker) > 200:
+            raise InvalidInput("speaker is limited to 200 characters", field="speaker")
+        at = now() if turn.at is None else float(turn.at)
+        if not math.isfinite(at) or at < 0:
+            raise InvalidInput("at must be a time in epoch seconds", field="at")
+        async with self._locks[hash((tenant_id, session_id)) % LOCK_STRIPES]:
+            return await self._record(tenant_id, turn, content, session_id, at)
+
+    async def _record(
+        self, tenant_id: str, turn: TurnInput, content: str, session_id: str, at: float
+    ) -> TurnResult:
+        tenant = self.graph.tenant(tenant_id)
+        session, resolution = await asyncio.gather(
+            tenant.get_session(session_id), self._resolve(tenant_id, content, session_id, at)
+        )
+        entities = {r.entity.id: r.entity for r in resolution.resolved if r.entity is not None}
+        pleasantry = is_pleasantry(content)
+        episode = self.writer.build(
+            tenant_id,
+            NewMemory(
+                content=content,
+                type=MemoryType.EPISODIC,
+                user_id=turn.user_id,
+                project_id=turn.project_id,
+                session_id=session_id,
+                importance=0.2 if pleasantry else 0.4,
+                created_at=at,
+                source=f"turn:{turn.role.value}",
+                entity_ids=list(entities),
+            ),
+        )
+        ctx: dict[str, Any] = {
+            "user_id": turn.user_id,
+            "project_id": turn.project_id,
+            "session_id": session_id,
+            "episode_id": episode.id,
+            "at": at,
+        }
+        stating = turn.role is Role.USER and not pleasantry
+        found = candidates(rules.extract(content), resolution, **ctx) if stating else []
+        task_found = scan(content, resolution) if stating else []
+        facts, existing_tasks = await asyncio.gather(
+            self.planner.plan(tenant, found, turn.user_id, at),
+            tenant.tasks_by_keys([c.key for c in task_found]),
+        )
+        tasks = plan_tasks(task_found, existing_tasks, resolution, self.settings.ingest, **ctx)
+
+        ws = WriteSet()
+        extracted: list[Memory] = []
+        for planned in facts:
+            if planned.plan.action is Action.SKIP:
+                continue
+            memory = self.writer.build(tenant_id, planned.candidate.item)
+            extracted.append(memory)
+            for old in planned.plan.existing:
+                if planned.plan.action is Action.SUPERSEDE:
+                    ws.pairs.append(
+                        {"old_id": old.id, "new_id": memory.id, "reason": planned.plan.reason}
+                    )
+                else:
+                    ws.conflicts.append(self.planner.conflict_row(memory, old, planned.plan, at))
+        for item, extra in tasks.new:
+            memory = self.writer.build(tenant_id, item)
+            extracted.append(memory)
+            ws.extras[memory.id] = extra
+
+        props, index = next_session(
+            session, episode.id, at, self.settings.ingest, turn.user_id, turn.project_id
+        )
+        ws.extras[episode.id] = {
+            "turn_role": turn.role.value,
+            "turn_speaker": turn.speaker,
+            "turn_index": index,
+        }
+        jobs = self._jobs(turn, episode, list(entities), at)
+        ws.memories = [episode, *extracted]
+        if tasks.mentions:
+            ws.after.append(("ingest_task_mention", {"rows": tasks.mentions}))
+        ws.after.append(("ingest_session_save", {"session_id": session_id, "props": props}))
+        if jobs:
+            ws.after.append(("ingest_job_create", {"rows": [job_row(j) for j in jobs]}))
+        indexed = await persist(self.writer, tenant_id, ws, at)
+        if self.queue is not None and jobs:
+            self.queue.schedule(tenant_id, [j.id for j in jobs])
+
+        new_tasks = await tenant.list_tasks_by_id(
+            [m.id for m in extracted if m.type is MemoryType.TASK] + [t.id for t in tasks.repeated]
+        )
+        return TurnResult(
+            episode=episode.model_copy(update={"indexed": indexed}),
+            extracted=tuple(m.model_copy(update={"indexed": indexed}) for m in extracted),
+            entities=tuple(entities.values()),
+            tasks=tuple(new_tasks),
+            clarification=resolution.clarification,
+            superseded=tuple(ws.superseded),
+            conflicts=tuple(FactConflict.model_validate(r) for r in ws.conflicts),
+            jobs=tuple(j.id for j in jobs),
+            session=Session(id=session_id, **props),
+        )
+
+    async def _resolve(self, tenant_id: str, text: str, session_id: str, at: float) -> Resolution:
+        try:
+            return await self.resolver.resolve(tenant_id, text, session_id, at, create_missing=True)
+        except (BackendError, InvalidInput):
+            raise
+        except Exception:  # a resolver bug must not lose the turn: store it unlinked
+            log.exception("entity resolution failed; recording the turn without entities")
+            return Resolution(parsed=ParsedText(text=text))
+
+    def _jobs(
+        self, turn: TurnInput, episode: Memory, entity_ids: list[str], at: float
+    ) -> list[Job]:
+        if self.queue is None:
+            return []
+        jobs = []
+        if entity_ids:
+            jobs.append(self.queue.build(PROFILE_JOB, {"entity_ids": entity_ids}, at))
+        if self.llm_enabled and turn.role is Role.USER and not is_pleasantry(episode.content):
+            jobs.append(self.queue.build(LLM_JOB, {"episode_id": episode.id}, at))
+        return jobs
+
+    # -- working memory ------------------------------------------------------------------------
+
+    async def working_memory(
+        self, tenant_id: str, session_id: str, at: float | None = None
+    ) -> list[Turn]:
+        """The session's first turn and its most recent turns, oldest first; empty when the
+        session is unknown, closed or expired."""
+        session = await self.graph.tenant(tenant_id).get_session(check_session_id(session_id))
+        if session is None or not session.is_open(now() if at is None else at):
+            return []
+        return await self.graph.tenant(tenant_id).get_turns(list(session.window))
+
+    async def close_session(self, tenant_id: str, session_id: str) -> Session:
+        """Close a session explicitly; raises NotFound for an unknown session."""
+        tenant = self.graph.tenant(tenant_id)
+        if not await tenant.close_session(check_session_id(session_id), now()):
+            raise NotFound("session", session_id)
+        session = await tenant.get_session(session_id)
+        assert session is not None
+        return session

@@ -1,0 +1,148 @@
+"""assembleContext: the five layers an LLM needs for this turn, within a token budget.
+
+    procedural          how things are done (procedural memories)            300 tokens
+    project_context     pinned core memory                                    600
+    memories            the best remaining hits of the multi-path search     1,200
+    document_chunks     document memories among the hits                       800
+    recent_conversation the session's latest turns (never fewer than 3)      1,500
+
+Budgets are scaled to ``tokenBudget``; packing rules are in ``retrieval/packing.py``.
+Superseded facts never appear: the search reads current versions only and every item is
+checked again. Resolution's tracked entities and clarification pass through untouched.
+
+Example::
+
+    assembler = ContextAssembler(retriever, token_counter())
+    ctx = await assembler.assemble("acme", ContextRequest(session_id="s1", query="Peter?"))
+    prompt = ctx.text
+"""
+
+from __future__ import annotations
+
+from core.clock import now
+from core.errors import InvalidInput
+from core.retrieval_types import (
+    AssembledContext,
+    ContextRequest,
+    Layer,
+    RetrievalPath,
+    SearchQuery,
+)
+from core.tokens import TokenCounter
+from core.types import Hit, Memory, MemoryType
+from retrieval.packing import pack
+from retrieval.retriever import Retriever
+
+MAX_TOKEN_BUDGET = 1_000_000
+
+
+class ContextAssembler:
+    """Builds token-budgeted context from a ``Retriever``'s hits and the session's turns."""
+
+    def __init__(self, retriever: Retriever, counter: TokenCounter) -> None:
+        self.retriever = retriever
+        self.counter = counter
+
+    async def assemble(self, tenant_id: str, request: ContextRequest) -> AssembledContext:
+        """The layers, their token counts and items for one model call.
+
+        Raises:
+            InvalidInput: no session id, or a token budget below the minimum.
+        """
+        s = self.retriever.settings
+        if not request.session_id or not request.session_id.strip():
+            raise InvalidInput("sessionId is required", field="sessionId")
+        budget = (
+            request.token_budget
+            if request.token_budget is not None
+            else sum(s.layer_budgets.values())
+        )
+        if not s.min_token_budget <= budget <= MAX_TOKEN_BUDGET:
+            raise InvalidInput(
+                f"tokenBudget must be between {s.min_token_budget} and {MAX_TOKEN_BUDGET}",
+                field="tokenBudget",
+            )
+        at = request.at if request.at is not None else now()
+        turns = [t for t in request.recent_turns if t.tenant_id == tenant_id and t.is_live(at)]
+        text = request.query or (turns[-1].content if turns else None)
+        hits, core = await self._hits(tenant_id, request, text, turns, at)
+        candidates = self._layered(hits, core, {t.id for t in turns})
+        packed = pack(
+            self.counter,
+            budget,
+            {Layer(k): v for k, v in s.layer_budgets.items()},
+            candidates,
+            turns,
+            s.min_recent_turns,
+        )
+        return AssembledContext(
+            layers=packed.layers,
+            token_counts=packed.token_counts,
+            total_tokens=packed.total_tokens,
+            text=packed.text,
+            items=packed.items,
+            tracked_entities=list(request.tracked),
+            clarification=request.clarification,
+            token_budget=budget,
+            summarized_turns=packed.summarized_turns,
+        )
+
+    async def _hits(
+        self,
+        tenant_id: str,
+        request: ContextRequest,
+        text: str | None,
+        turns: list[Memory],
+        at: float,
+    ) -> tuple[list[Hit], list[Memory]]:
+        """The search hits and pinned memories (the core path's; all pinned without a query)."""
+        if not text or not text.strip():
+            return [], await self._core(tenant_id, at)
+        query = SearchQuery(
+            query=text[: self.retriever.limits.max_content_chars],
+            mode=request.mode,
+            top_k=min(self.retriever.settings.context_top_k, self.retriever.limits.max_top_k),
+            weights=request.weights,
+            session_id=request.session_id,
+            user_id=request.user_id,
+            entity_ids=tuple(request.entity_ids),
+            recent_turns=tuple(turns),
+            prefer_project_id=request.project_id,
+            at=at,
+        )
+        response, core = await self.retriever.search_with_core(tenant_id, query)
+        return response.hits, core
+
+    async def _core(self, tenant_id: str, at: float) -> list[Memory]:
+        tenant = self.retriever.graph.tenant(tenant_id)
+        ids = await self.retriever.core.ids(tenant, at, None)
+        found = await tenant.get_memories(ids)
+        return [found[i] for i in ids if i in found]
+
+    @staticmethod
+    def _layered(
+        hits: list[Hit], core: list[Memory], turn_ids: set[str]
+    ) -> dict[Layer, list[tuple[Memory, float]]]:
+        out: dict[Layer, list[tuple[Memory, float]]] = {layer: [] for layer in Layer}
+        placed: set[str] = set()
+        for hit in hits:
+            m = hit.memory
+            if m.id in turn_ids or not m.is_current or m.type is MemoryType.WORKING:
+                continue
+            if m.type is MemoryType.PROCEDURAL:
+                layer = Layer.PROCEDURAL
+            elif m.pinned or hit.paths == (RetrievalPath.CORE,):
+                layer = Layer.PROJECT_CONTEXT
+            elif m.type is MemoryType.DOCUMENT:
+                layer = Layer.DOCUMENT_CHUNKS
+            else:
+                layer = Layer.MEMORIES
+            out[layer].append((m, hit.score))
+            placed.add(m.id)
+        for m in core:  # core memory is always offered, matched by the query or not
+            if m.id not in placed and m.is_current:
+                layer = (
+                    Layer.PROCEDURAL if m.type is MemoryType.PROCEDURAL else Layer.PROJECT_CONTEXT
+                )
+                out[layer].append((m, m.importance))
+        return out

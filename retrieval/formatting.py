@@ -1,0 +1,51 @@
+"""Plain-text formatting of context layers: one memory per line with its type, turns in
+order, each non-empty layer under a short header. Plain text reads well to any LLM and its
+token count is exact (WordPiece counts add up over whitespace-joined lines)."""
+
+from __future__ import annotations
+
+import re
+
+from core.retrieval_types import Layer
+from core.types import Memory
+
+HEADERS: dict[Layer, str] = {
+    Layer.PROCEDURAL: "Procedures:",
+    Layer.PROJECT_CONTEXT: "Project and core facts:",
+    Layer.MEMORIES: "Relevant memories:",
+    Layer.DOCUMENT_CHUNKS: "Document excerpts:",
+    Layer.RECENT_CONVERSATION: "Recent conversation:",
+}
+ORDER = tuple(Layer)  # most stable first
+_SPACE = re.compile(r"\s+")
+_SENTENCE = re.compile(r"(?<=[.!?])\s")
+
+
+def one_line(text: str) -> str:
+    return _SPACE.sub(" ", text).strip()
+
+
+def memory_line(memory: Memory) -> str:
+    """``- [fact] Peter is a writer at WOBS``"""
+    return f"- [{memory.type.value}] {one_line(memory.content)}"
+
+
+def turn_line(turn: Memory) -> str:
+    """A conversation turn as its own line (its content carries the speaker if it has one)."""
+    return f"- {one_line(turn.content)}"
+
+
+def first_sentence(text: str) -> str:
+    flat = one_line(text)
+    return _SENTENCE.split(flat, maxsplit=1)[0] if flat else ""
+
+
+def summary_line(turns: list[Memory]) -> str:
+    """Extractive summary of older turns: the first sentence of each, oldest first."""
+    return "- Earlier: " + " / ".join(first_sentence(t.content) for t in turns)
+
+
+def render(layers: dict[Layer, str]) -> str:
+    """The context text: non-empty layers under their headers, most stable first."""
+    blocks = [f"{HEADERS[layer]}\n{layers[layer]}" for layer in ORDER if layers.get(layer)]
+    return "\n\n".join(blocks)

@@ -1,0 +1,131 @@
+"""Score fused candidates into hits: the multi-signal formula applied to every candidate.
+
+Ranking runs twice per search. First over light stand-ins built from the vector payloads
+(type, times, importance, pinned, entities: everything but content and access statistics),
+so the whole candidate union is ranked without hydrating it from the graph; then over the
+hydrated shortlist, exactly. The shortlist is wide enough (``top_k·2 + 10``) that the few
+signals a payload cannot give (access counts, a custom decay class) do not change who is in it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from core.clock import NEVER
+from core.retrieval_types import RetrievalPath, SearchQuery
+from core.settings import RetrievalSettings
+from core.types import Hit, Memory, MemoryType, default_decay
+from retrieval.filters import admits
+from retrieval.scoring import combine, signals_of, time_boost
+from retrieval.temporal import in_windows
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """What the paths and the id-restricted scoring queries found for one search."""
+
+    similarity: Mapping[str, float]
+    keyword: Mapping[str, float]  # raw BM25
+    fusion: Mapping[str, float]  # normalized RRF
+    found_by: Mapping[str, tuple[str, ...]]
+    neighbors: Mapping[str, set[str]]
+    weights: Mapping[str, float]
+    past: bool  # a question about past events: no recency boost
+
+
+def stand_in(tenant_id: str, point_id: str, payload: Mapping[str, Any]) -> Memory | None:
+    """A content-less Memory from a vector payload (None if the payload is unusable)."""
+    try:
+        kind = MemoryType(payload["type"])
+        created = float(payload["created_at"])
+        pinned = bool(payload.get("pinned", False))
+        return Memory(
+            id=point_id,
+            tenant_id=str(payload.get("tenant_id", tenant_id)),
+            type=kind,
+            content="",
+            content_hash="",
+            created_at=created,
+            valid_from=float(payload.get("valid_from", created)),
+            importance=float(payload.get("importance", 0.5)),
+            pinned=pinned,
+            decay_class=default_decay(kind, pinned),
+            expires_at=float(payload.get("expires_at", NEVER)),
+            superseded_at=float(payload.get("superseded_at", NEVER)),
+            project_id=payload.get("project_id"),
+            session_id=payload.get("session_id"),
+            entity_ids=tuple(payload.get("entity_ids") or ()),
+        )
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def rank(
+    memories: Mapping[str, Memory],
+    tenant_id: str,
+    query: SearchQuery,
+    at: float,
+    evidence: Evidence,
+    settings: RetrievalSettings,
+) -> list[Hit]:
+    """Hits for the admitted memories, best first (no diversity step)."""
+    top_kw = max(evidence.keyword.values(), default=0.0)
+
+    def kw(memory_id: str) -> float:
+        return evidence.keyword.get(memory_id, 0.0) / top_kw if top_kw else 0.0
+
+    w = evidence.weights
+
+    def relevance(memory_id: str) -> float:
+        return w["similarity"] * evidence.similarity.get(memory_id, 0.0) + w["keyword"] * kw(
+            memory_id
+        )
+
+    query_entities = set(query.entity_ids)
+    hits: list[Hit] = []
+    for memory_id, memory in memories.items():
+        if not admits(memory, tenant_id, query, at):
+            continue
+        signals = signals_of(
+            memory,
+            similarity=evidence.similarity.get(memory_id, 0.0),
+            keyword=kw(memory_id),
+            at=at,
+            query_entities=query_entities,
+            project_id=query.project_id or query.prefer_project_id,
+            active_tasks=query.active_task_ids,
+            settings=settings,
+        )
+        near = evidence.neighbors.get(memory_id, ())
+        share = settings.neighbor_weight * max((relevance(n) for n in near), default=0.0)
+        when = settings.time_window_boost * in_windows(memory, query.time_windows)
+        boost = 0.0 if evidence.past else time_boost(memory, at, settings.recency_boost)
+        fusion = evidence.fusion.get(memory_id, 0.0)
+        score = combine(
+            signals,
+            w,
+            fusion=fusion,
+            neighbor=share + when,
+            boost=boost,
+            fusion_weight=settings.fusion_weight,
+        )
+        extra = {"fusion": fusion, "neighbor": share, "recency_boost": boost, "time_window": when}
+        paths = evidence.found_by.get(memory_id, (RetrievalPath.CONVERSATION,))
+        hits.append(
+            Hit(
+                memory=memory,
+                score=score,
+                paths=tuple(str(p) for p in paths),
+                signals={**signals, **extra},
+            )
+        )
+    hits.sort(key=lambda h: h.score, reverse=True)
+    return hits
+
+
+def shortlist(hits: Sequence[Hit], top_k: int, keep: Sequence[str] = ()) -> list[str]:
+    """Ids worth hydrating: the best ``top_k·2 + 10`` plus ``keep`` (e.g. core memories)."""
+    ids = [h.memory.id for h in hits[: top_k * 2 + 10]]
+    return list(dict.fromkeys([*ids, *keep]))

@@ -1,0 +1,242 @@
+"""Multi-path search: five independent retrieval paths, fused and scored.
+
+    entity        memories about the resolved / salient entities, their parents, related
+                  process entities and merged entities (expanded through the graph, then
+                  ranked by similarity within that set; plus the newest ABOUT links)
+    semantic      dense nearest neighbours (vector index)
+    keyword       BM25 over the sparse vectors (vector index)
+    conversation  the session's recent turns, supplied by the caller, and neighbouring turns
+                  of the strongest candidates (same session, nearest in time)
+    core          pinned memories (graph), the most important first
+
+Each path ranks its own candidates; RRF fuses the union; similarity and BM25 are computed
+for every candidate (one id-restricted query each), then the multi-signal score ranks them
+(``retrieval/ranking.py``), the shortlist is hydrated from the graph and ranked exactly,
+near-duplicates are pushed down and the top-k returned. Access counts are batched.
+
+Example::
+
+    retriever = Retriever(graph, index, embedder, settings.retrieval, settings.limits)
+    response = await retriever.search("acme", SearchQuery(query="Who writes for WOBS?"))
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from core.clock import now
+from core.errors import InvalidInput
+from core.retrieval_types import RetrievalPath, SearchMetadata, SearchQuery, SearchResponse
+from core.settings import LimitSettings, RetrievalSettings
+from core.types import Memory
+from graph.store import GraphStore
+from graph.tenant import TenantGraph
+from retrieval.access import AccessRecorder
+from retrieval.core_cache import CoreCache
+from retrieval.diversity import diversify
+from retrieval.embedders import Embedder
+from retrieval.filters import admits
+from retrieval.fusion import normalized, paths_of, rrf
+from retrieval.neighbors import adjacent, symmetric, windows_for
+from retrieval.ranking import Evidence, rank, shortlist, stand_in
+from retrieval.scoring import selectivity, weights_for
+from retrieval.temporal import TimeIntent, time_intent
+from retrieval.vector_index import ScoredId, VectorFilter, VectorIndex
+
+P = RetrievalPath
+
+
+class Retriever:
+    """The read side's search. One per service; safe for concurrent use.
+
+    Args:
+        graph, index, embedder: the engines.
+        settings: path depths, fusion and scoring shape.
+        limits: request limits (max top-k, max query size).
+        access: where access counts are batched; None disables access counting.
+    """
+
+    def __init__(
+        self,
+        graph: GraphStore,
+        index: VectorIndex,
+        embedder: Embedder,
+        settings: RetrievalSettings,
+        limits: LimitSettings,
+        access: AccessRecorder | None = None,
+    ) -> None:
+        self.graph = graph
+        self.index = index
+        self.embedder = embedder
+        self.settings = settings
+        self.limits = limits
+        self.access = access
+        self.core = CoreCache(settings.core_cache_seconds, settings.core_limit)
+
+    async def search(self, tenant_id: str, query: SearchQuery) -> SearchResponse:
+        """Top-k memories for ``query`` with their paths, signals and search metadata.
+
+        Raises:
+            InvalidInput: empty or oversized query, top-k out of range, since after until,
+                unknown or out-of-range weights.
+        """
+        response, _ = await self.search_with_core(tenant_id, query)
+        return response
+
+    async def search_with_core(
+        self, tenant_id: str, query: SearchQuery
+    ) -> tuple[SearchResponse, list[Memory]]:
+        """``search`` plus the pinned memories the core path found (for context assembly)."""
+        start = time.perf_counter()
+        weights = self._validate(query)
+        s = self.settings
+        # A question about past events, or about an explicit time, wants that time, not "now".
+        past = bool(query.time_windows) or (
+            s.past_intent_drops_recency and time_intent(query.query) is TimeIntent.PAST
+        )
+        if past:
+            weights = {**weights, "recency": 0.0}
+        at = query.at if query.at is not None else now()
+        tenant = self.graph.tenant(tenant_id)
+        flt = VectorFilter(
+            tenant_id=tenant_id,
+            types=[t.value for t in query.types] if query.types else None,
+            project_id=query.project_id,
+            since=query.since,
+            until=query.until,
+            as_of=query.as_of,
+            live_at=at,
+        )
+        vector, entity_set, keyword = await asyncio.gather(
+            self.embedder.embed_query(query.query),
+            tenant.expand_entities(query.entity_ids),
+            self.index.keyword_search(query.query, flt, s.keyword_limit),
+        )
+        dense, entity_dense, entity_rows, core, degree, total = await asyncio.gather(
+            self.index.dense_search(vector, flt, s.semantic_limit),
+            self._entity_dense(vector, flt, entity_set),
+            tenant.memories_about(entity_set, at, query.as_of, s.entity_graph_limit),
+            self.core.ids(tenant, at, query.as_of),
+            tenant.entity_degree(entity_set),
+            self.core.memory_count(tenant) if entity_set else _zero(),
+        )
+        # An entity set most memories are about (a chat's two speakers) weighs less.
+        sel = selectivity(degree, total) if entity_set else 1.0
+        path_weights = {**s.path_weights, P.ENTITY: s.path_weights.get(P.ENTITY, 1.0) * sel}
+        weights = {**weights, "entity_match": weights["entity_match"] * sel}
+        supplied = {m.id: m for m in query.recent_turns if m.tenant_id == tenant_id}
+        ranked: dict[str, list[str]] = {
+            P.ENTITY: [*(h.id for h in entity_dense), *(i for i, _ in entity_rows)],
+            P.SEMANTIC: [h.id for h in dense],
+            P.KEYWORD: [h.id for h in keyword],
+            P.CONVERSATION: list(reversed(list(supplied)))[: s.conversation_limit],
+            P.CORE: core,
+        }
+        links = await self._neighbors(tenant, rrf(ranked, s.rrf_k, path_weights), ranked)
+        union = list(
+            dict.fromkeys(
+                [
+                    *(i for ids in ranked.values() for i in ids),
+                    *(n for ns in links.values() for n in ns),
+                ]
+            )
+        )
+        sims, bm25 = await asyncio.gather(
+            self._scores_for(vector, None, tenant_id, union),
+            self._scores_for(None, query.query, tenant_id, union),
+        )
+        similarity = {h.id: h.score for h in sims}
+        # The entity path ranks its memories by similarity within the entity set.
+        ranked[P.ENTITY] = sorted(
+            dict.fromkeys(ranked[P.ENTITY]), key=lambda i: -similarity.get(i, 0.0)
+        )
+        evidence = Evidence(
+            similarity=similarity,
+            keyword={h.id: h.score for h in bm25},
+            fusion=normalized(rrf(ranked, s.rrf_k, path_weights)),
+            found_by=paths_of(ranked),
+            neighbors=symmetric(links),
+            weights=weights,
+            past=past,
+        )
+        stand_ins: dict[str, Memory] = {}
+        for h in sims:
+            m = stand_in(tenant_id, h.id, h.payload)
+            if m is not None:
+                stand_ins[h.id] = m
+        stand_ins.update(supplied)
+        first = rank(stand_ins, tenant_id, query, at, evidence, s)
+        wanted = shortlist(first, query.top_k, core)
+        hydrated = await tenant.get_memories([i for i in wanted if i not in supplied])
+        hydrated.update({i: supplied[i] for i in wanted if i in supplied})
+        exact = rank(hydrated, tenant_id, query, at, evidence, s)
+        hits = diversify(
+            exact, s.diversity_entity_jaccard, s.diversity_text_jaccard, s.diversity_penalty
+        )[: query.top_k]
+        if self.access is not None and hits:
+            self.access.note(tenant_id, [h.memory.id for h in hits], at)
+        per_path = {str(p): len(dict.fromkeys(ids)) for p, ids in ranked.items()}
+        per_path["NEIGHBOR"] = len([i for i in union if i not in evidence.found_by])
+        metadata = SearchMetadata(
+            candidates_per_path=per_path,
+            post_filter_count=len(first),
+            latency_ms=(time.perf_counter() - start) * 1000,
+        )
+        core_memories = [
+            hydrated[i] for i in core if i in hydrated and admits(hydrated[i], tenant_id, query, at)
+        ]
+        return SearchResponse(hits=hits, metadata=metadata), core_memories
+
+    def _validate(self, query: SearchQuery) -> dict[str, float]:
+        if not isinstance(query.query, str) or not query.query.strip():
+            raise InvalidInput("query must not be empty", field="query")
+        if len(query.query) > self.limits.max_content_chars:
+            raise InvalidInput("query is too long", field="query")
+        if not 1 <= query.top_k <= self.limits.max_top_k:
+            raise InvalidInput(f"topK must be between 1 and {self.limits.max_top_k}", field="topK")
+        if query.since is not None and query.until is not None and query.since > query.until:
+            raise InvalidInput("since is after until", field="since")
+        return weights_for(self.settings, query.mode, query.weights)
+
+    async def _entity_dense(
+        self, vector: list[float], flt: VectorFilter, entity_set: Sequence[str]
+    ) -> list[ScoredId]:
+        """Memories about the entity set nearest to the query (payload ``entity_ids``)."""
+        if not entity_set:
+            return []
+        scoped = replace(flt, entity_ids=list(entity_set))
+        return await self.index.dense_search(vector, scoped, self.settings.entity_limit)
+
+    async def _neighbors(
+        self,
+        tenant: TenantGraph,
+        fused: Mapping[str, float],
+        ranked: Mapping[str, Sequence[Any]],
+    ) -> dict[str, tuple[str, ...]]:
+        """Nearest earlier/later memory in the session of the strongest fused candidates."""
+        s = self.settings
+        if s.neighbor_weight <= 0 or s.neighbor_seeds <= 0:
+            return {}
+        seeds = sorted(fused, key=lambda i: -fused[i])[: s.neighbor_seeds]
+        payloads = await self.index.retrieve(tenant.tenant_id, seeds)
+        windows = windows_for(seeds, payloads, s.neighbor_window_s)
+        return await adjacent(tenant, windows) if windows else {}
+
+    async def _scores_for(
+        self, vector: list[float] | None, text: str | None, tenant_id: str, ids: Sequence[str]
+    ) -> list[ScoredId]:
+        """Dense (or BM25) scores and payloads of exactly these points, any version state."""
+        if not ids:
+            return []
+        flt = VectorFilter(tenant_id=tenant_id, ids=list(ids), include_superseded=True)
+        if vector is not None:
+            return await self.index.dense_search(vector, flt, len(ids))
+        return await self.index.keyword_search(text or "", flt, len(ids))
+
+
+async def _zero() -> int:
+    return 0

@@ -1,0 +1,123 @@
+"""Supersede on correction through recordTurn: same subject + single-valued predicate
+supersedes with a reason; multi-valued contradictions become conflicts; different subjects
+never supersede each other; repeated statements add nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from api.brain import Brain
+from core.errors import NotFound
+from core.ingest_types import TurnInput
+from core.retrieval_types import SearchQuery
+from core.types import MemoryType
+from ingest.service import IngestService
+
+pytestmark = pytest.mark.integration
+
+T0 = 1_673_000_000.0
+
+
+async def say(ingest: IngestService, tenant: str, text: str, at: float, user: str = "u1"):  # noqa: ANN201
+    return await ingest.record_turn(
+        tenant, TurnInput(session_id=f"s-{user}", user_id=user, content=text, at=at)
+    )
+
+
+async def test_a_new_role_supersedes_the_old_one_with_a_reason(
+    ingest: IngestService, brain: Brain, tenant_id: str
+) -> None:
+    first = await say(ingest, tenant_id, "Peter is one of our writers.", T0)
+    old = next(m for m in first.extracted if m.predicate == "role")
+    second = await say(ingest, tenant_id, "Actually, Peter is an editor now.", T0 + 86_400)
+    new = next(m for m in second.extracted if m.predicate == "role")
+    assert second.superseded == (old.id,)
+    chain = await brain.lineage(tenant_id, new.id)
+    assert [link.memory.id for link in chain] == [old.id, new.id]
+    assert chain[-1].current and "writer" in (chain[-1].reason or "")
+    assert "editor" in (chain[-1].reason or "")
+    assert (await brain.memory(tenant_id, old.id)).superseded_by == new.id
+    # The superseded fact never comes back as current from search.
+    hits = await brain.search(tenant_id, SearchQuery(query="What is Peter's role?"))
+    ids = [h.memory.id for h in hits.hits]
+    assert new.id in ids and old.id not in ids
+    # As of the first day, the old fact was the current one.
+    assert (await brain.graph.tenant(tenant_id).as_of(new.id, T0 + 10)).id == old.id  # type: ignore[union-attr]
+
+
+async def test_repeating_a_fact_adds_nothing(ingest: IngestService, tenant_id: str) -> None:
+    await say(ingest, tenant_id, "Anna works for Globex.", T0)
+    again = await say(ingest, tenant_id, "Anna works for Globex.", T0 + 60)
+    assert [m for m in again.extracted if m.type is MemoryType.FACT] == []
+    assert again.superseded == ()
+
+
+async def test_different_subjects_never_supersede_each_other(
+    ingest: IngestService, brain: Brain, tenant_id: str
+) -> None:
+    a = await say(ingest, tenant_id, "Anna is based in Berlin.", T0)
+    b = await say(ingest, tenant_id, "Marco is based in Lisbon.", T0 + 60)
+    assert b.superseded == ()
+    anna_fact = next(m for m in a.extracted if m.predicate == "location")
+    assert (await brain.memory(tenant_id, anna_fact.id)).is_current
+
+
+async def test_preferences_supersede_per_user_and_topic(
+    ingest: IngestService, brain: Brain, tenant_id: str
+) -> None:
+    first = await say(ingest, tenant_id, "I prefer tabs for indentation.", T0, user="alice")
+    await say(ingest, tenant_id, "I prefer spaces for indentation.", T0 + 10, user="bob")
+    old = first.extracted[0]
+    assert old.type is MemoryType.PREFERENCE and old.subject == "user:alice"
+    changed = await say(
+        ingest, tenant_id, "Actually I prefer spaces for indentation.", T0 + 20, user="alice"
+    )
+    assert changed.superseded == (old.id,)  # alice's own preference only, not bob's
+
+
+async def test_a_multi_valued_contradiction_is_a_conflict_not_an_overwrite(
+    ingest: IngestService, brain: Brain, tenant_id: str, other_tenant_id: str
+) -> None:
+    liked = await say(ingest, tenant_id, "I like long meetings.", T0, user="carol")
+    disliked = await say(ingest, tenant_id, "I don't like long meetings.", T0 + 10, user="carol")
+    assert disliked.superseded == ()
+    assert len(disliked.conflicts) == 1
+    conflict = disliked.conflicts[0]
+    assert conflict.existing_id == liked.extracted[0].id
+    assert conflict.memory_id == disliked.extracted[0].id
+    assert (await brain.memory(tenant_id, liked.extracted[0].id)).is_current
+    listed = await ingest.conflicts(tenant_id)
+    assert [c.id for c in listed] == [conflict.id]
+    with pytest.raises(NotFound):
+        await ingest.resolve_conflict(other_tenant_id, conflict.id)
+    reviewed = await ingest.resolve_conflict(tenant_id, conflict.id)
+    assert reviewed.resolved_at is not None
+    assert await ingest.conflicts(tenant_id) == []
+    assert [c.id for c in await ingest.conflicts(tenant_id, open_only=False)] == [conflict.id]
+
+
+async def test_corrections_stay_inside_the_tenant(
+    ingest: IngestService, brain: Brain, tenant_id: str, other_tenant_id: str
+) -> None:
+    mine = await say(ingest, tenant_id, "Peter is one of our writers.", T0)
+    theirs = await say(ingest, other_tenant_id, "Peter is an editor now.", T0 + 10)
+    assert theirs.superseded == ()
+    fact = next(m for m in mine.extracted if m.predicate == "role")
+    assert (await brain.memory(tenant_id, fact.id)).is_current
+    assert await ingest.conflicts(other_tenant_id) == []
+
+
+async def test_a_pronoun_correction_supersedes_the_tracked_entitys_fact(
+    ingest: IngestService, brain: Brain, tenant_id: str
+) -> None:
+    seed = (
+        "The company is Wolf of Blog Street, also known as WOBS. We do link building. "
+        "Peter is one of our writers."
+    )
+    first = await say(ingest, tenant_id, seed, T0)
+    old = next(m for m in first.extracted if m.predicate == "role")
+    later = await say(ingest, tenant_id, "Actually he is an editor now.", T0 + 60)
+    new = next(m for m in later.extracted if m.predicate == "role")
+    assert new.subject == old.subject  # "he" is Peter, through the session's entity tracker
+    assert new.content == "Actually Peter is an editor now."
+    assert later.superseded == (old.id,)

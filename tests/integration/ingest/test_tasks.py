@@ -1,0 +1,101 @@
+"""Task extraction through recordTurn and the confirm / dismiss / expire lifecycle."""
+
+from __future__ import annotations
+
+import pytest
+
+from api.brain import Brain
+from core.errors import Conflict, InvalidInput, NotFound
+from core.ids import new_id
+from core.ingest_types import Role, TaskPriority, TaskStatus, TurnInput
+from core.retrieval_types import SearchQuery
+from core.types import MemoryType
+from ingest.service import IngestService
+
+pytestmark = pytest.mark.integration
+
+
+async def say(ingest: IngestService, tenant: str, text: str, at: float | None = None):  # noqa: ANN201
+    return await ingest.record_turn(tenant, TurnInput(session_id="t", content=text, at=at))
+
+
+async def test_a_todo_becomes_a_searchable_candidate_task(
+    ingest: IngestService, brain: Brain, tenant_id: str
+) -> None:
+    result = await say(ingest, tenant_id, "TODO: update the style guide for the writers")
+    assert len(result.tasks) == 1
+    task = result.tasks[0]
+    assert task.status is TaskStatus.CANDIDATE and task.priority is TaskPriority.MEDIUM
+    assert task.content == "Update the style guide for the writers"
+    assert 0.70 <= task.confidence < 0.85
+    memory = await brain.memory(tenant_id, task.id)
+    assert memory.type is MemoryType.TASK and memory.indexed
+    hits = await brain.search(tenant_id, SearchQuery(query="style guide", types=(MemoryType.TASK,)))
+    assert [h.memory.id for h in hits.hits] == [task.id]
+
+
+async def test_vague_needs_and_assistant_turns_make_no_task(
+    ingest: IngestService, tenant_id: str
+) -> None:
+    assert (await say(ingest, tenant_id, "I need to sleep.")).tasks == ()
+    said = await ingest.record_turn(
+        tenant_id,
+        TurnInput(session_id="t", role=Role.ASSISTANT, content="TODO: update the style guide"),
+    )
+    assert said.tasks == ()
+    assert await ingest.tasks(tenant_id) == []
+
+
+async def test_repetition_deduplicates_and_raises_priority(
+    ingest: IngestService, tenant_id: str
+) -> None:
+    text = "Don't forget to send the backlink report to Anderson."
+    first = (await say(ingest, tenant_id, text)).tasks[0]
+    await say(ingest, tenant_id, "don't forget to send the backlink report to Anderson!")
+    third = (await say(ingest, tenant_id, text)).tasks[0]
+    assert third.id == first.id and third.mentions == 3
+    assert third.confidence > first.confidence and third.priority is TaskPriority.HIGH
+    assert len(await ingest.tasks(tenant_id)) == 1
+
+
+async def test_confirm_dismiss_and_expire(
+    ingest: IngestService, brain: Brain, tenant_id: str
+) -> None:
+    a = (await say(ingest, tenant_id, "TODO: renew the hosting contract for WOBS")).tasks[0]
+    b = (await say(ingest, tenant_id, "TODO: migrate the staging server to Hetzner")).tasks[0]
+    old = 1_600_000_000.0
+    c = (await say(ingest, tenant_id, "TODO: archive the old editorial calendar", at=old)).tasks[0]
+    confirmed = await ingest.confirm_task(tenant_id, a.id)
+    assert confirmed.status is TaskStatus.CONFIRMED
+    dismissed = await ingest.dismiss_task(tenant_id, b.id)
+    assert dismissed.status is TaskStatus.DISMISSED
+    assert not (await brain.memory(tenant_id, b.id)).is_live(10**12)
+    with pytest.raises(Conflict):
+        await ingest.confirm_task(tenant_id, b.id)
+    expired = await ingest.expire_tasks(tenant_id)
+    assert expired == [c.id]
+    statuses = {t.id: t.status for t in await ingest.tasks(tenant_id)}
+    assert statuses == {
+        a.id: TaskStatus.CONFIRMED,
+        b.id: TaskStatus.DISMISSED,
+        c.id: TaskStatus.EXPIRED,
+    }
+    assert [t.id for t in await ingest.tasks(tenant_id, TaskStatus.CONFIRMED)] == [a.id]
+    hits = await brain.search(tenant_id, SearchQuery(query="staging server hosting calendar"))
+    assert b.id not in [h.memory.id for h in hits.hits]
+    with pytest.raises(NotFound):
+        await ingest.confirm_task(tenant_id, new_id())
+    with pytest.raises(InvalidInput):
+        await ingest.confirm_task(tenant_id, "not-an-id")
+
+
+async def test_tasks_are_invisible_to_another_tenant(
+    ingest: IngestService, tenant_id: str, other_tenant_id: str
+) -> None:
+    task = (await say(ingest, tenant_id, "TODO: renew the hosting contract for WOBS")).tasks[0]
+    assert await ingest.tasks(other_tenant_id) == []
+    with pytest.raises(NotFound):
+        await ingest.confirm_task(other_tenant_id, task.id)
+    with pytest.raises(NotFound):
+        await ingest.dismiss_task(other_tenant_id, task.id)
+    assert (await ingest.tasks(tenant_id))[0].status is TaskStatus.CANDIDATE

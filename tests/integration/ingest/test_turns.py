@@ -1,0 +1,125 @@
+"""recordTurn end to end on the real engines, the real spaCy resolver and the real embedder:
+the seed scenario, working memory, audit trail, retrievability on the next turn, bad input
+and tenant isolation."""
+
+from __future__ import annotations
+
+import pytest
+
+from api.brain import Brain
+from core.errors import InvalidInput, NotFound
+from core.ingest_types import Role, TurnInput
+from core.retrieval_types import SearchQuery
+from core.types import MemoryType
+from ingest.service import IngestService
+
+pytestmark = pytest.mark.integration
+
+SEED = (
+    "The company is Wolf of Blog Street, also known as WOBS. We do link building. "
+    "Peter is one of our writers."
+)
+
+
+async def test_seed_turn_links_entities_and_extracts_the_role_fact(
+    ingest: IngestService, brain: Brain, tenant_id: str
+) -> None:
+    result = await ingest.record_turn(
+        tenant_id, TurnInput(session_id="s1", user_id="u1", content=SEED, at=1_673_000_000.0)
+    )
+    names = {e.name for e in result.entities}
+    assert "Peter" in names
+    assert any(
+        "Wolf of Blog Street" in e.aliases or e.name == "Wolf of Blog Street"
+        for e in result.entities
+    )
+    wobs = await brain.graph.tenant(tenant_id).find_by_alias("WOBS")
+    assert len(wobs) == 1 and wobs[0].id in result.episode.entity_ids
+    facts = [m for m in result.extracted if m.type is MemoryType.FACT]
+    assert [(f.predicate, f.object) for f in facts] == [("role", "writer")]
+    peter = next(e for e in result.entities if e.name == "Peter")
+    assert facts[0].subject == peter.id and peter.id in facts[0].entity_ids
+    stored = await brain.memory(tenant_id, result.episode.id)
+    assert stored.indexed and stored.type is MemoryType.EPISODIC and stored.content == SEED
+    # Retrievable on the very next call.
+    hits = await brain.search(tenant_id, SearchQuery(query="who writes for the company?"))
+    assert facts[0].id in [h.memory.id for h in hits.hits[:3]]
+
+
+async def test_pleasantries_produce_nothing_but_the_audit_record(
+    ingest: IngestService, tenant_id: str
+) -> None:
+    result = await ingest.record_turn(tenant_id, TurnInput(session_id="s", content="Thanks a lot!"))
+    assert result.extracted == () and result.tasks == ()
+    assert result.episode.content == "Thanks a lot!"
+    assert result.episode.importance < 0.4
+
+
+async def test_working_memory_keeps_the_first_turn_and_a_sliding_window(
+    ingest: IngestService, tenant_id: str
+) -> None:
+    for i in range(25):
+        role = Role.USER if i % 2 == 0 else Role.ASSISTANT
+        await ingest.record_turn(
+            tenant_id, TurnInput(session_id="w", role=role, content=f"message number {i}")
+        )
+    turns = await ingest.working_memory(tenant_id, "w")
+    assert len(turns) == 20
+    assert turns[0].content == "message number 0" and turns[0].index == 1
+    assert [t.content for t in turns[1:]] == [f"message number {i}" for i in range(6, 25)]
+    assert turns[1].role is Role.USER and turns[2].role is Role.ASSISTANT
+    assert turns[-1].index == 25
+
+
+async def test_close_and_idle_expiry_empty_the_working_memory(
+    ingest: IngestService, tenant_id: str
+) -> None:
+    t0 = 1_700_000_000.0
+    await ingest.record_turn(tenant_id, TurnInput(session_id="c", content="first", at=t0))
+    session = await ingest.close_session(tenant_id, "c")
+    assert session.closed_at is not None
+    assert await ingest.working_memory(tenant_id, "c") == []
+    with pytest.raises(NotFound):
+        await ingest.close_session(tenant_id, "never-opened")
+    # A turn long after the idle timeout starts a fresh window under the same id.
+    idle = ingest.settings.ingest.session_idle_seconds
+    await ingest.record_turn(tenant_id, TurnInput(session_id="i", content="old turn", at=t0))
+    later = await ingest.record_turn(
+        tenant_id, TurnInput(session_id="i", content="new turn", at=t0 + idle + 5)
+    )
+    assert later.session is not None and later.session.window == (later.episode.id,)
+    assert later.session.turn_count == 2
+
+
+@pytest.mark.parametrize(
+    "turn",
+    [
+        {"session_id": "s", "content": "  "},
+        {"session_id": "", "content": "hello there"},
+        {"session_id": "bad id with spaces", "content": "hello there"},
+        {"session_id": "s", "content": "x" * 40_000},
+    ],
+    ids=["blank", "no-session", "bad-session", "oversized"],
+)
+async def test_bad_turns_are_rejected_and_change_nothing(
+    ingest: IngestService, brain: Brain, tenant_id: str, turn: dict[str, str]
+) -> None:
+    with pytest.raises(InvalidInput):
+        await ingest.record_turn(tenant_id, TurnInput(**turn))  # type: ignore[arg-type]
+    assert await brain.graph.tenant(tenant_id).memory_counts() == (0, 0)
+
+
+async def test_another_tenant_sees_nothing_of_a_recorded_turn(
+    ingest: IngestService, brain: Brain, tenant_id: str, other_tenant_id: str
+) -> None:
+    result = await ingest.record_turn(tenant_id, TurnInput(session_id="s", content=SEED))
+    other = brain.graph.tenant(other_tenant_id)
+    assert await other.get_memories([result.episode.id]) == {}
+    assert await other.find_by_alias("WOBS") == []
+    assert await ingest.working_memory(other_tenant_id, "s") == []
+    with pytest.raises(NotFound):
+        await ingest.close_session(other_tenant_id, "s")
+    hits = await brain.search(other_tenant_id, SearchQuery(query="Wolf of Blog Street writers"))
+    assert hits.hits == []
+    # And the owner's session is untouched by the other tenant's attempt.
+    assert len(await ingest.working_memory(tenant_id, "s")) == 1

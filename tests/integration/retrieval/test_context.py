@@ -1,0 +1,103 @@
+"""assembleContext on the real engines: layers, budgets, superseded facts, passthrough."""
+
+from __future__ import annotations
+
+import pytest
+
+from api.brain import Brain
+from core.clock import now
+from core.errors import InvalidInput
+from core.ids import new_id
+from core.retrieval_types import ContextRequest, Layer
+from core.text import content_hash
+from core.types import DecayClass, Memory, MemoryType, NewMemory
+from resolution.types import Clarification
+from retrieval.assembly import ContextAssembler
+
+pytestmark = pytest.mark.integration
+
+
+def turn(tenant: str, text: str, at: float, session: str = "s1") -> Memory:
+    return Memory(
+        id=new_id(),
+        tenant_id=tenant,
+        type=MemoryType.WORKING,
+        content=text,
+        session_id=session,
+        created_at=at,
+        valid_from=at,
+        content_hash=content_hash(text),
+        decay_class=DecayClass.FAST,
+    )
+
+
+async def test_layers_hold_the_right_memories(
+    brain: Brain, assembler: ContextAssembler, tenant_id: str
+) -> None:
+    t = now()
+    old = await brain.remember(tenant_id, NewMemory(content="The release is planned for May"))
+    await brain.supersede(tenant_id, old.id, "The release is planned for June")
+    await brain.remember_many(
+        tenant_id,
+        [
+            NewMemory(
+                content="Release checklist: freeze, tag, build, announce",
+                type=MemoryType.PROCEDURAL,
+            ),
+            NewMemory(content="We are the platform team of Acme", pinned=True),
+            NewMemory(content="Release notes v2: new billing page", type=MemoryType.DOCUMENT),
+        ],
+    )
+    turns = tuple(
+        turn(tenant_id, f"user: message {i} about the release", t - 100 + i) for i in range(5)
+    )
+    clar = Clarification(question="Which release?", mention="release", candidates=())
+    ctx = await assembler.assemble(
+        tenant_id,
+        ContextRequest(
+            session_id="s1",
+            query="When is the release?",
+            recent_turns=turns,
+            clarification=clar,
+            tracked=("tracked-sentinel",),
+        ),
+    )
+    assert "June" in ctx.layers[Layer.MEMORIES] and "May" not in ctx.text
+    assert "[procedural] Release checklist" in ctx.layers[Layer.PROCEDURAL]
+    assert "platform team" in ctx.layers[Layer.PROJECT_CONTEXT]
+    assert "billing page" in ctx.layers[Layer.DOCUMENT_CHUNKS]
+    assert ctx.layers[Layer.RECENT_CONVERSATION].count("message") == 5
+    assert ctx.clarification is clar and ctx.tracked_entities == ["tracked-sentinel"]
+    assert ctx.total_tokens == assembler.counter.count(ctx.text) <= ctx.token_budget
+    assert sum(ctx.token_counts.values()) < ctx.total_tokens  # headers are counted too
+    assert ctx.text.index("Procedures:") < ctx.text.index("Recent conversation:")
+
+
+async def test_small_budget_keeps_three_turns_and_summarizes_the_rest(
+    brain: Brain, assembler: ContextAssembler, tenant_id: str
+) -> None:
+    t = now()
+    await brain.remember(tenant_id, NewMemory(content="Lunch is at noon. Bring snacks."))
+    turns = tuple(
+        turn(tenant_id, f"Turn {i}. " + "we talked about many long things " * 20, t - 50 + i)
+        for i in range(10)
+    )
+    ctx = await assembler.assemble(
+        tenant_id,
+        ContextRequest(session_id="s1", query="lunch", recent_turns=turns, token_budget=200),
+    )
+    assert ctx.total_tokens <= 200
+    kept = [i for i in ctx.items if i.layer is Layer.RECENT_CONVERSATION]
+    assert [i.memory.id for i in kept] == [t.id for t in turns[-3:]]
+    big = await assembler.assemble(
+        tenant_id,
+        ContextRequest(session_id="s1", query="lunch", recent_turns=turns, token_budget=2500),
+    )
+    assert big.summarized_turns > 0 and "Earlier: Turn 0." in big.layers[Layer.RECENT_CONVERSATION]
+
+
+async def test_bad_context_requests(assembler: ContextAssembler, tenant_id: str) -> None:
+    with pytest.raises(InvalidInput):
+        await assembler.assemble(tenant_id, ContextRequest(session_id=" "))
+    with pytest.raises(InvalidInput):
+        await assembler.assemble(tenant_id, ContextRequest(session_id="s", token_budget=10))
