@@ -5,6 +5,9 @@
     brain keys revoke KEY_ID | brain keys list
     brain remember --tenant T [--type fact] [--importance 0.5] [--pinned] CONTENT
     brain search --tenant T [--top-k 10] [--json] QUERY
+    brain context --tenant T --session S [--query Q] [--budget N]
+    brain ingest --tenant T [--project P] PATH...  # files and folders, with progress
+    brain reprofile --tenant T [--ids ID...]
     brain export --tenant T [--out FILE]          # JSONL, lossless
     brain import --tenant T FILE
     brain reconcile | brain health | brain doctor
@@ -89,6 +92,22 @@ def _parser() -> argparse.ArgumentParser:
     search.add_argument("query")
     search.add_argument("--top-k", type=int, default=10)
     search.add_argument("--json", action="store_true", help="one JSON object per hit")
+
+    context = cmd("context", "print the assembled context for a session's next model call")
+    tenant(context)
+    context.add_argument("--session", required=True, help="session id")
+    context.add_argument("--user", default="cli", help="user id (default: cli)")
+    context.add_argument("--query", help="what the next model call is about")
+    context.add_argument("--budget", type=int, help="token budget (default: the layer budgets)")
+
+    ingest = cmd("ingest", "ingest documents: files, or folders walked for text files")
+    tenant(ingest)
+    ingest.add_argument("paths", nargs="+", metavar="PATH")
+    ingest.add_argument("--project", help="project id for the documents")
+
+    reprofile = cmd("reprofile", "rebuild living entity profiles (all, or --ids)")
+    tenant(reprofile)
+    reprofile.add_argument("--ids", nargs="*", help="entity ids (default: every entity)")
 
     export = cmd("export", "write a tenant as JSONL (lossless: chains, merges, aliases)")
     tenant(export)

@@ -14,7 +14,7 @@ from typing import IO, Any
 
 from api.auth import create_key, list_keys, revoke_key
 from api.brain import Brain
-from core.errors import InvalidInput
+from core.errors import BrainError, InvalidInput
 from core.retrieval_types import SearchQuery
 from core.settings import Settings
 from core.types import MemoryType, NewMemory
@@ -80,6 +80,22 @@ async def _with_brain(args: argparse.Namespace, brain: Brain) -> int:
                 )
             else:
                 print(f"{hit.score:6.3f}  [{hit.memory.type.value}] {hit.memory.content}")
+    elif args.command == "context":
+        ctx = await brain.assemble_context(
+            args.tenant, args.session, args.user, query=args.query, token_budget=args.budget
+        )
+        print(ctx.text)
+        print(f"-- {ctx.total_tokens} of {ctx.token_budget} tokens", file=sys.stderr)
+    elif args.command == "ingest":
+        return await ingest_paths(brain, args.tenant, [Path(p) for p in args.paths], args.project)
+    elif args.command == "reprofile":
+
+        def progress(done: int, total: int) -> None:
+            print(f"\rreprofiled {done}/{total}", end="", file=sys.stderr, flush=True)
+
+        done = await brain.reprofile_entities(args.tenant, args.ids or None, progress)
+        print(file=sys.stderr)
+        print(json.dumps({"entities": done.profiled, "seconds": round(done.seconds, 2)}))
     elif args.command == "export":
         with _output(args.out) as out:
             count = await export_tenant(brain, args.tenant, out)
@@ -95,6 +111,53 @@ async def _with_brain(args: argparse.Namespace, brain: Brain) -> int:
         print(json.dumps({"ok": h.ok, "engines": [e.__dict__ for e in h.engines]}))
         return 0 if h.ok else 1
     return 0
+
+
+TEXT_SUFFIXES = {".md", ".markdown", ".txt", ".rst", ".adoc", ".org", ".html", ".csv"}
+
+
+def document_files(paths: list[Path]) -> list[Path]:
+    """The files to ingest: given files as they are, folders walked for text documents."""
+    files: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            files += sorted(
+                p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in TEXT_SUFFIXES
+            )
+        elif path.is_file():
+            files.append(path)
+        else:
+            raise InvalidInput(f"{path}: no such file or folder", field="paths")
+    return files
+
+
+async def ingest_paths(
+    brain: Brain, tenant_id: str, paths: list[Path], project_id: str | None
+) -> int:
+    """Ingest each document with a progress line and print a summary; 1 if any failed."""
+    files = document_files(paths)
+    chunks = unchanged = failed = 0
+    for number, path in enumerate(files, 1):
+        prefix = f"[{number}/{len(files)}] {path}"
+        try:
+            text = path.read_text(encoding="utf-8")
+            result = await brain.ingest.ingest_document(tenant_id, str(path), text, project_id)
+        except (OSError, UnicodeDecodeError, BrainError) as e:
+            failed += 1
+            print(f"{prefix}: FAILED {getattr(e, 'message', e)}", file=sys.stderr)
+            continue
+        if result.unchanged:
+            unchanged += 1
+            print(f"{prefix}: unchanged", file=sys.stderr)
+        else:
+            chunks += len(result.chunks)
+            print(
+                f"{prefix}: {len(result.chunks)} chunks, v{result.document.version}",
+                file=sys.stderr,
+            )
+    summary = {"files": len(files), "chunks": chunks, "unchanged": unchanged, "failed": failed}
+    print(json.dumps(summary))
+    return 1 if failed else 0
 
 
 @contextmanager

@@ -49,9 +49,21 @@ async def test_remember_search_export_import_doctor(
         capsys, "search", "--data-dir", two, "--tenant", "acme", "--json", "who writes for WOBS?"
     )
     assert code == 0 and json.loads(out.splitlines()[0])["content"] == "Peter is a writer at WOBS"
+    docs = tmp_path / "docs"
+    (docs / "sub").mkdir(parents=True)
+    (docs / "handbook.md").write_text("# Handbook\n\nEvery article passes two AI detectors before it ships.\n")
+    (docs / "sub" / "notes.txt").write_text("Peter reviews the Anderson order on Fridays.\n")
+    (docs / "image.png").write_bytes(b"\x89PNG")
+    code, out, err = await brain(capsys, "ingest", "--data-dir", two, "--tenant", "acme", str(docs))
+    assert code == 0 and json.loads(out) == {"files": 2, "chunks": 2, "unchanged": 0, "failed": 0}
+    assert "[1/2]" in err and "[2/2]" in err
+    code, out, err = await brain(capsys, "ingest", "--data-dir", two, "--tenant", "acme", str(docs), str(tmp_path / "missing"))
+    assert code == 2 and "no such file" in err
+    code, out, err = await brain(capsys, "context", "--data-dir", two, "--tenant", "acme", "--session", "s1", "--query", "how do we check articles?")
+    assert code == 0 and "two AI detectors" in out and "tokens" in err
     code, out, _ = await brain(capsys, "doctor", "--data-dir", two)
     assert code == 0, out
-    assert "graph engine" in out and "tenant acme: 1 memories, 1 vectors, index lag 0" in out
+    assert "graph engine" in out and "tenant acme: 3 memories, 3 vectors, index lag 0" in out
 
 
 def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
