@@ -182,6 +182,7 @@ def create_app(
     async def metrics_endpoint(request: Request) -> Response:
         health = await ref["brain"].health()
         metrics.index_lag.set(health.unindexed or 0)
+        metrics.queue_depth.set(ref["brain"].ingest.queue.depth)
         return Response(metrics.render(), media_type="text/plain; version=0.0.4")
 
     graphql = BrainGraphQL(settings, ref, metrics)

@@ -443,6 +443,9 @@ class Brain:
                 tenant.memory_counts(), tenant.entity_count()
             )
             counts = {"memories": total, "unindexed": unindexed, "entities": entities}
+        elif engines[0].ok:
+            rows = await self.graph.system.read("index_lag")
+            counts = {"unindexed": int(rows[0]["lag"]) if rows else 0}
         return Health(ok=all(e.ok for e in engines), engines=engines, **counts)
 
     def _graph_detail(self) -> str:

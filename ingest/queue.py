@@ -47,6 +47,11 @@ class JobQueue:
         self.completed = 0
         self.failed = 0
 
+    @property
+    def depth(self) -> int:
+        """Jobs waiting in this process (scheduled retries included)."""
+        return self._queue.qsize() + len(self._timers)
+
     def register(self, kind: str, handler: Handler) -> None:
         """Run ``handler(tenant_id, payload)`` for jobs of ``kind``."""
         self._handlers[kind] = handler

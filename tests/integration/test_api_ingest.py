@@ -89,11 +89,17 @@ async def test_assemble_context_through_the_api(brain: Brain, tenant_id: str) ->
       __typename ... on Context { totalTokens tokenBudget text
         tokenCounts { procedural projectContext memories documentChunks recentConversation }
         items { layer score memory { content current } } trackedEntities { entity { name } salience } } } }"""
-    ctx = (await client.data(query, q="Where do we deploy, and who writes for WOBS?", budget=1500))["assembleContext"]
+    ctx = (await client.data(query, q="Where do we deploy, and who writes for WOBS?", budget=1500))[
+        "assembleContext"
+    ]
     assert ctx["__typename"] == "Context" and 0 < ctx["totalTokens"] <= 1500
     assert sum(ctx["tokenCounts"].values()) <= ctx["totalTokens"]
-    assert all(item["memory"]["current"] for item in ctx["items"] if item["layer"] != "RECENT_CONVERSATION")
-    assert "Heroku" not in "\n".join(i["memory"]["content"] for i in ctx["items"] if i["layer"] == "MEMORIES")
+    assert all(
+        item["memory"]["current"] for item in ctx["items"] if item["layer"] != "RECENT_CONVERSATION"
+    )
+    assert "Heroku" not in "\n".join(
+        i["memory"]["content"] for i in ctx["items"] if i["layer"] == "MEMORIES"
+    )
     assert "Peter" in {t["entity"]["name"] for t in ctx["trackedEntities"]}
     bad = await client.data(query, q="x", budget=1)
     assert bad["assembleContext"]["__typename"] == "InvalidInputError"

@@ -177,6 +177,7 @@ async def test_metrics_expose_operation_latency(client: Client) -> None:
     text = (await client.http.get("/metrics")).text
     assert 'brain_request_seconds_count{operation="search"}' in text
     assert "brain_engine_seconds_count" in text and "brain_index_lag" in text
+    assert "brain_queue_depth" in text
 
 
 async def test_cors_only_for_configured_origins(brain: Brain, tenant_id: str) -> None:

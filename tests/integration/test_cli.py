@@ -51,15 +51,37 @@ async def test_remember_search_export_import_doctor(
     assert code == 0 and json.loads(out.splitlines()[0])["content"] == "Peter is a writer at WOBS"
     docs = tmp_path / "docs"
     (docs / "sub").mkdir(parents=True)
-    (docs / "handbook.md").write_text("# Handbook\n\nEvery article passes two AI detectors before it ships.\n")
+    (docs / "handbook.md").write_text(
+        "# Handbook\n\nEvery article passes two AI detectors before it ships.\n"
+    )
     (docs / "sub" / "notes.txt").write_text("Peter reviews the Anderson order on Fridays.\n")
     (docs / "image.png").write_bytes(b"\x89PNG")
     code, out, err = await brain(capsys, "ingest", "--data-dir", two, "--tenant", "acme", str(docs))
     assert code == 0 and json.loads(out) == {"files": 2, "chunks": 2, "unchanged": 0, "failed": 0}
     assert "[1/2]" in err and "[2/2]" in err
-    code, out, err = await brain(capsys, "ingest", "--data-dir", two, "--tenant", "acme", str(docs), str(tmp_path / "missing"))
+    code, out, err = await brain(
+        capsys,
+        "ingest",
+        "--data-dir",
+        two,
+        "--tenant",
+        "acme",
+        str(docs),
+        str(tmp_path / "missing"),
+    )
     assert code == 2 and "no such file" in err
-    code, out, err = await brain(capsys, "context", "--data-dir", two, "--tenant", "acme", "--session", "s1", "--query", "how do we check articles?")
+    code, out, err = await brain(
+        capsys,
+        "context",
+        "--data-dir",
+        two,
+        "--tenant",
+        "acme",
+        "--session",
+        "s1",
+        "--query",
+        "how do we check articles?",
+    )
     assert code == 0 and "two AI detectors" in out and "tokens" in err
     code, out, _ = await brain(capsys, "doctor", "--data-dir", two)
     assert code == 0, out

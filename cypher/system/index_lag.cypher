@@ -1,0 +1,5 @@
+// Memories of every tenant not yet in the vector index (an operations metric).
+// params: none
+// returns: lag
+MATCH (m:Memory {indexed: false})
+RETURN count(m) AS lag
