@@ -259,25 +259,40 @@ class Brain:
 
     async def _enrich(self, tenant_id: str, text: str | None, session_id: str | None) -> _Enriched:
         """What the read side needs besides the query: resolved and tracked entities, the
-        session's recent turns, active tasks, and time windows named in the text."""
-        out = _Enriched()
-        if text and text.strip():
-            resolution = await self.resolver.resolve(
+        session's recent turns, active tasks, and time windows named in the text. The four
+        reads are independent and run concurrently."""
+
+        async def resolution() -> Resolution | None:
+            if not text or not text.strip():
+                return None
+            return await self.resolver.resolve(
                 tenant_id, text, session_id=session_id, update_session=False
             )
-            out.entity_ids.extend(resolution.entity_ids)
-            out.clarification = resolution.clarification
-            out.windows = tuple((t.start, t.end) for t in resolution.parsed.times)
-        if session_id:
-            tracked = await self.resolver.tracked(tenant_id, session_id)
-            out.tracked = tuple(tracked)
-            salient = [t.entity.id for t in tracked if t.salience >= SALIENT]
-            out.entity_ids.extend(e for e in salient if e not in out.entity_ids)
-            turns = await self.ingest.working_memory(tenant_id, session_id)
-            found = await self.graph.tenant(tenant_id).get_memories([t.memory_id for t in turns])
-            out.turns = tuple(found[t.memory_id] for t in turns if t.memory_id in found)
-        tasks = await self.ingest.tasks(tenant_id, TaskStatus.CONFIRMED, 50)
-        out.task_ids = tuple(t.id for t in tasks)
+
+        async def tracked() -> list[TrackedEntity]:
+            return await self.resolver.tracked(tenant_id, session_id) if session_id else []
+
+        async def turns() -> tuple[Memory, ...]:
+            if not session_id:
+                return ()
+            window = await self.ingest.working_memory(tenant_id, session_id)
+            found = await self.graph.tenant(tenant_id).get_memories([t.memory_id for t in window])
+            return tuple(found[t.memory_id] for t in window if t.memory_id in found)
+
+        resolved, salient, recent, tasks = await asyncio.gather(
+            resolution(),
+            tracked(),
+            turns(),
+            self.ingest.tasks(tenant_id, TaskStatus.CONFIRMED, 50),
+        )
+        out = _Enriched(turns=recent, tracked=tuple(salient), task_ids=tuple(t.id for t in tasks))
+        if resolved is not None:
+            out.entity_ids.extend(resolved.entity_ids)
+            out.clarification = resolved.clarification
+            out.windows = tuple((t.start, t.end) for t in resolved.parsed.times)
+        for t in salient:
+            if t.salience >= SALIENT and t.entity.id not in out.entity_ids:
+                out.entity_ids.append(t.entity.id)
         return out
 
     async def list_memories(
