@@ -9,9 +9,9 @@ from dataclasses import dataclass
 import networkx as nx
 
 from core.clock import now
-from core.decay import decay_factor
 from core.types import MemoryType
 from graph.store import GraphStore
+from retrieval.scoring import recency_signal
 
 MAX_MEMORIES = 300
 
@@ -73,7 +73,7 @@ async def viz_graph(
             x=float(layout[m.id][0]),
             y=float(layout[m.id][1]),
             importance=m.importance,
-            decay_factor=decay_factor(m.decay_class, m.last_accessed_at or m.created_at, at),
+            decay_factor=recency_signal(m, at),
             label=m.content[:80],
         )
         for m in memories

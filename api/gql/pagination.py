@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import base64
 import json
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 import strawberry
 
 from api.gql.entities import EntityNode
 from api.gql.types import MemoryNode
 from core.errors import InvalidInput
+
+T = TypeVar("T")
 
 
 @strawberry.type
@@ -57,6 +61,15 @@ def decode_cursor(cursor: str | None, arity: int) -> list[object] | None:
     if not isinstance(parts, list) or len(parts) != arity:
         raise InvalidInput("malformed cursor", field="after")
     return parts
+
+
+def paginate(
+    rows: Sequence[T], size: int, cursor_of: Callable[[T], str]
+) -> tuple[list[tuple[str, T]], PageInfo]:
+    """The first ``size`` rows with their cursors, and whether more follow (callers fetch
+    ``size + 1`` rows so the extra one answers that)."""
+    page = [(cursor_of(r), r) for r in rows[:size]]
+    return page, PageInfo(has_next_page=len(rows) > size, end_cursor=page[-1][0] if page else None)
 
 
 def check_first(first: int, maximum: int) -> int:

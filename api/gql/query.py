@@ -15,10 +15,10 @@ from api.gql.pagination import (
     EntityEdge,
     MemoryConnection,
     MemoryEdge,
-    PageInfo,
     check_first,
     decode_cursor,
     encode_cursor,
+    paginate,
 )
 from api.gql.results import (
     CoreResult,
@@ -114,17 +114,9 @@ class Query:
                 since=to_epoch(f.since),
                 until=to_epoch(f.until),
             )
-            edges = [
-                MemoryEdge(cursor=encode_cursor(m.created_at, m.id), node=MemoryNode.of(m))
-                for m in page[:size]
-            ]
-            return MemoryConnection(
-                edges=edges,
-                page_info=PageInfo(
-                    has_next_page=len(page) > size,
-                    end_cursor=edges[-1].cursor if edges else None,
-                ),
-            )
+            pairs, info = paginate(page, size, lambda m: encode_cursor(m.created_at, m.id))
+            edges = [MemoryEdge(cursor=c, node=MemoryNode.of(m)) for c, m in pairs]
+            return MemoryConnection(edges=edges, page_info=info)
 
         return await guarded(run)  # type: ignore[no-any-return]
 
@@ -215,16 +207,9 @@ class Query:
                 type=f.type,
                 alias=f.alias,
             )
-            edges = [
-                EntityEdge(cursor=encode_cursor(e.id), node=EntityNode.of(e)) for e in page[:size]
-            ]
-            return EntityConnection(
-                edges=edges,
-                page_info=PageInfo(
-                    has_next_page=len(page) > size,
-                    end_cursor=edges[-1].cursor if edges else None,
-                ),
-            )
+            pairs, info = paginate(page, size, lambda e: encode_cursor(e.id))
+            edges = [EntityEdge(cursor=c, node=EntityNode.of(e)) for c, e in pairs]
+            return EntityConnection(edges=edges, page_info=info)
 
         return await guarded(run)  # type: ignore[no-any-return]
 

@@ -10,13 +10,14 @@ import strawberry
 
 from api.gql.entities import EntityNode
 from core.clock import NEVER, now, to_datetime
-from core.decay import decay_factor
+from core.retrieval_types import SIGNALS
 from core.types import DecayClass as CoreDecayClass
 from core.types import EraseReport as CoreEraseReport
 from core.types import Hit as CoreHit
 from core.types import LineageLink as CoreLineageLink
 from core.types import Memory as CoreMemory
 from core.types import MemoryType as CoreMemoryType
+from retrieval.scoring import recency_signal
 
 # The domain enums are the GraphQL enums (member names are the GraphQL values).
 strawberry.enum(CoreMemoryType, name="MemoryType")
@@ -88,7 +89,7 @@ class MemoryNode:
             source=m.source,
             entity_ids=[strawberry.ID(e) for e in m.entity_ids],
             current=m.is_current,
-            decay_factor=decay_factor(m.decay_class, m.last_accessed_at or m.created_at, now()),
+            decay_factor=recency_signal(m, now()),
             superseded_by_id=strawberry.ID(m.superseded_by) if m.superseded_by else None,
             supersedes_id=strawberry.ID(m.supersedes) if m.supersedes else None,
         )
@@ -193,25 +194,13 @@ class SearchHit:
 
     @staticmethod
     def of(hit: CoreHit) -> SearchHit:
-        known = {k: v for k, v in hit.signals.items() if k in _SIGNAL_KEYS}
+        known = {k: v for k, v in hit.signals.items() if k in SIGNALS}
         return SearchHit(
             memory=MemoryNode.of(hit.memory),
             score=hit.score,
             paths=[RetrievalPath(p) for p in hit.paths],
-            signals=Signals(**{_SIGNAL_KEYS[k]: v for k, v in known.items()}),
+            signals=Signals(**known),
         )
-
-
-_SIGNAL_KEYS = {
-    "similarity": "similarity",
-    "keyword": "keyword",
-    "recency": "recency",
-    "importance": "importance",
-    "access_frequency": "access_frequency",
-    "entity_match": "entity_match",
-    "project_match": "project_match",
-    "task_bonus": "task_bonus",
-}
 
 
 @strawberry.type

@@ -179,3 +179,29 @@ async def test_entity_lineage_and_viz_graph(brain: Brain, client: Client, tenant
     relations = {(e["source"], e["target"], e["relation"]) for e in viz["vizGraph"]["edges"]}
     assert (peter.id, wobs.id, "works_for") in relations
     assert all(isinstance(n["position"]["x"], float) for n in nodes.values())
+
+
+async def test_decay_factor_is_the_ranking_decay(
+    brain: Brain, client: Client, tenant_id: str
+) -> None:
+    from core.clock import now
+    from core.types import MemoryType, NewMemory
+
+    old = await brain.remember(
+        tenant_id,
+        NewMemory(
+            content="We had a call", type=MemoryType.EPISODIC, created_at=now() - 28 * 86_400
+        ),
+    )
+    foundation = await brain.remember(
+        tenant_id,
+        NewMemory(
+            content="Peter is a writer", type=MemoryType.SEMANTIC, created_at=now() - 700 * 86_400
+        ),
+    )
+    q = "query($id: ID!) { memory(id: $id) { ... on Memory { decayClass decayFactor } } }"
+    episode = (await client.data(q, id=old.id))["memory"]
+    assert episode["decayClass"] == "MEDIUM" and episode["decayFactor"] == pytest.approx(
+        0.25, abs=0.01
+    )
+    assert (await client.data(q, id=foundation.id))["memory"]["decayFactor"] == 1.0
