@@ -21,7 +21,15 @@ from typing import Any
 from core.clock import now
 from core.errors import BackendError, InvalidInput
 from core.ids import check_id
-from core.ingest_types import TaskStatus
+from core.ingest_types import Session
+from core.lifecycle_types import (
+    ConsolidationReport,
+    FeedbackOutcome,
+    FeedbackResult,
+    JobName,
+    JobRun,
+    MemoryMerge,
+)
 from core.retrieval_types import (
     AssembledContext,
     ContextRequest,
@@ -42,14 +50,18 @@ from core.types import (
     MemoryType,
     NewMemory,
 )
+from graph.retrieval_ops import SessionView
 from graph.runtime import GraphRuntime, open_graph
 from graph.store import GraphStore
+from ingest.lifecycle.service import LifecycleService
 from ingest.reconcile import ReconcileReport, reconcile
 from ingest.service import IngestService
+from ingest.sessions import check_session_id
 from ingest.writer import MemoryWriter
 from resolution.profiles import ReprofileReport
 from resolution.resolver import Resolver
-from resolution.types import Clarification, Resolution, TrackedEntity
+from resolution.tracker import load_state
+from resolution.types import Clarification, Resolution, TrackedEntity, TrackerState
 from retrieval.access import AccessRecorder
 from retrieval.assembly import ContextAssembler
 from retrieval.embedders import Embedder, build_embedder
@@ -63,6 +75,7 @@ log = logging.getLogger(__name__)
 @dataclass
 class _Enriched:
     entity_ids: list[str] = field(default_factory=list)
+    entities: dict[str, Entity] = field(default_factory=dict)  # those read while resolving
     turns: tuple[Memory, ...] = ()
     tracked: tuple[TrackedEntity, ...] = ()
     clarification: Clarification | None = None
@@ -115,6 +128,12 @@ class Brain:
         self.ingest = IngestService.build(
             settings, graph, index, embedder, self.resolver, self.resolver.profiles.refresh
         )
+        self.lifecycle = LifecycleService(
+            self.writer,
+            settings.lifecycle,
+            self._reprofile_ids,
+            self.ingest.llm.client if self.ingest.llm is not None else None,
+        )
         self._runtime = runtime
         self.started_at = time.time()
 
@@ -141,6 +160,7 @@ class Brain:
         return brain
 
     async def close(self) -> None:
+        await self.lifecycle.scheduler.stop()  # an interrupted job resumes at its next run
         await self.ingest.stop()  # pending jobs stay in the graph and resume at the next start
         await self.access.close()  # flush batched access counts
         await self.index.close()
@@ -188,10 +208,19 @@ class Brain:
         entity_id: str | None = None,
         user_id: str | None = None,
     ) -> EraseReport:
+        """GDPR hard delete of a subject from both engines (see ``MemoryWriter.erase``); the
+        profiles of surviving entities that mentioned it are rebuilt before this returns."""
         entity = check_id(entity_id, "entityId") if entity_id is not None else None
-        report = await self.writer.erase(tenant_id, memory_ids, entity, user_id)
-        if entity is not None:
+        report = await self.writer.erase(
+            tenant_id,
+            memory_ids,
+            entity,
+            user_id,
+            reprofile=self.resolver.profiles.reprofile_entities,
+        )
+        if report.entity_ids:
             self.resolver.names.invalidate(tenant_id)
+        self.retriever.core.invalidate(tenant_id)
         return report
 
     # -- resolution ----------------------------------------------------------------------------
@@ -229,6 +258,7 @@ class Brain:
                 active_task_ids=query.active_task_ids or enriched.task_ids,
                 time_windows=query.time_windows or enriched.windows,
             ),
+            enriched.entities,
         )
 
     async def assemble_context(
@@ -255,42 +285,49 @@ class Brain:
             tracked=enriched.tracked,
             clarification=enriched.clarification,
         )
-        return await self.assembler.assemble(tenant_id, request)
+        return await self.assembler.assemble(tenant_id, request, enriched.entities)
 
     async def _enrich(self, tenant_id: str, text: str | None, session_id: str | None) -> _Enriched:
         """What the read side needs besides the query: resolved and tracked entities, the
-        session's recent turns, active tasks, and time windows named in the text. The four
-        reads are independent and run concurrently."""
+        session's recent turns, active tasks, and time windows named in the text. The session
+        (window, turns, tracker: one read), the confirmed tasks and the parse run
+        concurrently."""
+        tenant = self.graph.tenant(tenant_id)
+        query = text if text and text.strip() else None
+        view: asyncio.Future[SessionView] | None = None
+        state: asyncio.Future[TrackerState] | None = None
+        if session_id is not None:
+            check_session_id(session_id)
+            view = asyncio.ensure_future(tenant.session_view(session_id))
 
-        async def resolution() -> Resolution | None:
-            if not text or not text.strip():
-                return None
-            return await self.resolver.resolve(
-                tenant_id, text, session_id=session_id, update_session=False
-            )
+            async def stored() -> TrackerState:
+                assert view is not None
+                return load_state((await view).tracker)
 
-        async def tracked() -> list[TrackedEntity]:
-            return await self.resolver.tracked(tenant_id, session_id) if session_id else []
+            state = asyncio.ensure_future(stored())
+
+        async def resolution() -> tuple[Resolution | None, list[TrackedEntity]]:
+            if state is None:
+                if query is None:
+                    return None, []
+                return await self.resolver.resolve(tenant_id, query, update_session=False), []
+            assert session_id is not None
+            return await self.resolver.peek(tenant_id, query, session_id, state)
 
         async def turns() -> tuple[Memory, ...]:
-            if not session_id:
-                return ()
-            window = await self.ingest.working_memory(tenant_id, session_id)
-            found = await self.graph.tenant(tenant_id).get_memories([t.memory_id for t in window])
-            return tuple(found[t.memory_id] for t in window if t.memory_id in found)
+            return (await view).window(now()) if view is not None else ()
 
-        resolved, salient, recent, tasks = await asyncio.gather(
-            resolution(),
-            tracked(),
-            turns(),
-            self.ingest.tasks(tenant_id, TaskStatus.CONFIRMED, 50),
+        (resolved, salient), recent, task_ids = await asyncio.gather(
+            resolution(), turns(), tenant.confirmed_task_ids(50)
         )
-        out = _Enriched(turns=recent, tracked=tuple(salient), task_ids=tuple(t.id for t in tasks))
+        out = _Enriched(turns=recent, tracked=tuple(salient), task_ids=tuple(task_ids))
         if resolved is not None:
             out.entity_ids.extend(resolved.entity_ids)
+            out.entities.update({r.entity.id: r.entity for r in resolved.resolved if r.entity})
             out.clarification = resolved.clarification
             out.windows = tuple((t.start, t.end) for t in resolved.parsed.times)
         for t in salient:
+            out.entities.setdefault(t.entity.id, t.entity)
             if t.salience >= SALIENT and t.entity.id not in out.entity_ids:
                 out.entity_ids.append(t.entity.id)
         return out
@@ -466,3 +503,52 @@ class Brain:
     def _graph_detail(self) -> str:
         engine = self._runtime.engine if self._runtime else None
         return "embedded ArcadeDB" if engine is not None else self.settings.graph.uri
+
+    # -- lifecycle -----------------------------------------------------------------------------
+
+    async def _reprofile_ids(self, tenant_id: str, ids: Sequence[str]) -> int:
+        report = await self.resolver.profiles.reprofile_entities(tenant_id, list(ids))
+        return report.profiled
+
+    async def close_session(self, tenant_id: str, session_id: str) -> Session:
+        """Close a session and flush its working memory (promote or expire its turns)."""
+        session = await self.ingest.close_session(tenant_id, session_id)
+        await self.lifecycle.flush_session(tenant_id, session.id)
+        return session
+
+    async def consolidate(
+        self,
+        tenant_id: str,
+        jobs: Sequence[JobName] | None = None,
+        project_id: str | None = None,
+        session_id: str | None = None,
+        progress: Callable[[str], None] | None = None,
+    ) -> ConsolidationReport:
+        """Run lifecycle jobs now (default: all) and return their reports."""
+        return await self.lifecycle.consolidate(tenant_id, jobs, project_id, session_id, progress)
+
+    async def job_runs(
+        self,
+        tenant_id: str,
+        *,
+        first: int,
+        before: tuple[float, str] | None = None,
+        job: JobName | None = None,
+    ) -> list[JobRun]:
+        return await self.lifecycle.runs(tenant_id, first=first, before=before, job=job)
+
+    async def record_feedback(
+        self,
+        tenant_id: str,
+        session_id: str,
+        memory_ids: Sequence[str],
+        helpful: bool,
+        outcome: FeedbackOutcome | None = None,
+    ) -> FeedbackResult:
+        return await self.lifecycle.feedback(tenant_id, session_id, memory_ids, helpful, outcome)
+
+    async def memory_merges(self, tenant_id: str, memory_id: str) -> list[MemoryMerge]:
+        return await self.lifecycle.merges(tenant_id, memory_id)
+
+    async def unmerge_memory(self, tenant_id: str, memory_id: str) -> Memory:
+        return await self.lifecycle.unmerge(tenant_id, memory_id)

@@ -8,6 +8,8 @@
     brain context --tenant T --session S [--query Q] [--budget N]
     brain ingest --tenant T [--project P] PATH...  # files and folders, with progress
     brain reprofile --tenant T [--ids ID...]
+    brain consolidate --tenant T [--project P | --session S] [--task TASK...]
+    brain runs --tenant T [--job TASK] [--limit N]  # lifecycle job reports, newest first
     brain export --tenant T [--out FILE]          # JSONL, lossless
     brain import --tenant T FILE
     brain reconcile | brain health | brain doctor
@@ -30,6 +32,7 @@ from pathlib import Path
 from api import cli_ops
 from api.logs import configure_logging
 from core.errors import BrainError, InvalidInput, NotFound
+from core.lifecycle_types import JobName
 from core.settings import Settings
 from core.types import MemoryType
 
@@ -108,6 +111,25 @@ def _parser() -> argparse.ArgumentParser:
     reprofile = cmd("reprofile", "rebuild living entity profiles (all, or --ids)")
     tenant(reprofile)
     reprofile.add_argument("--ids", nargs="*", help="entity ids (default: every entity)")
+
+    tasks = [j.value for j in JobName]
+    consolidate = cmd(
+        "consolidate",
+        "run lifecycle jobs now (default: all, in order: " + ", ".join(tasks) + "); prints "
+        "each job's report; exit 1 when a job failed",
+    )
+    tenant(consolidate)
+    where = consolidate.add_mutually_exclusive_group()
+    where.add_argument("--project", help="only this project's memories")
+    where.add_argument("--session", help="only this session's memories")
+    consolidate.add_argument(
+        "--task", action="append", choices=tasks, help="a job to run (repeatable)"
+    )
+
+    runs = cmd("runs", "list lifecycle job reports, newest first (JSON lines)")
+    tenant(runs)
+    runs.add_argument("--job", choices=tasks, help="only this job")
+    runs.add_argument("--limit", type=int, default=20, help="how many (default 20)")
 
     export = cmd("export", "write a tenant as JSONL (lossless: chains, merges, aliases)")
     tenant(export)

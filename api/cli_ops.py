@@ -15,6 +15,7 @@ from typing import IO, Any
 from api.auth import create_key, list_keys, revoke_key
 from api.brain import Brain
 from core.errors import BrainError, InvalidInput
+from core.lifecycle_types import JobName, JobRun
 from core.retrieval_types import SearchQuery
 from core.settings import Settings
 from core.types import MemoryType, NewMemory
@@ -96,6 +97,28 @@ async def _with_brain(args: argparse.Namespace, brain: Brain) -> int:
         done = await brain.reprofile_entities(args.tenant, args.ids or None, progress)
         print(file=sys.stderr)
         print(json.dumps({"entities": done.profiled, "seconds": round(done.seconds, 2)}))
+    elif args.command == "consolidate":
+        jobs = [JobName(t) for t in args.task] if args.task else None
+
+        def said(line: str) -> None:
+            print(f"\r{line[:110]:<110}", end="", file=sys.stderr, flush=True)
+
+        consolidated = await brain.consolidate(args.tenant, jobs, args.project, args.session, said)
+        print(file=sys.stderr)
+        for r in consolidated.runs:
+            print(json.dumps(_run_json(r)))
+        print(
+            f"{len(consolidated.runs)} jobs in {consolidated.duration_ms / 1000:.1f} s"
+            + ("" if consolidated.ok else "; some failed"),
+            file=sys.stderr,
+        )
+        return 0 if consolidated.ok else 1
+    elif args.command == "runs":
+        if not 1 <= args.limit <= 1000:
+            raise InvalidInput("--limit must be between 1 and 1000", field="limit")
+        job = JobName(args.job) if args.job else None
+        for r in await brain.job_runs(args.tenant, first=args.limit, job=job):
+            print(json.dumps(_run_json(r)))
     elif args.command == "export":
         with _output(args.out) as out:
             count = await export_tenant(brain, args.tenant, out)
@@ -266,3 +289,9 @@ def _writable(path: Path) -> bool:
         return True
     except OSError:
         return False
+
+
+def _run_json(run: JobRun) -> dict[str, Any]:
+    out = run.model_dump(mode="json", exclude={"tenant_id"})
+    out["duration_ms"] = round(run.duration_ms, 1) if run.duration_ms is not None else None
+    return out

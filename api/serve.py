@@ -23,6 +23,8 @@ async def serve(settings: Settings, demo: bool = False) -> int:
     except BaseException:
         await brain.close()
         raise
+    if settings.lifecycle.scheduler:
+        brain.lifecycle.scheduler.start()  # stopped by brain.close() at shutdown
     # From here uvicorn's lifespan owns the engines: on SIGINT/SIGTERM it stops accepting,
     # finishes in-flight requests, then closes the index, the model and the graph engine.
     app = create_app(settings, brain, owns_brain=True)

@@ -161,6 +161,7 @@ async def run(args: argparse.Namespace, data_dir: Path) -> dict[str, Any]:
         limits = httpx.Limits(max_connections=args.clients)
         headers = {"Authorization": f"Bearer {key}"}
         print(f"running {args.clients} clients for {args.seconds}s ...")
+        load_before = os.getloadavg()[0]
         async with httpx.AsyncClient(
             base_url=url, timeout=60, limits=limits, headers=headers
         ) as http:
@@ -183,6 +184,9 @@ async def run(args: argparse.Namespace, data_dir: Path) -> dict[str, Any]:
         "throughput_rps": round(total / elapsed, 1),
         "errors": errors,
         "latency": {op: percentiles(v) for op, v in samples.items() if v},
+        # 1-minute load average before the clients start and when they stop: the server,
+        # the clients and the graph engine share the machine's 2 cores (and any other work).
+        "load_average_1m": [round(load_before, 2), round(os.getloadavg()[0], 2)],
     }
 
 
@@ -204,6 +208,7 @@ def main() -> None:
             f"{result['errors'][op]:>8}"
         )
     print(f"throughput: {result['throughput_rps']} requests/s")
+    print(f"load average (1 min) before/after: {result['load_average_1m']}")
     write_json(args.out, result)
 
 

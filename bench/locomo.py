@@ -129,7 +129,9 @@ def _new(text: str) -> Any:
     return NewMemory(content=text)
 
 
-async def question_entities(tenant: TenantGraph, question: str, cache: dict[str, str]) -> tuple:
+async def question_entities(
+    tenant: TenantGraph, question: str, cache: dict[str, str]
+) -> tuple[str, ...]:
     """Entity ids named in the question by exact alias lookup (what a resolver does first)."""
     found: list[str] = []
     for word in dict.fromkeys(_WORD.findall(question)):
@@ -184,7 +186,8 @@ async def run(data: Path, k: int, overrides: dict[str, Any] | None = None) -> di
         rows: dict[str, list[tuple[int, dict[str, float]]]] = defaultdict(list)
         paths: dict[str, int] = defaultdict(int)
         path_top: dict[str, int] = defaultdict(int)
-        timings = {"ingest_s": 0.0, "turns": 0, "questions": 0, "search_ms": []}
+        timings: dict[str, Any] = {"ingest_s": 0.0, "turns": 0, "questions": 0}
+        search_ms: list[float] = []
         try:
             for path in files:
                 conv_all = json.loads(path.read_text())
@@ -214,7 +217,7 @@ async def run(data: Path, k: int, overrides: dict[str, Any] | None = None) -> di
                             at=at,
                         ),
                     )
-                    timings["search_ms"].append((time.perf_counter() - t0) * 1000)
+                    search_ms.append((time.perf_counter() - t0) * 1000)
                     ranked = {"pipeline": [to_dia.get(h.memory.id, "") for h in response.hits]}
                     for hit in response.hits[:10]:
                         for p in hit.paths:
@@ -233,7 +236,7 @@ async def run(data: Path, k: int, overrides: dict[str, Any] | None = None) -> di
             await index.close()
             await embedder.close()
             await runtime.close()
-    return report(rows, paths, path_top, timings)
+    return report(rows, paths, path_top, {**timings, "search_ms": search_ms})
 
 
 def report(

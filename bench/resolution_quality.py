@@ -1,12 +1,16 @@
 """Resolution quality on the labelled sets in tests/data/resolution/.
 
-    HF_HUB_OFFLINE=1 .venv/bin/python -m bench.resolution_quality
+    HF_HUB_OFFLINE=1 .venv/bin/python -m bench.resolution_quality [--seed N]
 
-Prints and writes bench/results/resolution_quality.json:
+Prints and writes bench/results/resolution_quality.json (``resolution_quality-seedN.json``
+for another seed):
 
 - disambiguation: a generated tenant where each first name is shared by six people with
   distinct profiles; accuracy of resolving by context, silent wrong merges, and the rate of
-  clarifications on truly ambiguous queries (no context);
+  clarifications on truly ambiguous queries (no context). Seed 0 is the fixed layout (first
+  name i gets professions i, i+2, ...); any other seed draws six professions per first name
+  and shuffles the surnames, so a threshold cannot fit one layout. The held-out paraphrases
+  are reported apart (``heldout``);
 - linking: alias / entity-linking precision and recall over labelled sentences, and
   alias-declaration precision and recall;
 - coreference: pronoun antecedents over multi-turn cases through the session tracker.
@@ -16,8 +20,10 @@ The same functions back the tests in tests/integration/resolution/test_quality.p
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import json
+import random
 import tempfile
 import time
 import uuid
@@ -41,21 +47,64 @@ def _load(name: str) -> dict[str, Any]:
     return data
 
 
-def people(data: dict[str, Any]) -> list[dict[str, Any]]:
-    """The generated people: first name i gets professions i, i+1, ... (mod the list)."""
+def people(data: dict[str, Any], seed: int = 0) -> list[dict[str, Any]]:
+    """The generated people. Seed 0: first name i gets professions i, i+2, ... (mod the
+    sorted list). Other seeds: six professions drawn per first name, surnames shuffled."""
     professions = sorted(data["professions"])
     out: list[dict[str, Any]] = []
-    surnames = iter(data["surnames"])
+    rng = random.Random(seed)
+    surnames_list = list(data["surnames"])
+    if seed:
+        rng.shuffle(surnames_list)
+    surnames = iter(surnames_list)
     for i, first in enumerate(data["first_names"]):
-        for k in range(data["per_name"]):
-            job = professions[(i + k * 2) % len(professions)]
+        if seed:
+            jobs = rng.sample(professions, data["per_name"])
+        else:
+            jobs = [professions[(i + k * 2) % len(professions)] for k in range(data["per_name"])]
+        for job in jobs:
             out.append({"first": first, "name": f"{first} {next(surnames)}", "job": job})
     return out
 
 
-async def disambiguation(resolver: Resolver, writer: MemoryWriter, tenant: str) -> dict[str, Any]:
+async def _resolve_set(
+    resolver: Resolver, tenant: str, crowd: list[dict[str, Any]], ids: dict[str, str], key: str
+) -> dict[str, Any]:
     data = _load("disambiguation.json")
-    crowd = people(data)
+    correct = clarified = wrong = 0
+    failures: list[dict[str, Any]] = []
+    for person in crowd:
+        for query in data["professions"][person["job"]][key]:
+            text = query.format(first=person["first"])
+            result = await resolver.resolve(tenant, text, at=T0 + 400 * DAY)
+            hit = [r for r in result.resolved if r.mention.text == person["first"]]
+            chosen = hit[0].entity.id if hit and hit[0].entity else None
+            if chosen == ids[person["name"]]:
+                correct += 1
+            elif chosen is None and result.clarification is not None:
+                clarified += 1
+                failures.append({"text": text, "want": person["name"], "got": "clarification"})
+            else:
+                wrong += 1
+                names = {v: k for k, v in ids.items()}
+                got = names.get(chosen, chosen) if chosen else None
+                failures.append({"text": text, "want": person["name"], "got": got})
+    total = correct + clarified + wrong
+    return {
+        "queries": total,
+        "correct": correct,
+        "clarified": clarified,
+        "wrong": wrong,
+        "accuracy": round(correct / max(1, total), 4),
+        "failures": failures,
+    }
+
+
+async def disambiguation(
+    resolver: Resolver, writer: MemoryWriter, tenant: str, seed: int = 0, heldout: bool = False
+) -> dict[str, Any]:
+    data = _load("disambiguation.json")
+    crowd = people(data, seed)
     g = resolver.graph.tenant(tenant)
     ids: dict[str, str] = {}
     memories: list[NewMemory] = []
@@ -74,44 +123,36 @@ async def disambiguation(resolver: Resolver, writer: MemoryWriter, tenant: str) 
         tenant, progress=lambda d, t: progress.append((d, t))
     )
     resolver.names.invalidate(tenant)
-    correct = clarified = wrong = 0
-    failures: list[dict[str, Any]] = []
     started = time.perf_counter()
-    for person in crowd:
-        for query in data["professions"][person["job"]]["queries"]:
-            text = query.format(first=person["first"])
-            result = await resolver.resolve(tenant, text, at=T0 + 400 * DAY)
-            hit = [r for r in result.resolved if r.mention.text == person["first"]]
-            chosen = hit[0].entity.id if hit and hit[0].entity else None
-            if chosen == ids[person["name"]]:
-                correct += 1
-            elif chosen is None and result.clarification is not None:
-                clarified += 1
-                failures.append({"text": text, "want": person["name"], "got": "clarification"})
-            else:
-                wrong += 1
-                failures.append({"text": text, "want": person["name"], "got": chosen})
-    total = correct + clarified + wrong
+    main = await _resolve_set(resolver, tenant, crowd, ids, "queries")
+    total = main["queries"]
     amb_total = amb_clarified = amb_wrong = 0
+    amb_failures: list[dict[str, Any]] = []
     for first in data["first_names"]:
         for query in data["ambiguous"]:
-            result = await resolver.resolve(tenant, query.format(first=first), at=T0 + 400 * DAY)
+            text = query.format(first=first)
+            result = await resolver.resolve(tenant, text, at=T0 + 400 * DAY)
             amb_total += 1
             named = [r for r in result.resolved if r.mention.text == first]
             if result.clarification is not None and named and named[0].entity is None:
                 amb_clarified += 1
-            elif named and named[0].entity is not None:
+                continue
+            if named and named[0].entity is not None:
                 amb_wrong += 1
+            got = named[0].entity.name if named and named[0].entity else None
+            mentions = [r.mention.text for r in result.resolved]
+            amb_failures.append({"text": text, "got": got, "mentions": mentions})
     seconds = time.perf_counter() - started
-    return {
+    out = {
+        "seed": seed,
         "people": len(crowd),
         "first_names": len(data["first_names"]),
         "queries": total,
-        "correct": correct,
-        "clarified": clarified,
-        "wrong": wrong,
-        "accuracy": round(correct / total, 4),
-        "no_wrong_merge_rate": round(1 - wrong / total, 4),
+        "correct": main["correct"],
+        "clarified": main["clarified"],
+        "wrong": main["wrong"],
+        "accuracy": main["accuracy"],
+        "no_wrong_merge_rate": round(1 - main["wrong"] / total, 4),
         "ambiguous_queries": amb_total,
         "ambiguous_clarified": amb_clarified,
         "ambiguous_guessed": amb_wrong,
@@ -119,8 +160,12 @@ async def disambiguation(resolver: Resolver, writer: MemoryWriter, tenant: str) 
         "reprofile_seconds": round(report.seconds, 3),
         "reprofile_progress_calls": len(progress),
         "ms_per_query": round(1000 * seconds / (total + amb_total), 2),
-        "failures": failures[:20],
+        "failures": main["failures"][:20],
+        "ambiguous_failures": amb_failures,
     }
+    if heldout:
+        out["heldout"] = await _resolve_set(resolver, tenant, crowd, ids, "heldout")
+    return out
 
 
 async def linking(resolver: Resolver, tenant: str) -> dict[str, Any]:
@@ -197,7 +242,7 @@ async def coreference(resolver: Resolver, tenant: str) -> dict[str, Any]:
     }
 
 
-async def run() -> dict[str, Any]:
+async def run(seed: int = 0) -> dict[str, Any]:
     from api.brain import Brain
     from core.settings import GraphSettings, Settings
 
@@ -209,7 +254,9 @@ async def run() -> dict[str, Any]:
             await resolver.load()
             tenant = f"q-{uuid.uuid4().hex[:8]}"
             out = {
-                "disambiguation": await disambiguation(resolver, brain.writer, tenant + "-d"),
+                "disambiguation": await disambiguation(
+                    resolver, brain.writer, tenant + "-d", seed=seed, heldout=True
+                ),
                 "linking": await linking(resolver, tenant + "-l"),
                 "coreference": await coreference(resolver, tenant + "-c"),
             }
@@ -219,12 +266,18 @@ async def run() -> dict[str, Any]:
 
 
 def main() -> None:
-    out = asyncio.run(run())
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seed", type=int, default=0, help="layout of the generated tenant")
+    args = parser.parse_args()
+    out = asyncio.run(run(args.seed))
     RESULTS.mkdir(parents=True, exist_ok=True)
-    path = RESULTS / "resolution_quality.json"
+    suffix = f"-seed{args.seed}" if args.seed else ""
+    path = RESULTS / f"resolution_quality{suffix}.json"
     path.write_text(json.dumps(out, indent=2, ensure_ascii=False) + "\n")
     for section, figures in out.items():
-        shown = {k: v for k, v in figures.items() if k not in ("failures", "misses")}
+        shown = {k: v for k, v in figures.items() if "failures" not in k and k != "misses"}
+        if isinstance(shown.get("heldout"), dict):
+            shown["heldout"] = {k: v for k, v in shown["heldout"].items() if k != "failures"}
         print(section, json.dumps(shown))
     print(f"written {path}")
 

@@ -9,10 +9,21 @@ from datetime import UTC, datetime
 # every backend can index and compare, unlike null or infinity.
 NEVER = 1.0e15
 
+# Seconds added to the system clock. Zero in the service; only a simulation that replays time
+# (bench/lifecycle.py) moves it, through ``set_now``, so that every "now" in the code agrees.
+_offset = 0.0
+
 
 def now() -> float:
-    """Current time as epoch seconds."""
-    return time.time()
+    """Current time as epoch seconds: the only clock the service reads."""
+    return time.time() + _offset
+
+
+def set_now(at: float | None) -> None:
+    """Make ``now()`` read ``at`` from here on (it keeps ticking from there); None returns to
+    the system clock. For simulations and benchmarks only: the service never calls it."""
+    global _offset
+    _offset = 0.0 if at is None else at - time.time()
 
 
 def to_epoch(value: datetime | float | int | None) -> float | None:

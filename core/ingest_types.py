@@ -81,6 +81,7 @@ class Session(_Frozen):
     last_turn_at: float
     expires_at: float  # idle expiry: last_turn_at + idle timeout, capped by the session TTL
     closed_at: float | None = None
+    flushed_at: float | None = None  # working memory promoted/expired by the lifecycle
     turn_count: int = 0
     window: tuple[str, ...] = ()  # episodic memory ids, oldest first; window[0] is turn 1
 

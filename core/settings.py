@@ -13,6 +13,8 @@ from typing import Literal
 from pydantic import BaseModel, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from core.lifecycle_types import JobName
+
 
 class GraphSettings(BaseModel):
     """Where the entity graph lives.
@@ -66,7 +68,10 @@ class EmbedderSettings(BaseModel):
     voyage_api_key: SecretStr | None = None
     voyage_dimension: int = 512
     device: str = "cpu"
-    threads: int | None = None  # torch intra-op threads; None leaves torch's default
+    # torch intra-op threads (None: torch's default, one per core). One: the model shares the
+    # cores with the event loop, spaCy and the graph engine, and a second OpenMP thread that
+    # waits for a busy core made a short text 5-10x slower under load (docs/BENCHMARKS.md).
+    threads: int | None = 1
 
 
 class LimitSettings(BaseModel):
@@ -147,6 +152,60 @@ class IngestSettings(BaseModel):
     queue_max_attempts: int = Field(default=3, ge=1)
     queue_retry_seconds: float = 1.0  # first retry delay, doubled per attempt
     llm: LLMSettings = Field(default_factory=LLMSettings)
+
+
+class LifecycleSettings(BaseModel):
+    """Consolidation jobs, the in-process scheduler and feedback."""
+
+    scheduler: bool = True  # run jobs on a timer (one leader per deployment)
+    tick_seconds: float = Field(default=30.0, gt=0)  # how often the leader looks for due jobs
+    lock_ttl_seconds: float = Field(default=120.0, gt=0)  # a dead leader's lock expires after this
+    # How often each job runs per tenant, in seconds (0 disables it on the scheduler).
+    intervals: dict[str, float] = Field(
+        default_factory=lambda: {
+            "promote_working": 300.0,
+            "merge_duplicates": 3600.0,
+            "compress_episodes": 6 * 3600.0,
+            "decay": 24 * 3600.0,
+            "prune": 24 * 3600.0,
+            "reprofile": 3600.0,
+            "reconcile": 3600.0,
+        }
+    )
+    batch_size: int = Field(default=500, ge=1)  # graph writes per transaction in a job
+    report_retention_days: float = Field(default=90.0, gt=0)  # the scheduler drops older reports
+    # Working memory: a session's turns are promoted at close/expiry when both hold.
+    promote_min_importance: float = Field(default=0.4, ge=0.0, le=1.0)  # "medium" priority
+    promote_min_access: int = Field(default=1, ge=0)
+    # Duplicate merge.
+    duplicate_similarity: float = Field(default=0.92, gt=0.0, le=1.0)
+    duplicate_types: list[str] = Field(
+        default_factory=lambda: ["fact", "preference", "semantic", "procedural", "pattern"]
+    )
+    merge_importance_bonus: float = 0.05
+    # Episode -> pattern compression.
+    pattern_min_episodes: int = Field(default=5, ge=2)
+    pattern_similarity: float = Field(default=0.75, gt=0.0, le=1.0)
+    pattern_min_age_days: float = Field(default=7.0, ge=0.0)  # leave recent episodes alone
+    pattern_max_sentences: int = Field(default=3, ge=1)
+    # Decay and soft prune.
+    prune_importance: float = Field(default=0.1, ge=0.0, le=1.0)
+    prune_idle_days: float = Field(default=30.0, ge=0.0)
+    # Feedback.
+    feedback_step: float = Field(default=0.05, ge=0.0, le=1.0)  # helpful +, unhelpful -
+    outcome_boost: float = Field(default=0.1, ge=0.0, le=1.0)  # positive outcome +, negative -
+    importance_cap: float = Field(default=1.0, gt=0.0, le=1.0)
+
+    @field_validator("intervals")
+    @classmethod
+    def _known_jobs(cls, value: dict[str, float]) -> dict[str, float]:
+        known = {j.value for j in JobName}
+        unknown = sorted(set(value) - known)
+        if unknown:
+            raise ValueError(f"unknown jobs {unknown}; known: {sorted(known)}")
+        if any(v < 0 for v in value.values()):
+            raise ValueError("job intervals must be >= 0 seconds (0 disables a job)")
+        return value
 
 
 class WeightProfile(BaseModel):
@@ -272,6 +331,7 @@ class Settings(BaseSettings):
     ingest: IngestSettings = Field(default_factory=IngestSettings)
     resolution: ResolutionSettings = Field(default_factory=ResolutionSettings)
     api: ApiSettings = Field(default_factory=ApiSettings)
+    lifecycle: LifecycleSettings = Field(default_factory=LifecycleSettings)
     reconcile_on_start: bool = True
 
     @property

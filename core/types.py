@@ -46,10 +46,15 @@ class EntityType(StrEnum):
 
 # Memories that describe who/what things are or how things are done never decay.
 FOUNDATIONAL_TYPES = frozenset({MemoryType.PROCEDURAL, MemoryType.SEMANTIC, MemoryType.PATTERN})
+# Facts of identity and roles are foundational too, whatever their type: "Peter is a writer
+# at WOBS", said once years ago, must not fade (a correction supersedes it instead).
+FOUNDATIONAL_PREDICATES = frozenset({"role", "employer", "alias", "is_a", "member_of"})
 
 
-def default_decay(memory_type: MemoryType, pinned: bool = False) -> DecayClass:
-    if pinned or memory_type in FOUNDATIONAL_TYPES:
+def default_decay(
+    memory_type: MemoryType, pinned: bool = False, predicate: str | None = None
+) -> DecayClass:
+    if pinned or memory_type in FOUNDATIONAL_TYPES or predicate in FOUNDATIONAL_PREDICATES:
         return DecayClass.NONE
     if memory_type in (MemoryType.WORKING, MemoryType.EPISODIC):
         return DecayClass.MEDIUM if memory_type is MemoryType.EPISODIC else DecayClass.FAST
@@ -89,6 +94,11 @@ class Memory(_Frozen):
     predicate: str | None = None
     object: str | None = None
     confidence: float | None = None
+    # Hidden by the lifecycle (not current, still in the graph): a merged duplicate names the
+    # memory that won, a compressed episode the pattern that summarizes it.
+    merged_into: str | None = None
+    summarized_by: str | None = None
+    pruned_at: float | None = None
 
     @property
     def is_current(self) -> bool:
@@ -172,9 +182,29 @@ class EntityMerge(_Frozen):
 
 
 class EraseReport(_Frozen):
+    """What an erase removed from both engines and what it cleaned up around it.
+
+    ``memory_ids`` lists every erased memory: the subject's own, plus ``derived_memories``
+    (extractions from erased turns, earlier versions, merged duplicates) and ``patterns``
+    (patterns summarizing an erased episode; their other episodes are ``restored_memories``,
+    current again). The other counts are records that named erased ids or held their text.
+    ``verified``: afterwards neither engine held any erased memory.
+    """
+
     memory_ids: tuple[str, ...] = ()
     entity_ids: tuple[str, ...] = ()
     vector_points: int = 0
+    derived_memories: int = 0
+    patterns: int = 0
+    restored_memories: int = 0
+    reprofiled_entities: int = 0
+    conflicts: int = 0
+    jobs: int = 0
+    sessions: int = 0
+    documents: int = 0
+    feedback: int = 0
+    relations: int = 0
+    verified: bool = False
 
 
 class Hit(_Frozen):

@@ -70,8 +70,16 @@ class IngestOps(DocumentTaskOps):
     # -- sessions and working memory ---------------------------------------------------------
 
     async def get_session(self, session_id: str) -> Session | None:
+        return (await self.get_session_and_tracker(session_id))[0]
+
+    async def get_session_and_tracker(self, session_id: str) -> tuple[Session | None, str | None]:
+        """The session's working-memory record and its stored entity tracker (JSON): the same
+        node, one round trip."""
         rows = await self.read("ingest_session_get", session_id=session_id)
-        return session_from(rows[0]["s"]) if rows else None
+        if not rows:
+            return None, None
+        tracker = rows[0]["s"].get("entity_tracker")
+        return session_from(rows[0]["s"]), str(tracker) if tracker else None
 
     async def close_session(self, session_id: str, at: float) -> bool:
         """Close the session; False when it does not exist (for this tenant)."""

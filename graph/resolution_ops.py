@@ -9,6 +9,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from core.clock import now
+from core.types import Entity
+from graph.records import entity_from
 from graph.scoped import Scoped
 
 ProfileMaterial = list[tuple[str, float, float]]  # (content, importance, created_at)
@@ -18,6 +20,19 @@ class ResolutionOps(Scoped):
     async def alias_index(self) -> list[dict[str, Any]]:
         """Every alias of the tenant's live entities: ``{text, norm, entity_id, type}``."""
         return await self.read("resolution_alias_index")
+
+    async def resolution_entities(
+        self, ids: Sequence[str], full: Sequence[str] = ()
+    ) -> dict[str, Entity]:
+        """Entities by id (one round trip) without their profile embedding, except those in
+        ``full`` (the candidates context may have to separate): decoding hundreds of floats
+        per entity is most of the cost of a read."""
+        if not ids:
+            return {}
+        rows = await self.read(
+            "resolution_entity_get", ids=list(dict.fromkeys(ids)), full=sorted(set(full))
+        )
+        return {r["e"]["id"]: entity_from(r["e"]) for r in rows}
 
     async def entity_memories(
         self, ids: Sequence[str], limit: int, at: float | None = None

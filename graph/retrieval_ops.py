@@ -7,8 +7,12 @@ Each call is one round trip; ids of other tenants simply match nothing.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from core.ingest_types import Session
+from core.types import Entity, Memory
+from graph.ingest_ops import session_from
+from graph.records import entity_from, memory_from
 from graph.scoped import Scoped
 
 
@@ -22,36 +26,80 @@ class NeighborWindow:
     hi: float
 
 
+@dataclass(frozen=True)
+class EntitySet:
+    """The entity path's entity ids, and the given entities (without profile embeddings)."""
+
+    ids: list[str] = field(default_factory=list)
+    given: Mapping[str, Entity] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class SessionView:
+    """A session as the read side sees it: its working-memory record (None while the session
+    holds only tracker state), its stored entity tracker (JSON) and its window's memories."""
+
+    session: Session | None
+    tracker: str | None = None
+    memories: Mapping[str, Memory] = field(default_factory=dict)
+
+    def window(self, at: float) -> tuple[Memory, ...]:
+        """The window's memories, oldest first; empty when the session is closed or expired."""
+        if self.session is None or not self.session.is_open(at):
+            return ()
+        return tuple(self.memories[i] for i in self.session.window if i in self.memories)
+
+
 class RetrievalOps(Scoped):
-    async def expand_entities(self, entity_ids: Sequence[str]) -> list[str]:
+    async def session_view(self, session_id: str) -> SessionView:
+        """The session's record, tracker and window memories in one round trip."""
+        rows = await self.read("retrieval_session_context", session_id=session_id)
+        if not rows:
+            return SessionView(None)
+        props = rows[0]["s"]
+        memories = {
+            r["m"]["id"]: memory_from(r["m"], r["entity_ids"]) for r in rows if r["m"] is not None
+        }
+        tracker = props.get("entity_tracker")
+        return SessionView(session_from(props), str(tracker) if tracker else None, memories)
+
+    async def entity_set(self, entity_ids: Sequence[str]) -> EntitySet:
         """The entity path's entity set: the given entities (those of this tenant), their
         parents, related process entities and entities merged into them; given ones first."""
         if not entity_ids:
-            return []
+            return EntitySet()
         rows = await self.read("retrieval_entity_expand", ids=list(dict.fromkeys(entity_ids)))
-        found = {r["id"] for r in rows}
-        out: dict[str, None] = {e: None for e in entity_ids if e in found}
+        given = {r["e"]["id"]: entity_from(r["e"]) for r in rows}
+        out: dict[str, None] = {e: None for e in entity_ids if e in given}
         for r in rows:
-            for extra in (r.get("parent_id"), *r.get("linked", ()), *r.get("merged", ())):
+            for extra in (r["e"].get("parent_id"), *r.get("linked", ()), *r.get("merged", ())):
                 if extra:
                     out.setdefault(extra, None)
-        return list(out)
+        return EntitySet(list(out), given)
 
-    async def memories_about(
+    async def entity_path(
         self, entity_ids: Sequence[str], at: float, as_of: float | None, limit: int
-    ) -> list[tuple[str, tuple[str, ...]]]:
-        """(memory id, matched entity ids) of live memories about the entities, current or
-        valid ``as_of``; those about more of the entities first, then newest."""
-        if not entity_ids or limit <= 0:
-            return []
+    ) -> tuple[list[tuple[str, tuple[str, ...]]], int]:
+        """The entity path's graph part, one round trip: (memory id, matched entity ids) of
+        live memories about the entities, current or valid ``as_of``, those about more of the
+        entities first, then newest (at most ``limit``); and how many memories of any state
+        are about them (the set's document frequency)."""
+        if not entity_ids:
+            return [], 0
         rows = await self.read(
-            "retrieval_memories_about",
+            "retrieval_entity_memories",
             entity_ids=list(entity_ids),
             at=at,
             as_of=as_of,
-            limit=limit,
+            limit=max(1, limit),
         )
-        return [(r["id"], tuple(r["entity_ids"])) for r in rows]
+        degree = int(rows[0]["degree"] or 0) if rows else 0
+        found = [(r["id"], tuple(r["entity_ids"])) for r in rows if r["id"] is not None]
+        return (found if limit > 0 else []), degree
+
+    async def confirmed_task_ids(self, limit: int) -> list[str]:
+        """Ids of confirmed tasks, newest first (the task bonus), through the task_key index."""
+        return [r["id"] for r in await self.read("retrieval_confirmed_tasks", limit=limit)]
 
     async def core_memory_ids(self, at: float, as_of: float | None, limit: int) -> list[str]:
         """Ids of live pinned (core) memories, most important first."""
@@ -82,10 +130,3 @@ class RetrievalOps(Scoped):
             return 0
         rows = [{"id": k, "n": int(n), "at": at} for k, n in counts.items()]
         return len(await self.write("retrieval_record_access", rows=rows))
-
-    async def entity_degree(self, entity_ids: Sequence[str]) -> int:
-        """Memories about any of the entities (how selective an entity path is)."""
-        if not entity_ids:
-            return 0
-        rows = await self.read("retrieval_entity_degree", entity_ids=list(entity_ids))
-        return int(rows[0]["n"] or 0) if rows else 0

@@ -60,6 +60,13 @@ class Memory(AsyncStructuredNode):
     object = StringProperty()
     confidence = FloatProperty()
     task_key = StringProperty(index=True)  # tasks: normalized text, for deduplication
+    # Lifecycle. A hidden memory (a merged duplicate, an episode compressed into a pattern)
+    # stops being current: superseded_at is the time it was hidden, superseded_by stays empty.
+    merged_into = StringProperty()  # id of the duplicate that won (MERGED_INTO link)
+    summarized_by = StringProperty()  # id of the pattern that compresses this episode
+    effective_importance = FloatProperty()  # importance after decay (the decay job)
+    wm_state = StringProperty()  # turns: promoted | expired, set when the session is flushed
+    pruned_at = FloatProperty()  # soft-pruned by the lifecycle (expires_at is set too)
 
 
 class Entity(AsyncStructuredNode):
@@ -97,6 +104,62 @@ class EntityMerge(AsyncStructuredNode):
     undone_at = FloatProperty()
 
 
+class Session(AsyncStructuredNode):
+    """A conversation's working memory (window of turn ids, expiry, entity tracker)."""
+
+    sid = StringProperty(index=True, required=True)
+    tenant_id = StringProperty(index=True, required=True)
+    started_at = FloatProperty()
+    expires_at = FloatProperty()
+    closed_at = FloatProperty()
+    flushed_at = FloatProperty()  # working memory promoted/expired by the lifecycle
+
+
+class Job(AsyncStructuredNode):
+    """A queued background job (profile refresh, LLM extraction); deleted when done."""
+
+    jid = StringProperty(index=True, required=True, db_property="id")
+    tenant_id = StringProperty(index=True, required=True)
+
+
+class Document(AsyncStructuredNode):
+    source_path = StringProperty(index=True)
+    tenant_id = StringProperty(index=True, required=True)
+
+
+class Conflict(AsyncStructuredNode):
+    cid = StringProperty(index=True, required=True, db_property="id")
+    tenant_id = StringProperty(index=True, required=True)
+
+
+class JobRun(AsyncStructuredNode):
+    """The report of one lifecycle job run (counts as JSON text)."""
+
+    rid = StringProperty(unique_index=True, required=True, db_property="id")
+    tenant_id = StringProperty(index=True, required=True)
+    job = StringProperty(index=True)
+    status = StringProperty()
+    started_at = FloatProperty(index=True)
+    finished_at = FloatProperty()
+
+
+class Feedback(AsyncStructuredNode):
+    fid = StringProperty(unique_index=True, required=True, db_property="id")
+    tenant_id = StringProperty(index=True, required=True)
+    session_id = StringProperty()
+    helpful = BooleanProperty()
+    outcome = StringProperty()
+    at = FloatProperty()
+
+
+class LeaderLock(AsyncStructuredNode):
+    """One per deployment and lock name: who runs the scheduled jobs, until when."""
+
+    name = StringProperty(unique_index=True, required=True)
+    holder = StringProperty()
+    expires_at = FloatProperty()
+
+
 class ApiKey(AsyncStructuredNode):
     kid = StringProperty(unique_index=True, required=True, db_property="id")
     hash = StringProperty(unique_index=True, required=True)
@@ -107,7 +170,21 @@ class ApiKey(AsyncStructuredNode):
     revoked_at = FloatProperty()
 
 
-MODELS: tuple[type[AsyncStructuredNode], ...] = (Tenant, Memory, Entity, Alias, EntityMerge, ApiKey)
+MODELS: tuple[type[AsyncStructuredNode], ...] = (
+    Tenant,
+    Memory,
+    Entity,
+    Alias,
+    EntityMerge,
+    Session,
+    Job,
+    Document,
+    Conflict,
+    JobRun,
+    Feedback,
+    LeaderLock,
+    ApiKey,
+)
 
 
 def _db_name(attr: str, prop: Any) -> str:

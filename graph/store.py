@@ -12,7 +12,13 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
-from neo4j import AsyncDriver, AsyncGraphDatabase, AsyncManagedTransaction
+from neo4j import (
+    READ_ACCESS,
+    AsyncDriver,
+    AsyncGraphDatabase,
+    AsyncManagedTransaction,
+    AsyncSession,
+)
 from neo4j.exceptions import ConstraintError, Neo4jError, ServiceUnavailable, SessionExpired
 
 from core.errors import BackendError, Conflict
@@ -22,6 +28,7 @@ from graph.tenant import TenantGraph
 
 T = TypeVar("T")
 Rows = list[dict[str, Any]]
+Runner = AsyncManagedTransaction | AsyncSession  # a transaction, or a session (auto-commit)
 
 
 class GraphStore:
@@ -73,13 +80,14 @@ class GraphStore:
 
     # -- execution -----------------------------------------------------------------------------
 
-    async def _run(
-        self, tx: AsyncManagedTransaction, text: str, params: dict[str, Any], name: str = "ddl"
-    ) -> Rows:
+    async def _run(self, tx: Runner, text: str, params: dict[str, Any], name: str = "ddl") -> Rows:
         self.round_trips += 1
         start = time.perf_counter()
         result = await tx.run(text, params)
-        rows = [dict(r) for r in await result.data()]
+        # dict(record), not record.data(): data() walks every value to convert graph types
+        # (nodes, paths) and costs more than the decoding itself on list-valued properties;
+        # every statement returns maps and scalars (``properties(n)``), never graph types.
+        rows = [dict(r) async for r in result]
         if self.observer is not None:
             self.observer(name, time.perf_counter() - start)
         return rows
@@ -93,8 +101,21 @@ class GraphStore:
         except (Neo4jError, ServiceUnavailable, SessionExpired, OSError) as e:
             raise BackendError(f"graph write failed: {e}") from e
 
-    async def _execute_read(self, work: Callable[[AsyncManagedTransaction], Awaitable[T]]) -> T:
+    async def _execute_read(self, work: Callable[[Runner], Awaitable[T]]) -> T:
+        """Run a one-statement read as an auto-commit query: one network round trip, where a
+        managed transaction takes three (BEGIN, RUN, COMMIT). A read that fails in a way a
+        retry can fix runs again as a managed transaction, which retries with backoff."""
         try:
+            try:
+                async with self._driver.session(
+                    database=self._database, default_access_mode=READ_ACCESS
+                ) as session:
+                    return await work(session)
+            except (ServiceUnavailable, SessionExpired):
+                pass
+            except Neo4jError as e:
+                if not e.is_retryable():
+                    raise
             async with self._driver.session(database=self._database) as session:
                 return await session.execute_read(work)
         except (Neo4jError, ServiceUnavailable, SessionExpired, OSError) as e:

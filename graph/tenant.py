@@ -11,7 +11,9 @@ from typing import TYPE_CHECKING, Any
 
 from graph.cypher import statement
 from graph.entities import EntityOps
+from graph.erase_ops import EraseOps
 from graph.ingest_ops import IngestOps
+from graph.lifecycle_ops import LifecycleOps
 from graph.listing import ListingOps
 from graph.memories import MemoryOps
 from graph.resolution_ops import ResolutionOps
@@ -25,7 +27,15 @@ if TYPE_CHECKING:
 
 
 class TenantGraph(
-    MemoryOps, EntityOps, ListingOps, TransferOps, IngestOps, RetrievalOps, ResolutionOps
+    MemoryOps,
+    EntityOps,
+    ListingOps,
+    TransferOps,
+    IngestOps,
+    RetrievalOps,
+    ResolutionOps,
+    LifecycleOps,
+    EraseOps,
 ):
     """Graph operations scoped to ``tenant_id``."""
 

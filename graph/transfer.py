@@ -1,5 +1,6 @@
 """Export and import of a tenant's graph, lossless: every property, ABOUT links, supersede
-chains with their reasons, aliases, relationships and recorded merges (undone ones too)."""
+chains with their reasons, aliases, relationships, recorded merges (undone ones too), and the
+lifecycle's records (duplicate merges, pattern sources, job reports, feedback)."""
 
 from __future__ import annotations
 
@@ -42,10 +43,29 @@ class TransferOps(Scoped):
                     "supersede_at": r["at"],
                 }
             skip += PAGE
+        for r in await self.read("export_memory_links"):
+            yield {
+                "kind": "memory_link",
+                "type": r["type"],
+                "source_id": r["source_id"],
+                "target_id": r["target_id"],
+                "link": r["r"],
+            }
+        for r in await self.read("export_job_runs"):
+            props = {k: v for k, v in r["props"].items() if k != "tenant_id"}
+            if r["label"] == "JobRun":
+                yield {"kind": "job_run", "run": props}
+            else:
+                ratings = sorted(
+                    (x for x in r["ratings"] if x.get("memory_id")), key=lambda x: x["memory_id"]
+                )
+                yield {"kind": "feedback", "feedback": props, "ratings": ratings}
 
     async def import_records(self, records: Sequence[dict[str, Any]]) -> dict[str, int]:
         """Recreate exported records in this tenant in one transaction (ids kept)."""
         entities, merges, relations, memories = [], [], [], []
+        memory_links: dict[str, list[dict[str, Any]]] = {"MERGED_INTO": [], "SUMMARIZES": []}
+        runs, feedback = [], []
         for rec in records:
             kind = rec.get("kind")
             if kind == "entity":
@@ -72,6 +92,19 @@ class TransferOps(Scoped):
                 )
             elif kind == "memory":
                 memories.append(rec)
+            elif kind == "memory_link" and rec.get("type") in memory_links:
+                memory_links[rec["type"]].append(
+                    {
+                        "source_id": rec["source_id"],
+                        "target_id": rec["target_id"],
+                        "props": rec.get("link") or {},
+                    }
+                )
+            elif kind == "job_run":
+                runs.append({k: v for k, v in rec["run"].items() if k != "tenant_id"})
+            elif kind == "feedback":
+                props = {k: v for k, v in rec["feedback"].items() if k != "tenant_id"}
+                feedback.append({"props": props, "ratings": rec.get("ratings") or []})
         links = [
             {"memory_id": m["memory"]["id"], "entity_id": e}
             for m in memories
@@ -100,10 +133,21 @@ class TransferOps(Scoped):
             steps.append(("memory_link_entities", {"links": links}))
         if chains:
             steps.append(("import_supersede_links", {"links": chains}))
+        if memory_links["MERGED_INTO"]:
+            steps.append(("import_memory_merges", {"rows": memory_links["MERGED_INTO"]}))
+        if memory_links["SUMMARIZES"]:
+            steps.append(("import_pattern_links", {"rows": memory_links["SUMMARIZES"]}))
+        if runs:
+            steps.append(("import_job_runs", {"rows": runs}))
+        if feedback:
+            steps.append(("import_feedback", {"rows": feedback}))
         await self.write_many(steps)
         return {
             "entities": len(entities),
             "merges": len(merges),
             "relations": len(relations),
             "memories": len(memories),
+            "memory_links": sum(len(v) for v in memory_links.values()),
+            "job_runs": len(runs),
+            "feedback": len(feedback),
         }

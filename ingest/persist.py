@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Mapping
+from collections.abc import Awaitable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,6 +39,9 @@ class WriteSet:
     conflicts: list[dict[str, Any]] = field(default_factory=list)
     before: list[Step] = field(default_factory=list)  # statements run before the memories
     after: list[Step] = field(default_factory=list)  # statements run after the links
+    # Vectors already being computed (memory id → its vector), e.g. a turn's own text,
+    # started before the rest of the write was known.
+    vectors: dict[str, Awaitable[list[float]]] = field(default_factory=dict)
 
     @property
     def superseded(self) -> list[str]:
@@ -46,13 +49,20 @@ class WriteSet:
 
 
 def steps_of(ws: WriteSet, at: float) -> list[Step]:
-    rows = [{**memory_row(m), **_clean(ws.extras.get(m.id, {}))} for m in ws.memories]
-    links = [{"memory_id": m.id, "entity_id": e} for m in ws.memories for e in m.entity_ids]
-    steps: list[Step] = [("tenant_ensure", {"at": at}), *ws.before]
+    """The statements of the transaction; each is a round trip, so the memories, their links
+    and the tenant's registration go in one."""
+    rows = [
+        {
+            "props": {**memory_row(m), **_clean(ws.extras.get(m.id, {}))},
+            "entity_ids": list(m.entity_ids),
+        }
+        for m in ws.memories
+    ]
+    steps: list[Step] = list(ws.before)
     if rows:
-        steps.append(("memory_create", {"rows": rows}))
-    if links:
-        steps.append(("memory_link_entities", {"links": links}))
+        steps.append(("ingest_memories_create", {"rows": rows, "at": at}))
+    else:
+        steps.insert(0, ("tenant_ensure", {"at": at}))
     if ws.pairs:
         steps.append(("ingest_supersede_batch", {"pairs": ws.pairs, "at": at}))
     if ws.conflicts:
@@ -65,10 +75,10 @@ async def persist(writer: MemoryWriter, tenant_id: str, ws: WriteSet, at: float)
 
     Embedding (CPU, in a worker thread) overlaps the graph transaction (I/O); the vectors are
     upserted only after the graph has committed, so the order of durability is unchanged.
+    Vectors the caller started earlier (``ws.vectors``) are used as they are.
     """
     tenant = writer.graph.tenant(tenant_id)
-    texts = [m.content for m in ws.memories]
-    embedding = asyncio.ensure_future(writer.embedder.embed_documents(texts))
+    embedding = asyncio.ensure_future(_vectors(writer, ws))
     try:
         await tenant.write_many(steps_of(ws, at))
     except BaseException:
@@ -90,6 +100,19 @@ async def persist(writer: MemoryWriter, tenant_id: str, ws: WriteSet, at: float)
         log.exception("indexing after a durable ingest write failed; the reconciler finishes it")
         return False
     return True
+
+
+async def _vectors(writer: MemoryWriter, ws: WriteSet) -> list[list[float]]:
+    """One vector per memory of ``ws``, in order: the ones started early, the rest in a batch."""
+    rest = [m for m in ws.memories if m.id not in ws.vectors]
+    fresh = asyncio.ensure_future(writer.embedder.embed_documents([m.content for m in rest]))
+    try:
+        early = {i: await v for i, v in ws.vectors.items()}
+    except BaseException:
+        fresh.cancel()
+        raise
+    computed = dict(zip((m.id for m in rest), await fresh, strict=True))
+    return [early[m.id] if m.id in early else computed[m.id] for m in ws.memories]
 
 
 def _clean(extra: Mapping[str, Any]) -> dict[str, Any]:

@@ -1,7 +1,8 @@
-"""Plan extracted statements against the current facts (one read per kind, batched)."""
+"""Plan extracted statements against the current facts (one read per kind, concurrent)."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -49,11 +50,11 @@ class FactPlanner:
                 if c.item.subject and c.item.subject.startswith("user:") and c.item.predicate
             }
         )
-        existing: list[Memory] = []
-        if keys:
-            existing += await tenant.current_facts(keys, at)
-        if prefs and user_id:
-            existing += await tenant.current_preferences(user_id, prefs, at)
+        facts, preferences = await asyncio.gather(
+            tenant.current_facts(keys, at),  # no round trip without keys
+            tenant.current_preferences(user_id, prefs, at) if user_id else _none(),
+        )
+        existing: list[Memory] = [*facts, *preferences]
         out: list[PlannedFact] = []
         seen: set[tuple[str | None, str | None, str | None]] = set()
         for c in found:
@@ -89,3 +90,7 @@ class FactPlanner:
             "reason": plan.reason or "contradiction",
             "at": at,
         }
+
+
+async def _none() -> list[Memory]:
+    return []

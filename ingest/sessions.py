@@ -60,6 +60,7 @@ def next_session(
         "turn_count": index,
         "window": window,
         "closed_at": None,
+        "flushed_at": None,  # a reopened session's new turns are flushed at its next close
     }
     if user_id is not None:
         props["user_id"] = user_id

@@ -36,7 +36,14 @@ from ingest.sentences import is_pleasantry
 from ingest.sessions import check_session_id, next_session
 from ingest.tasks import plan_tasks, scan
 from ingest.writer import MemoryWriter
-from resolution.types import Clarification, EntityResolver, ParsedText, Resolution
+from resolution.tracker import dump_state, load_state
+from resolution.types import (
+    Clarification,
+    EntityResolver,
+    ParsedText,
+    Resolution,
+    TrackerState,
+)
 
 log = logging.getLogger(__name__)
 
@@ -104,10 +111,37 @@ class TurnRecorder:
     async def _record(
         self, tenant_id: str, turn: TurnInput, content: str, session_id: str, at: float
     ) -> TurnResult:
+        # The turn's own vector needs nothing below: start it now (the model runs in a thread).
+        vector = asyncio.ensure_future(self._embed(content))
+        try:
+            return await self._record_with(tenant_id, turn, content, session_id, at, vector)
+        finally:
+            vector.cancel()  # a no-op once persist has it; frees the model on a failed turn
+
+    async def _embed(self, text: str) -> list[float]:
+        return (await self.writer.embedder.embed_documents([text]))[0]
+
+    async def _record_with(
+        self,
+        tenant_id: str,
+        turn: TurnInput,
+        content: str,
+        session_id: str,
+        at: float,
+        vector: asyncio.Future[list[float]],
+    ) -> TurnResult:
         tenant = self.graph.tenant(tenant_id)
-        session, resolution = await asyncio.gather(
-            tenant.get_session(session_id), self._resolve(tenant_id, content, session_id, at)
+        # One read gives the session's window and its entity tracker; the resolver parses
+        # the text meanwhile, and its new tracker state is stored with the window below.
+        read = asyncio.ensure_future(tenant.get_session_and_tracker(session_id))
+
+        async def stored() -> TrackerState:
+            return load_state((await read)[1])
+
+        resolution = await self._resolve(
+            tenant_id, content, session_id, at, asyncio.ensure_future(stored())
         )
+        session, _ = await read
         entities = {r.entity.id: r.entity for r in resolution.resolved if r.entity is not None}
         pleasantry = is_pleasantry(content)
         episode = self.writer.build(
@@ -167,13 +201,28 @@ class TurnRecorder:
             "turn_speaker": turn.speaker,
             "turn_index": index,
         }
+        ws.vectors[episode.id] = vector
         jobs = self._jobs(turn, episode, list(entities), at)
         ws.memories = [episode, *extracted]
         if tasks.mentions:
             ws.after.append(("ingest_task_mention", {"rows": tasks.mentions}))
-        ws.after.append(("ingest_session_save", {"session_id": session_id, "props": props}))
-        if jobs:
-            ws.after.append(("ingest_job_create", {"rows": [job_row(j) for j in jobs]}))
+        saved = dict(props)
+        if resolution.state is not None:
+            saved |= {
+                "entity_tracker": dump_state(resolution.state),
+                "entity_tracker_turn": resolution.state.turn,
+                "entity_tracker_at": now(),
+            }
+        ws.after.append(
+            (
+                "ingest_turn_session",
+                {
+                    "session_id": session_id,
+                    "props": saved,
+                    "jobs": [job_row(j) for j in jobs],
+                },
+            )
+        )
         indexed = await persist(self.writer, tenant_id, ws, at)
         if self.queue is not None and jobs:
             self.queue.schedule(tenant_id, [j.id for j in jobs])
@@ -193,14 +242,31 @@ class TurnRecorder:
             session=Session(id=session_id, **props),
         )
 
-    async def _resolve(self, tenant_id: str, text: str, session_id: str, at: float) -> Resolution:
+    async def _resolve(
+        self,
+        tenant_id: str,
+        text: str,
+        session_id: str,
+        at: float,
+        tracker: asyncio.Future[TrackerState],
+    ) -> Resolution:
         try:
-            return await self.resolver.resolve(tenant_id, text, session_id, at, create_missing=True)
+            return await self.resolver.resolve(
+                tenant_id,
+                text,
+                session_id,
+                at,
+                create_missing=True,
+                update_session=False,  # stored with the session's window, in one transaction
+                tracker=tracker,
+            )
         except (BackendError, InvalidInput):
             raise
         except Exception:  # a resolver bug must not lose the turn: store it unlinked
             log.exception("entity resolution failed; recording the turn without entities")
             return Resolution(parsed=ParsedText(text=text))
+        finally:
+            tracker.cancel()  # a no-op once the resolver has read it
 
     def _jobs(
         self, turn: TurnInput, episode: Memory, entity_ids: list[str], at: float

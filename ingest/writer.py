@@ -9,19 +9,26 @@ index that the graph does not know.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 
 from core.clock import now, to_epoch
-from core.errors import InvalidInput, NotFound
+from core.errors import BackendError, InvalidInput, NotFound
 from core.ids import check_ids, new_id
 from core.settings import LimitSettings
 from core.text import content_hash
-from core.types import EraseReport, Memory, NewMemory, default_decay
+from core.types import EraseReport, Memory, MemoryType, NewMemory, default_decay
 from core.validation import check_batch, check_content
 from graph.store import GraphStore
 from retrieval.embedders import Embedder
 from retrieval.payload import payload_of
 from retrieval.vector_index import VectorIndex, VectorPoint
+
+log = logging.getLogger(__name__)
+
+# Rebuilds the profiles of these entities of a tenant (``ProfileBuilder.reprofile_entities``).
+Reprofile = Callable[[str, Sequence[str]], Awaitable[object]]
 
 
 class MemoryWriter:
@@ -48,7 +55,7 @@ class MemoryWriter:
             project_id=item.project_id,
             session_id=item.session_id,
             importance=item.importance,
-            decay_class=item.decay_class or default_decay(item.type, item.pinned),
+            decay_class=item.decay_class or default_decay(item.type, item.pinned, item.predicate),
             created_at=created,
             valid_from=item.valid_from if item.valid_from is not None else created,
             content_hash=content_hash(content),
@@ -140,27 +147,101 @@ class MemoryWriter:
         memory_ids: Sequence[str] = (),
         entity_id: str | None = None,
         user_id: str | None = None,
+        reprofile: Reprofile | None = None,
     ) -> EraseReport:
-        """Hard delete from the graph and the vector index. Vectors go first, so a crash
-        leaves graph records that a repeated erase finishes, never an orphan vector."""
+        """Hard delete a subject from both engines, with everything derived from it.
+
+        The subject is the named memories, the memories about ``entity_id`` (and the entity,
+        with entities merged into it), or the memories of ``user_id``. It takes along the
+        memories holding the same text (extractions from its turns, earlier versions, merged
+        duplicates, patterns over its episodes) and every record naming it (see
+        ``graph/erase_ops.py``). Vectors go first, then the graph in one transaction: a crash
+        leaves graph records that a repeated erase finishes, never an orphan vector.
+        ``reprofile(tenant_id, entity_ids)`` rebuilds the profiles the erase cleared (without
+        it, the lifecycle's stale-profile pass does).
+
+        Raises InvalidInput when nothing is named, NotFound for an unknown entity, or for
+        memory ids none of which exist.
+        """
         if not memory_ids and entity_id is None and user_id is None:
             raise InvalidInput("say what to erase: memoryIds, entityId or userId")
         tenant = self.graph.tenant(tenant_id)
-        ids = set(check_ids(list(memory_ids), "memoryIds"))
+        named = set(check_ids(list(memory_ids), "memoryIds"))
+        entities: list[str] = []
         if entity_id is not None:
-            await tenant.get_entity(entity_id)  # NotFound for unknown / other tenants
-            ids |= set(await tenant.memory_ids_about(entity_id))
+            entities, about = await asyncio.gather(
+                tenant.entity_family(entity_id), tenant.memory_ids_about(entity_id)
+            )
+            if not entities:  # unknown, or another tenant's
+                raise NotFound("entity", entity_id)
+            named |= set(about)
         if user_id is not None:
-            ids |= set(await tenant.memory_ids_by_user(user_id))
-        existing = sorted(await tenant.existing_memory_ids(sorted(ids))) if ids else []
-        if memory_ids and not existing and entity_id is None and user_id is None:
-            raise NotFound("memory", sorted(ids)[0])
-        await self.index.delete(tenant_id, existing)
-        erased = await tenant.erase_memories(existing)
-        entities: tuple[str, ...] = ()
-        if entity_id is not None:
-            await tenant.erase_entity(entity_id)
-            entities = (entity_id,)
+            named |= set(await tenant.memory_ids_by_user(user_id))
+        subject = await tenant.existing_memory_ids(sorted(named)) if named else set()
+        if memory_ids and not subject and entity_id is None and user_id is None:
+            raise NotFound("memory", sorted(named)[0])
+        ids = sorted(await tenant.erase_closure(subject))
+        affected = await tenant.erase_affected_entities(ids, entities)
+
+        points = len(await self.index.retrieve(tenant_id, ids))
+        await self.index.delete(tenant_id, ids)
+        done = await tenant.erase_graph(ids, entities, user_id, affected)
+        await self._show_restored(tenant_id, done.restored)
+        verified = await self._verify_erased(tenant_id, ids)
+        reprofiled = await self._reprofile(tenant_id, affected, reprofile)
+        patterns = {i for i, kind in done.memories.items() if kind == MemoryType.PATTERN.value}
         return EraseReport(
-            memory_ids=tuple(erased), entity_ids=entities, vector_points=len(existing)
+            memory_ids=tuple(sorted(done.memories)),
+            entity_ids=tuple(entities),
+            vector_points=points,
+            derived_memories=len(set(done.memories) - subject - patterns),
+            patterns=len(patterns),
+            restored_memories=len(done.restored),
+            reprofiled_entities=reprofiled,
+            conflicts=done.conflicts,
+            jobs=done.jobs,
+            sessions=done.sessions,
+            documents=done.documents,
+            feedback=done.feedback,
+            relations=done.relations,
+            verified=verified,
         )
+
+    async def _show_restored(self, tenant_id: str, restored: Mapping[str, float]) -> None:
+        """Bring the vector payloads of episodes an erased pattern gave back up to date. One
+        without a point stays unindexed: the reconciler embeds it from the graph."""
+        if not restored:
+            return
+        try:
+            present = set(await self.index.retrieve(tenant_id, list(restored)))
+            by_time: dict[float, list[str]] = {}
+            for memory_id in sorted(present):
+                by_time.setdefault(restored[memory_id], []).append(memory_id)
+            for superseded_at, ids in by_time.items():
+                await self.index.set_payload(tenant_id, ids, {"superseded_at": superseded_at})
+            await self.graph.tenant(tenant_id).mark_indexed(sorted(present))
+        except BackendError:  # they stay unindexed: the reconciler finishes them
+            log.exception("payload update after an erase failed; the reconciler finishes it")
+
+    async def _verify_erased(self, tenant_id: str, ids: Sequence[str]) -> bool:
+        """True when neither engine holds an erased memory. A point re-created meanwhile (a
+        re-index racing the erase) is an orphan now: it is deleted here."""
+        if not ids:
+            return True
+        if await self.index.retrieve(tenant_id, ids):
+            await self.index.delete(tenant_id, ids)
+        left = await self.graph.tenant(tenant_id).existing_memory_ids(ids)
+        return not left and not await self.index.retrieve(tenant_id, ids)
+
+    async def _reprofile(
+        self, tenant_id: str, entity_ids: Sequence[str], reprofile: Reprofile | None
+    ) -> int:
+        if not entity_ids or reprofile is None:
+            return 0
+        try:
+            await reprofile(tenant_id, entity_ids)
+        except BackendError:  # the profiles stay cleared and stale: the lifecycle rebuilds them
+            log.exception("re-profiling after an erase failed; the lifecycle finishes it")
+            return 0
+        await self.graph.tenant(tenant_id).clear_stale(entity_ids)
+        return len(entity_ids)

@@ -125,7 +125,7 @@ async def _relations(
     changed: set[str] = set()
     if turn.state is not None and turn.parsed.relations:
         scene = [i for i, s in turn.state.scope.items() if s == "scene"]
-        turn.entities.update(await tenant.get_entities(scene))
+        await resolver.turn_entities(turn, scene)
     for rel in turn.parsed.relations:
         subject = lookup(rel.subject)
         if subject is None:

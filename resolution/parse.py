@@ -172,6 +172,7 @@ def _swallows(m: Mention, known: list[Mention], text: str) -> bool:
         and inside[0].start == m.start
         and " " not in inside[0].text
         and not set(text[m.start : m.end].lower().split()) & _CONNECTORS
+        and text[inside[0].end : m.end].strip()[:1].isupper()  # a surname, not "John later"
     )
     return not extends_first_name
 

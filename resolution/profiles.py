@@ -84,36 +84,63 @@ def context_tags(entity: Entity, summary: str) -> list[str]:
     return list(dict.fromkeys(declared + keywords))[:MAX_TAGS]
 
 
-def profile_text(entity: Entity, summary: str, tags: Sequence[str], parent: Entity | None) -> str:
-    """The text whose embedding represents the entity, without the entity's own names.
+def _own_names(entity: Entity) -> re.Pattern[str]:
+    names = sorted({entity.name, *entity.aliases}, key=len, reverse=True)
+    return re.compile(
+        "|".join(rf"(?<!\w){re.escape(n)}(?:['’]s)?(?!\w)" for n in names), flags=re.I
+    )
+
+
+def profile_sentences(entity: Entity, summary: str) -> list[str]:
+    """The summary's sentences that describe the entity, with its own names cut out.
 
     Only sentences naming the entity are used when there are any (a turn often talks about
-    several things); otherwise the summary's first sentences. The parent adds its name and
-    a few of its context tags. No type boilerplate: a shared prefix
-    ("A person.") pulls every candidate's score together and hides the distinctive words.
+    several things); otherwise the summary's first sentences, up to ``PAD_CHARS``.
     """
-    names = sorted({entity.name, *entity.aliases}, key=len, reverse=True)
-    pattern = re.compile(
-        "|".join(rf"(?<!\w){re.escape(n)}(?:'s)?(?!\w)" for n in names), flags=re.I
-    )
+    pattern = _own_names(entity)
     named: list[str] = []
     other: list[str] = []
     for sentence in _SENTENCE.split(summary):
-        (named if pattern.search(sentence) else other).append(pattern.sub(" ", sentence))
-    body = " ".join(named)
-    for sentence in other if not named else ():
-        if len(body) >= PAD_CHARS:
+        cut = re.sub(r"\s+", " ", pattern.sub(" ", sentence)).strip()
+        if cut:
+            (named if pattern.search(sentence) else other).append(cut)
+    if named:
+        return named
+    out: list[str] = []
+    for sentence in other:
+        if sum(len(s) + 1 for s in out) >= PAD_CHARS:
             break
-        body = f"{body} {sentence}"
-    parts = [body.strip()]
+        out.append(sentence)
+    return out
+
+
+def role_line(tags: Sequence[str]) -> str:
     roles = [t.split(":", 1)[1] for t in tags if t.startswith("role:")]
-    if roles:
-        parts.append("Role: " + ", ".join(roles) + ".")
+    return "Role: " + ", ".join(roles) + "." if roles else ""
+
+
+def profile_text(entity: Entity, summary: str, tags: Sequence[str], parent: Entity | None) -> str:
+    """The text whose embedding represents the entity, without the entity's own names.
+
+    The describing sentences (``profile_sentences``), the declared roles, and the parent's
+    name with a few of its context tags. No type boilerplate: a shared prefix
+    ("A person.") pulls every candidate's score together and hides the distinctive words.
+    """
+    parts = [" ".join(profile_sentences(entity, summary)), role_line(tags)]
     if parent is not None:
         about = [t for t in parent.context_tags if ":" not in t][:PARENT_TAGS]
         parts.append(f"Part of {parent.name}" + (f" ({', '.join(about)})." if about else "."))
     text = " ".join(p for p in parts if p).strip()
     return text or f"{entity.type.value}"
+
+
+def profile_facets(entity: Entity) -> list[str]:
+    """The stored profile cut into facets: each describing sentence on its own, and the
+    declared roles. Disambiguation compares a context with each facet as well as with the
+    whole profile, so one memory that matches well is not drowned by the others."""
+    summary = entity.profile_summary or ""
+    facets = [*profile_sentences(entity, summary), role_line(entity.context_tags)]
+    return list(dict.fromkeys(f for f in facets if f))
 
 
 class ProfileBuilder:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import asyncio
 import importlib.util
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, field
 
 from core.clock import now
@@ -30,7 +30,7 @@ from core.settings import ResolutionSettings
 from core.text import normalize_name
 from core.types import Entity
 from graph.store import GraphStore
-from resolution.disambiguate import context_without, decide, informative, rank_by_context
+from resolution.disambiguate import Disambiguator
 from resolution.gazetteer import Gazetteer, GazetteerCache
 from resolution.linking import link_new
 from resolution.parse import PRONOUNS, Parser
@@ -63,6 +63,8 @@ class Turn:
     resolved: dict[int, ResolvedMention] = field(default_factory=dict)  # by mention index
     clarification: Clarification | None = None
     entities: dict[str, Entity] = field(default_factory=dict)
+    asked: set[str] = field(default_factory=set)  # ids read from the graph in this turn
+    before: list[TrackedEntity] = field(default_factory=list)  # the stored state's entities
     scene_hints: set[str] = field(default_factory=set)
 
 
@@ -91,6 +93,7 @@ class Resolver:
         self.embedder = embedder
         self.parser = parser or Parser(settings)
         self.profiles = ProfileBuilder(graph, embedder, settings)
+        self.disambiguator = Disambiguator(embedder, settings)
         self.tracker = EntityTracker(settings)
         self.names = GazetteerCache(graph, settings.max_cached_tenants, settings.gazetteer_ttl)
         self._session_locks: OrderedDict[tuple[str, str], asyncio.Lock] = OrderedDict()
@@ -107,11 +110,15 @@ class Resolver:
         at: float | None = None,
         create_missing: bool = False,
         update_session: bool = True,
+        tracker: Awaitable[TrackerState] | None = None,
     ) -> Resolution:
         """Parse ``text`` and resolve its references (see ``EntityResolver.resolve``).
 
-        ``update_session=False`` reads the session's tracker (for pronouns) without moving it
-        forward: a diagnostic or a context request that must not count as a turn.
+        ``update_session=False`` reads the session's tracker (for pronouns) without storing
+        the state it moves to (``Resolution.state``): a diagnostic or a context request that
+        must not count as a turn, or a caller that stores it in its own transaction.
+        ``tracker`` is the stored tracker when the caller reads the session anyway; it is
+        awaited while the text is parsed.
 
         Raises:
             InvalidInput: empty tenant, non-string text, text too long, bad session id.
@@ -122,53 +129,122 @@ class Resolver:
         when = now() if at is None else float(at)
         nlp = await self.parser.load()
         gazetteer = await self.names.get(tenant_id, nlp)
-        parsed = await self.parser.parse(text, when, gazetteer)
         if session_id is None:
-            turn = Turn(tenant_id, parsed, when, gazetteer, None)
+            parsed = await self.parser.parse(text, when, gazetteer)
+            return await self._resolve_turn(
+                Turn(tenant_id, parsed, when, gazetteer, None), create_missing
+            )
+        stored = tracker if tracker is not None else self._stored_state(tenant_id, session_id)
+        if not update_session:
+            turn = await self._session_turn(tenant_id, text, when, gazetteer, stored)
             return await self._resolve_turn(turn, create_missing)
         async with self._session_lock(tenant_id, session_id):
-            tenant = self.graph.tenant(tenant_id)
-            stored = await tenant.session_tracker(session_id)
-            state = load_state(stored[0] if stored else None)
-            turn = Turn(tenant_id, parsed, when, gazetteer, state)
+            turn = await self._session_turn(tenant_id, text, when, gazetteer, stored)
             result = await self._resolve_turn(turn, create_missing)
-            assert turn.state is not None
-            if update_session:
-                dumped = dump_state(turn.state)
-                await tenant.save_session_tracker(session_id, dumped, turn.state.turn)
+            assert result.state is not None
+            await self.graph.tenant(tenant_id).save_session_tracker(
+                session_id, dump_state(result.state), result.state.turn
+            )
             return result
+
+    async def peek(
+        self,
+        tenant_id: str,
+        text: str | None,
+        session_id: str,
+        tracker: Awaitable[TrackerState],
+        at: float | None = None,
+    ) -> tuple[Resolution | None, list[TrackedEntity]]:
+        """A read inside a session, for a context request: what ``resolve`` makes of ``text``
+        without creating anything or advancing the session (None without a text), and the
+        session's tracked entities as stored (``tracked``), from one entity read.
+
+        ``tracker`` is the session's stored tracker state (the caller reads the session).
+        """
+        if not isinstance(tenant_id, str) or not tenant_id:
+            raise InvalidInput("a tenant id is required", field="tenantId")
+        _check_session(session_id)
+        if text is None:
+            return None, await self.tracked_in(tenant_id, await tracker)
+        when = now() if at is None else float(at)
+        gazetteer = await self.names.get(tenant_id, await self.parser.load())
+        turn = await self._session_turn(tenant_id, text, when, gazetteer, tracker)
+        result = await self._resolve_turn(turn, False)
+        return result, turn.before
 
     async def tracked(self, tenant_id: str, session_id: str) -> list[TrackedEntity]:
         """The session's entities by salience, highest first (empty for an unknown session)."""
         _check_session(session_id)
-        stored = await self.graph.tenant(tenant_id).session_tracker(session_id)
-        state = load_state(stored[0] if stored else None)
-        return await self._tracked(tenant_id, state)
+        return await self.tracked_in(tenant_id, await self._stored_state(tenant_id, session_id))
 
-    async def _tracked(self, tenant_id: str, state: TrackerState) -> list[TrackedEntity]:
-        found = await self.graph.tenant(tenant_id).get_entities(list(state.salience))
-        out = [
-            TrackedEntity(found[i], s, state.scope.get(i, "mention"))
-            for i, s in state.salience.items()
-            if i in found
-        ]
-        return sorted(out, key=lambda t: (-t.salience, t.entity.id))
+    async def tracked_in(self, tenant_id: str, state: TrackerState) -> list[TrackedEntity]:
+        """The entities of a tracker state by salience, highest first (one light read)."""
+        found = await self.graph.tenant(tenant_id).resolution_entities(list(state.salience))
+        return _ranked(state, found)
+
+    async def _stored_state(self, tenant_id: str, session_id: str) -> TrackerState:
+        stored = await self.graph.tenant(tenant_id).session_tracker(session_id)
+        return load_state(stored[0] if stored else None)
+
+    async def _session_turn(
+        self,
+        tenant_id: str,
+        text: str,
+        when: float,
+        gazetteer: Gazetteer,
+        stored: Awaitable[TrackerState],
+    ) -> Turn:
+        """The turn's working data: the text is parsed while the stored tracker is read."""
+        parse = asyncio.ensure_future(self.parser.parse(text, when, gazetteer))
+        try:
+            state = await stored
+        except BaseException:
+            parse.cancel()
+            raise
+        return Turn(tenant_id, await parse, when, gazetteer, state)
 
     async def _resolve_turn(self, turn: Turn, create_missing: bool) -> Resolution:
         names = [(i, m) for i, m in enumerate(turn.parsed.mentions) if m.source != "pronoun"]
-        await self._resolve_names(turn, names)
+        pools = self._pools(turn.gazetteer, names)
+        # One read for every entity this turn may need: the candidates (with the profile
+        # embeddings only where context may have to choose) and the tracked entities.
+        tracked_ids = list(turn.state.salience) if turn.state is not None else []
+        full = {i for ids, _ in pools.values() if len(ids) > 1 for i in ids}
+        known = await self.turn_entities(
+            turn, [*(i for ids, _ in pools.values() for i in ids), *tracked_ids], full
+        )
+        if turn.state is not None:
+            turn.before = _ranked(turn.state, known)
+        await self._resolve_names(turn, names, pools)
         if create_missing:
             await link_new(self, turn, names)
-        if turn.state is not None:
-            await self._track(turn)
-        ordered = tuple(turn.resolved[i] for i in sorted(turn.resolved))
         tracked: tuple[TrackedEntity, ...] = ()
         if turn.state is not None:
-            tracked = tuple(await self._tracked(turn.tenant_id, turn.state))
-        return Resolution(turn.parsed, ordered, turn.clarification, tracked)
+            await self._track(turn)
+            assert turn.state is not None
+            known = await self.turn_entities(turn, list(turn.state.salience))
+            tracked = tuple(_ranked(turn.state, known))
+        ordered = tuple(turn.resolved[i] for i in sorted(turn.resolved))
+        return Resolution(turn.parsed, ordered, turn.clarification, tracked, turn.state)
 
-    async def _resolve_names(self, turn: Turn, names: Sequence[tuple[int, Mention]]) -> None:
-        g = turn.gazetteer
+    async def turn_entities(
+        self, turn: Turn, ids: Sequence[str], full: set[str] | None = None
+    ) -> dict[str, Entity]:
+        """The turn's entities by id, reading only ids not asked for yet in this turn."""
+        wanted = list(dict.fromkeys(ids))
+        missing = [i for i in wanted if i not in turn.entities and i not in turn.asked]
+        if missing:
+            turn.asked.update(missing)
+            found = await self.graph.tenant(turn.tenant_id).resolution_entities(
+                missing, [i for i in missing if full and i in full]
+            )
+            turn.entities.update(found)
+        return {i: turn.entities[i] for i in wanted if i in turn.entities}
+
+    def _pools(
+        self, g: Gazetteer, names: Sequence[tuple[int, Mention]]
+    ) -> dict[str, tuple[set[str], str]]:
+        """Candidate ids (and how they were found) per normalized name."""
         pools: dict[str, tuple[set[str], str]] = {}
         for _, m in names:
             key = normalize_name(m.text)
@@ -181,8 +257,14 @@ class Resolver:
             if not ids:
                 ids, method = g.similar(m.text, self.settings.name_similarity), "similarity"
             pools[key] = (set(sorted(ids)[: self.settings.max_candidates]), method)
-        all_ids = {i for ids, _ in pools.values() for i in ids}
-        turn.entities.update(await self.graph.tenant(turn.tenant_id).get_entities(list(all_ids)))
+        return pools
+
+    async def _resolve_names(
+        self,
+        turn: Turn,
+        names: Sequence[tuple[int, Mention]],
+        pools: dict[str, tuple[set[str], str]],
+    ) -> None:
         decided: dict[str, ResolvedMention] = {}
         for index, m in names:
             key = normalize_name(m.text)
@@ -210,15 +292,8 @@ class Resolver:
                 turn.entities[e.id] = e
             candidates = [turn.entities.get(c.id, c) for c in candidates]
         names = [m.text, *(a for c in candidates for a in (c.name, *c.aliases))]
-        context = context_without(turn.parsed.text, names)
-        best = None
-        found = tuple(candidates)
-        if informative(context):
-            vector = await self.embedder.embed_query(context)
-            ranked = rank_by_context(vector, candidates)
-            floor = self.settings.min_context_similarity
-            best = decide(ranked, self.settings.clarify_margin, floor)
-            found = tuple(s.entity for s in ranked)
+        best, ranked = await self.disambiguator.choose(turn.parsed.text, names, candidates)
+        found = tuple(s.entity for s in ranked) or tuple(candidates)
         if best is not None:
             return ResolvedMention(m, best.entity, best.score, "context", found)
         focused = [
@@ -233,10 +308,7 @@ class Resolver:
     async def _track(self, turn: Turn) -> None:
         assert turn.state is not None
         named = [r.entity.id for _, r in sorted(turn.resolved.items()) if r.entity is not None]
-        known = await self.graph.tenant(turn.tenant_id).get_entities(
-            list({*named, *turn.state.salience})
-        )
-        turn.entities.update(known)
+        known = await self.turn_entities(turn, [*named, *turn.state.salience])
         types = {i: e.type for i, e in known.items()}
         state = self.tracker.step(turn.state, named, turn.scene_hints, types)
         for index, m in enumerate(turn.parsed.mentions):
@@ -270,6 +342,15 @@ def _check_session(session_id: str | None) -> None:
         raise InvalidInput("a session id must be a non-empty string", field="sessionId")
     if len(session_id) > MAX_SESSION_ID:
         raise InvalidInput(f"a session id is limited to {MAX_SESSION_ID} characters")
+
+
+def _ranked(state: TrackerState, found: dict[str, Entity]) -> list[TrackedEntity]:
+    out = [
+        TrackedEntity(found[i], s, state.scope.get(i, "mention"))
+        for i, s in state.salience.items()
+        if i in found
+    ]
+    return sorted(out, key=lambda t: (-t.salience, t.entity.id))
 
 
 def _type_filter(m: Mention, candidates: list[Entity]) -> list[Entity]:

@@ -6,7 +6,7 @@ these types and on the ``EntityResolver`` protocol, not on how resolution works 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -83,6 +83,7 @@ class Resolution:
     resolved: tuple[ResolvedMention, ...] = ()
     clarification: Clarification | None = None
     tracked: tuple[TrackedEntity, ...] = ()
+    state: TrackerState | None = None  # the session's tracker after this text (with a session)
 
     @property
     def entity_ids(self) -> list[str]:
@@ -122,13 +123,17 @@ class EntityResolver(Protocol):
         session_id: str | None = None,
         at: float | None = None,
         create_missing: bool = False,
+        update_session: bool = True,
+        tracker: Awaitable[TrackerState] | None = None,
     ) -> Resolution:
         """Parse ``text`` and resolve its references for a tenant.
 
-        ``session_id`` enables pronoun resolution and updates that session's tracker;
-        ``at`` is the time temporal expressions resolve against (default now);
-        ``create_missing`` creates entities for confident new names and declared aliases
-        (the write path); reads never create.
+        ``session_id`` enables pronoun resolution and updates that session's tracker
+        (``update_session=False`` leaves storing ``Resolution.state`` to the caller);
+        ``tracker`` is the session's stored tracker when the caller reads the session anyway
+        (saves a round trip); ``at`` is the time temporal expressions resolve against
+        (default now); ``create_missing`` creates entities for confident new names and
+        declared aliases (the write path); reads never create.
         """
         ...
 

@@ -19,6 +19,8 @@ Example::
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from core.clock import now
 from core.errors import InvalidInput
 from core.retrieval_types import (
@@ -29,7 +31,7 @@ from core.retrieval_types import (
     SearchQuery,
 )
 from core.tokens import TokenCounter
-from core.types import Hit, Memory, MemoryType
+from core.types import Entity, Hit, Memory, MemoryType
 from retrieval.packing import pack
 from retrieval.retriever import Retriever
 
@@ -43,8 +45,14 @@ class ContextAssembler:
         self.retriever = retriever
         self.counter = counter
 
-    async def assemble(self, tenant_id: str, request: ContextRequest) -> AssembledContext:
-        """The layers, their token counts and items for one model call.
+    async def assemble(
+        self,
+        tenant_id: str,
+        request: ContextRequest,
+        entities: Mapping[str, Entity] | None = None,
+    ) -> AssembledContext:
+        """The layers, their token counts and items for one model call. ``entities`` are the
+        request's entities as the caller already read them (see ``Retriever.search``).
 
         Raises:
             InvalidInput: no session id, or a token budget below the minimum.
@@ -65,7 +73,7 @@ class ContextAssembler:
         at = request.at if request.at is not None else now()
         turns = [t for t in request.recent_turns if t.tenant_id == tenant_id and t.is_live(at)]
         text = request.query or (turns[-1].content if turns else None)
-        hits, core = await self._hits(tenant_id, request, text, turns, at)
+        hits, core = await self._hits(tenant_id, request, text, turns, at, entities)
         candidates = self._layered(hits, core, {t.id for t in turns})
         packed = pack(
             self.counter,
@@ -94,6 +102,7 @@ class ContextAssembler:
         text: str | None,
         turns: list[Memory],
         at: float,
+        entities: Mapping[str, Entity] | None,
     ) -> tuple[list[Hit], list[Memory]]:
         """The search hits and pinned memories (the core path's; all pinned without a query)."""
         if not text or not text.strip():
@@ -110,7 +119,7 @@ class ContextAssembler:
             prefer_project_id=request.project_id,
             at=at,
         )
-        response, core = await self.retriever.search_with_core(tenant_id, query)
+        response, core = await self.retriever.search_with_core(tenant_id, query, entities)
         return response.hits, core
 
     async def _core(self, tenant_id: str, at: float) -> list[Memory]:

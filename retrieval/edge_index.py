@@ -174,6 +174,15 @@ class EdgeVectorIndex(VectorIndex):
         records = await self._read("retrieve", lambda shard: _scroll(shard, where, True))
         return {str(record.id): record.payload or {} for record in records}
 
+    async def vectors(self, tenant_id: str, ids: Sequence[str]) -> dict[str, list[float]]:
+        where = _ids_filter(tenant_id, ids)
+        if where is None:
+            return {}
+        records = await self._read(
+            "vectors", lambda shard: _scroll(shard, where, False, with_vector=True)
+        )
+        return {str(r.id): list(_dense_of(r.vector)) for r in records if r.vector}
+
     async def all_ids(self, tenant_id: str | None = None) -> list[str]:
         where = _filter(tenant_conditions(tenant_id)) if tenant_id is not None else None
         records = await self._read("scroll", lambda shard: _scroll(shard, where, False))
@@ -300,17 +309,31 @@ def _sparse(terms: SparseTerms) -> qe.SparseVector:
     return qe.SparseVector(terms.indices, terms.values)
 
 
-def _scroll(shard: qe.EdgeShard, where: qe.Filter | None, payload: bool) -> list[qe.Record]:
+def _scroll(
+    shard: qe.EdgeShard, where: qe.Filter | None, payload: bool, with_vector: bool = False
+) -> list[qe.Record]:
     records: list[qe.Record] = []
     offset: qe.PointId | None = None
     while True:
         request = qe.ScrollRequest(
-            offset=offset, limit=_SCROLL_PAGE, filter=where, with_payload=payload, with_vector=False
+            offset=offset,
+            limit=_SCROLL_PAGE,
+            filter=where,
+            with_payload=payload,
+            with_vector=[DENSE] if with_vector else False,
         )
         page, offset = shard.scroll(request)
         records.extend(page)
         if offset is None:
             return records
+
+
+def _dense_of(vector: Any) -> Sequence[float]:
+    """The dense part of a record's vectors (a dict of named vectors)."""
+    if isinstance(vector, dict):
+        dense = vector.get(DENSE)
+        return dense if isinstance(dense, list) else []
+    return vector if isinstance(vector, list) else []
 
 
 def _flush_and_close(shard: qe.EdgeShard) -> None:

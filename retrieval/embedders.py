@@ -5,9 +5,14 @@ Both turn memory texts (documents) and search texts (queries) into dense vectors
 rebuilding the index. ``build_embedder`` picks one from the settings.
 
 The local model runs in a worker thread, never on the event loop, and is loaded on first use
-(or by ``load()`` at start-up), never at import. Voyage is called through its REST endpoint
-with ``httpx`` rather than the ``voyageai`` SDK: the SDK keeps a process-wide aiohttp session
-that cannot be handed a transport, and its retries cannot be bounded for a request path.
+(or by ``load()`` at start-up), never at import. Texts asked for while the model is busy are
+encoded together in the next batch (one forward pass costs little more for a few short texts
+than for one). Both providers keep recent query vectors (``QueryCache``): a search text is
+embedded once however many steps of a request (or concurrent requests) ask for it.
+
+Voyage is called through its REST endpoint with ``httpx`` rather than the ``voyageai`` SDK:
+the SDK keeps a process-wide aiohttp session that cannot be handed a transport, and its
+retries cannot be bounded for a request path.
 
 Example::
 
@@ -20,7 +25,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
-from collections.abc import Callable, Sequence
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Literal, Protocol
 
 import httpx
@@ -32,6 +38,7 @@ PACKAGED_MODEL = "all-MiniLM-L6-v2"
 PACKAGED_DIMENSION = 384
 VOYAGE_EMBEDDINGS_URL = "https://api.voyageai.com/v1/embeddings"
 _RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
+QUERY_CACHE_SIZE = 2048  # query vectors kept per embedder (~1.6 KB each at 384-d)
 
 
 class Embedder(Protocol):
@@ -46,6 +53,81 @@ class Embedder(Protocol):
         """The vector of a search text (asymmetric models embed queries differently)."""
 
     async def close(self) -> None: ...
+
+
+class QueryCache:
+    """Query vectors by text: the most recent ``size`` and the ones being computed.
+
+    Concurrent requests for one text share one computation; a caller that is cancelled does
+    not cancel it for the others. Failures are not cached.
+    """
+
+    def __init__(self, size: int = QUERY_CACHE_SIZE) -> None:
+        self._size = size
+        self._items: OrderedDict[str, list[float]] = OrderedDict()
+        self._flight: dict[str, asyncio.Future[list[float]]] = {}
+
+    async def get(self, text: str, compute: Callable[[str], Awaitable[list[float]]]) -> list[float]:
+        hit = self._items.get(text)
+        if hit is not None:
+            self._items.move_to_end(text)
+            return list(hit)
+        flight = self._flight.get(text)
+        if flight is None or flight.get_loop() is not asyncio.get_running_loop():
+            flight = asyncio.ensure_future(compute(text))
+            self._flight[text] = flight
+            flight.add_done_callback(lambda f: self._settle(text, f))
+        return list(await asyncio.shield(flight))
+
+    def _settle(self, text: str, flight: asyncio.Future[list[float]]) -> None:
+        if self._flight.get(text) is flight:
+            del self._flight[text]
+        if flight.cancelled() or flight.exception() is not None:
+            return
+        self._items[text] = flight.result()
+        self._items.move_to_end(text)
+        while len(self._items) > self._size:
+            self._items.popitem(last=False)
+
+
+class _Batcher:
+    """Runs ``encode`` in a worker thread over every text asked for meanwhile.
+
+    The first caller starts a batch at once; texts that arrive while it runs wait and go
+    together in the next one, so a lone request pays nothing and concurrent ones share
+    forward passes.
+    """
+
+    def __init__(self, encode: Callable[[list[str]], list[list[float]]]) -> None:
+        self._encode = encode
+        self._pending: list[tuple[str, asyncio.Future[list[float]]]] = []
+        self._worker: asyncio.Task[None] | None = None
+
+    async def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        loop = asyncio.get_running_loop()
+        if self._worker is not None and self._worker.get_loop() is not loop:
+            self._worker, self._pending = None, []  # left behind by a closed event loop
+        futures: list[asyncio.Future[list[float]]] = [loop.create_future() for _ in texts]
+        self._pending.extend(zip(texts, futures, strict=True))
+        if self._worker is None or self._worker.done():
+            self._worker = loop.create_task(self._drain())
+        return list(await asyncio.gather(*futures))
+
+    async def _drain(self) -> None:
+        while self._pending:
+            batch, self._pending = self._pending, []
+            try:
+                vectors = await asyncio.to_thread(self._encode, [t for t, _ in batch])
+            except BaseException as e:
+                for _, future in batch:
+                    if not future.done():
+                        future.set_exception(e)
+                if isinstance(e, asyncio.CancelledError):
+                    raise
+                continue
+            for (_, future), vector in zip(batch, vectors, strict=True):
+                if not future.done():
+                    future.set_result(vector)
 
 
 class LocalEmbedder(Embedder):
@@ -66,6 +148,11 @@ class LocalEmbedder(Embedder):
         self._settings = settings
         self._model: Any = None
         self._load_lock = asyncio.Lock()
+        self.queries = QueryCache()
+        self._query_batches = _Batcher(lambda texts: self._encode(self._model.encode_query, texts))
+        self._document_batches = _Batcher(
+            lambda texts: self._encode(self._model.encode_document, texts)
+        )
 
     async def load(self) -> None:
         """Load the model now (idempotent) rather than on the first embedding call."""
@@ -74,12 +161,15 @@ class LocalEmbedder(Embedder):
     async def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:
         if not texts:
             return []
-        model = await self._loaded()
-        return await asyncio.to_thread(self._encode, model.encode_document, list(texts))
+        await self._loaded()
+        return await self._document_batches.embed(list(texts))
 
     async def embed_query(self, text: str) -> list[float]:
-        model = await self._loaded()
-        return (await asyncio.to_thread(self._encode, model.encode_query, [text]))[0]
+        return await self.queries.get(text, self._embed_query)
+
+    async def _embed_query(self, text: str) -> list[float]:
+        await self._loaded()
+        return (await self._query_batches.embed([text]))[0]
 
     async def close(self) -> None:
         self._model = None
@@ -162,6 +252,7 @@ class VoyageEmbedder(Embedder):
         self._client = httpx.AsyncClient(
             transport=transport, timeout=timeout, headers={"Authorization": f"Bearer {key}"}
         )
+        self.queries = QueryCache()
 
     async def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:
         size = max(1, self._settings.batch_size)
@@ -171,6 +262,9 @@ class VoyageEmbedder(Embedder):
         return vectors
 
     async def embed_query(self, text: str) -> list[float]:
+        return await self.queries.get(text, self._embed_query)
+
+    async def _embed_query(self, text: str) -> list[float]:
         return (await self._embed([text], "query"))[0]
 
     async def close(self) -> None:

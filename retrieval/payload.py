@@ -19,6 +19,7 @@ def payload_of(memory: Memory) -> dict[str, Any]:
         "expires_at": memory.expires_at,
         "importance": memory.importance,
         "pinned": memory.pinned,
+        "decay_class": memory.decay_class.value,
     }
     for key in ("project_id", "user_id", "session_id"):
         value = getattr(memory, key)

@@ -180,6 +180,18 @@ class QdrantVectorIndex(VectorIndex):
         records = await self._scroll(where, with_payload=True)
         return {str(record.id): record.payload or {} for record in records}
 
+    async def vectors(self, tenant_id: str, ids: Sequence[str]) -> dict[str, list[float]]:
+        where = _ids_filter(tenant_id, ids)
+        if where is None:
+            return {}
+        out: dict[str, list[float]] = {}
+        for record in await self._scroll(where, with_payload=False, with_vectors=[DENSE]):
+            vector = record.vector
+            dense = vector.get(DENSE) if isinstance(vector, dict) else vector
+            if isinstance(dense, list) and dense and isinstance(dense[0], float):
+                out[str(record.id)] = [float(x) for x in dense]
+        return out
+
     async def all_ids(self, tenant_id: str | None = None) -> list[str]:
         where = _filter(tenant_conditions(tenant_id)) if tenant_id is not None else None
         return [str(record.id) for record in await self._scroll(where, with_payload=False)]
@@ -238,7 +250,12 @@ class QdrantVectorIndex(VectorIndex):
             )
         return [ScoredId(str(p.id), p.score, p.payload or {}) for p in response.points]
 
-    async def _scroll(self, where: models.Filter | None, with_payload: bool) -> list[models.Record]:
+    async def _scroll(
+        self,
+        where: models.Filter | None,
+        with_payload: bool,
+        with_vectors: bool | list[str] = False,
+    ) -> list[models.Record]:
         records: list[models.Record] = []
         offset: models.ExtendedPointId | None = None
         async with self._errors("scroll"):
@@ -249,7 +266,7 @@ class QdrantVectorIndex(VectorIndex):
                     limit=_SCROLL_PAGE,
                     offset=offset,
                     with_payload=with_payload,
-                    with_vectors=False,
+                    with_vectors=with_vectors,
                 )
                 records.extend(page)
                 if offset is None:

@@ -16,9 +16,9 @@ from typing import Any
 from core.clock import NEVER
 from core.retrieval_types import RetrievalPath, SearchQuery
 from core.settings import RetrievalSettings
-from core.types import Hit, Memory, MemoryType, default_decay
+from core.types import DecayClass, Hit, Memory, MemoryType, default_decay
 from retrieval.filters import admits
-from retrieval.scoring import combine, signals_of, time_boost
+from retrieval.scoring import combine, relevance_gate, signals_of, time_boost
 from retrieval.temporal import in_windows
 
 
@@ -51,7 +51,7 @@ def stand_in(tenant_id: str, point_id: str, payload: Mapping[str, Any]) -> Memor
             valid_from=float(payload.get("valid_from", created)),
             importance=float(payload.get("importance", 0.5)),
             pinned=pinned,
-            decay_class=default_decay(kind, pinned),
+            decay_class=_decay_class(payload, kind, pinned),
             expires_at=float(payload.get("expires_at", NEVER)),
             superseded_at=float(payload.get("superseded_at", NEVER)),
             project_id=payload.get("project_id"),
@@ -60,6 +60,14 @@ def stand_in(tenant_id: str, point_id: str, payload: Mapping[str, Any]) -> Memor
         )
     except (KeyError, TypeError, ValueError):
         return None
+
+
+def _decay_class(payload: Mapping[str, Any], kind: MemoryType, pinned: bool) -> DecayClass:
+    """The stored class (role facts, promoted turns differ from their type's default)."""
+    stored = payload.get("decay_class")
+    if isinstance(stored, str) and stored in DecayClass.__members__.values():
+        return DecayClass(stored)
+    return default_decay(kind, pinned)
 
 
 def rank(
@@ -83,6 +91,9 @@ def rank(
             memory_id
         )
 
+    # The gate's reference is the best relevance over all scored candidates, so both ranking
+    # passes (stand-ins and the hydrated shortlist) gate the same memory alike.
+    best = max((relevance(i) for i in {*evidence.similarity, *evidence.keyword}), default=0.0)
     query_entities = set(query.entity_ids)
     hits: list[Hit] = []
     for memory_id, memory in memories.items():
@@ -101,17 +112,24 @@ def rank(
         near = evidence.neighbors.get(memory_id, ())
         share = settings.neighbor_weight * max((relevance(n) for n in near), default=0.0)
         when = settings.time_window_boost * in_windows(memory, query.time_windows)
-        boost = 0.0 if evidence.past else time_boost(memory, at, settings.recency_boost)
+        gate = relevance_gate(relevance(memory_id), best)
+        boost = 0.0 if evidence.past else gate * time_boost(memory, at, settings.recency_boost)
         fusion = evidence.fusion.get(memory_id, 0.0)
         score = combine(
             signals,
-            w,
+            {**w, "recency": w["recency"] * gate},
             fusion=fusion,
             neighbor=share + when,
             boost=boost,
             fusion_weight=settings.fusion_weight,
         )
-        extra = {"fusion": fusion, "neighbor": share, "recency_boost": boost, "time_window": when}
+        extra = {
+            "fusion": fusion,
+            "neighbor": share,
+            "recency_boost": boost,
+            "time_window": when,
+            "relevance_gate": gate,
+        }
         paths = evidence.found_by.get(memory_id, (RetrievalPath.CONVERSATION,))
         hits.append(
             Hit(

@@ -32,7 +32,7 @@ from core.clock import now
 from core.errors import InvalidInput
 from core.retrieval_types import RetrievalPath, SearchMetadata, SearchQuery, SearchResponse
 from core.settings import LimitSettings, RetrievalSettings
-from core.types import Memory
+from core.types import Entity, Memory
 from graph.store import GraphStore
 from graph.tenant import TenantGraph
 from retrieval.access import AccessRecorder
@@ -45,6 +45,7 @@ from retrieval.neighbors import adjacent, symmetric, windows_for
 from retrieval.ranking import Evidence, rank, shortlist, stand_in
 from retrieval.scoring import selectivity, weights_for
 from retrieval.temporal import TimeIntent, time_intent
+from retrieval.topic import topic_of
 from retrieval.vector_index import ScoredId, VectorFilter, VectorIndex
 
 P = RetrievalPath
@@ -77,18 +78,30 @@ class Retriever:
         self.access = access
         self.core = CoreCache(settings.core_cache_seconds, settings.core_limit)
 
-    async def search(self, tenant_id: str, query: SearchQuery) -> SearchResponse:
+    async def search(
+        self,
+        tenant_id: str,
+        query: SearchQuery,
+        entities: Mapping[str, Entity] | None = None,
+    ) -> SearchResponse:
         """Top-k memories for ``query`` with their paths, signals and search metadata.
+
+        ``entities`` may hold the query's entities as the caller already read them (the
+        resolver did): with all of them known, embedding the query's topic does not wait for
+        the graph.
 
         Raises:
             InvalidInput: empty or oversized query, top-k out of range, since after until,
                 unknown or out-of-range weights.
         """
-        response, _ = await self.search_with_core(tenant_id, query)
+        response, _ = await self.search_with_core(tenant_id, query, entities)
         return response
 
     async def search_with_core(
-        self, tenant_id: str, query: SearchQuery
+        self,
+        tenant_id: str,
+        query: SearchQuery,
+        entities: Mapping[str, Entity] | None = None,
     ) -> tuple[SearchResponse, list[Memory]]:
         """``search`` plus the pinned memories the core path found (for context assembly)."""
         start = time.perf_counter()
@@ -111,17 +124,15 @@ class Retriever:
             as_of=query.as_of,
             live_at=at,
         )
-        vector, entity_set, keyword = await asyncio.gather(
-            self.embedder.embed_query(query.query),
-            tenant.expand_entities(query.entity_ids),
+        (vector, entity_set), keyword = await asyncio.gather(
+            self._entities_and_vector(tenant, query, entities or {}),
             self.index.keyword_search(query.query, flt, s.keyword_limit),
         )
-        dense, entity_dense, entity_rows, core, degree, total = await asyncio.gather(
+        dense, entity_dense, (entity_rows, degree), core, total = await asyncio.gather(
             self.index.dense_search(vector, flt, s.semantic_limit),
             self._entity_dense(vector, flt, entity_set),
-            tenant.memories_about(entity_set, at, query.as_of, s.entity_graph_limit),
+            tenant.entity_path(entity_set, at, query.as_of, s.entity_graph_limit),
             self.core.ids(tenant, at, query.as_of),
-            tenant.entity_degree(entity_set),
             self.core.memory_count(tenant) if entity_set else _zero(),
         )
         # An entity set most memories are about (a chat's two speakers) weighs less.
@@ -136,7 +147,8 @@ class Retriever:
             P.CONVERSATION: list(reversed(list(supplied)))[: s.conversation_limit],
             P.CORE: core,
         }
-        links = await self._neighbors(tenant, rrf(ranked, s.rrf_k, path_weights), ranked)
+        known = {h.id: h.payload for hits in (keyword, dense, entity_dense) for h in hits}
+        links = await self._neighbors(tenant, rrf(ranked, s.rrf_k, path_weights), known)
         union = list(
             dict.fromkeys(
                 [
@@ -202,6 +214,22 @@ class Retriever:
             raise InvalidInput("since is after until", field="since")
         return weights_for(self.settings, query.mode, query.weights)
 
+    async def _entities_and_vector(
+        self, tenant: TenantGraph, query: SearchQuery, known: Mapping[str, Entity]
+    ) -> tuple[list[float], list[str]]:
+        """The dense query vector (the query's topic: its entities' names cut out, see
+        ``retrieval/topic.py``) and the entity path's entity set. The read that expands the
+        entities also gives their names, unless the caller knows them all already."""
+        if all(i in known for i in query.entity_ids):
+            topic = topic_of(query.query, [known[i] for i in dict.fromkeys(query.entity_ids)])
+            vector, expanded = await asyncio.gather(
+                self.embedder.embed_query(topic), tenant.entity_set(query.entity_ids)
+            )
+            return vector, expanded.ids
+        expanded = await tenant.entity_set(query.entity_ids)
+        text = topic_of(query.query, expanded.given.values())
+        return await self.embedder.embed_query(text), expanded.ids
+
     async def _entity_dense(
         self, vector: list[float], flt: VectorFilter, entity_set: Sequence[str]
     ) -> list[ScoredId]:
@@ -215,14 +243,21 @@ class Retriever:
         self,
         tenant: TenantGraph,
         fused: Mapping[str, float],
-        ranked: Mapping[str, Sequence[Any]],
+        known: Mapping[str, Mapping[str, Any]],
     ) -> dict[str, tuple[str, ...]]:
-        """Nearest earlier/later memory in the session of the strongest fused candidates."""
+        """Nearest earlier/later memory in the session of the strongest fused candidates.
+
+        ``known`` holds the index payloads the searches already returned; only the other
+        seeds' payloads are read from the index.
+        """
         s = self.settings
         if s.neighbor_weight <= 0 or s.neighbor_seeds <= 0:
             return {}
         seeds = sorted(fused, key=lambda i: -fused[i])[: s.neighbor_seeds]
-        payloads = await self.index.retrieve(tenant.tenant_id, seeds)
+        payloads = {i: known[i] for i in seeds if i in known}
+        missing = [i for i in seeds if i not in payloads]
+        if missing:
+            payloads.update(await self.index.retrieve(tenant.tenant_id, missing))
         windows = windows_for(seeds, payloads, s.neighbor_window_s)
         return await adjacent(tenant, windows) if windows else {}
 

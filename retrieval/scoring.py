@@ -12,12 +12,18 @@ Every signal is in [0, 1]:
     project_match     1 when the memory belongs to the requested project
     task_bonus        1 for an open task memory or one of the caller's active tasks
 
-    score = Σ weight·signal + fusion_weight·rrf/max_rrf + neighbour share + boost
+    score = Σ weight·signal + fusion_weight·rrf/max_rrf + neighbour share + gate·boost
 
 where boost is the bounded recency boost (+0.15 under 7 days, +0.08 under 30, +0.03 under 90
 by default). Time changes ranking only and by a bounded amount; foundational memories (class
 ``none``: identity, roles, processes, pinned) are timeless, with full recency and full boost,
 so an old foundation is never outranked by recent trivia on time alone.
+
+Time orders what is relevant; it does not make something relevant. Both time terms (the
+recency signal's weight and the boost) are scaled by the relevance gate: the candidate's
+relevance (similarity and keyword, weighted) over the best relevance among the candidates,
+so a recent but unrelated memory ("Bye, see you!") cannot climb over an older one that
+answers the question, while among equally relevant memories the newer still wins.
 """
 
 from __future__ import annotations
@@ -115,6 +121,14 @@ def signals_of(
         "project_match": 1.0 if project_id and memory.project_id == project_id else 0.0,
         "task_bonus": 1.0 if open_task or memory.id in active_tasks else 0.0,
     }
+
+
+def relevance_gate(relevance: float, best: float) -> float:
+    """The share of the best candidate's relevance this one has, in [0, 1]; 1 when no
+    candidate has any (nothing to gate by, so time alone may order them)."""
+    if best <= 0:
+        return 1.0
+    return min(1.0, max(0.0, relevance / best))
 
 
 def combine(

@@ -107,6 +107,10 @@ class VectorIndex(Protocol):
     async def retrieve(self, tenant_id: str, ids: Sequence[str]) -> dict[str, Mapping[str, Any]]:
         """Payloads of the points that exist among ``ids`` for this tenant."""
 
+    async def vectors(self, tenant_id: str, ids: Sequence[str]) -> dict[str, list[float]]:
+        """Dense vectors of the points that exist among ``ids`` for this tenant (lifecycle
+        jobs compare memories without re-embedding them)."""
+
     async def all_ids(self, tenant_id: str | None = None) -> list[str]:
         """Every point id (of one tenant, or all: used by the reconciler to find orphans)."""
 

@@ -110,7 +110,7 @@ class IngestMutation:
         ctx = info.context
 
         async def run() -> SessionNode:
-            return SessionNode.of(await ctx.brain.ingest.close_session(ctx.tenant, session_id))
+            return SessionNode.of(await ctx.brain.close_session(ctx.tenant, session_id))
 
         return await guarded(run)  # type: ignore[no-any-return]
 

@@ -68,7 +68,10 @@ class Mutation:
 
         return await guarded(run)  # type: ignore[no-any-return]
 
-    @strawberry.mutation(description="Hard delete from the graph and the vector index.")
+    @strawberry.mutation(
+        description="GDPR hard delete of memories, an entity or a user from both engines, "
+        "with everything derived from them (extractions, patterns, duplicates, profiles)."
+    )
     async def erase(self, info: Info, input: EraseInput) -> EraseResult:
         ctx = info.context
 

@@ -11,6 +11,7 @@ from strawberry.extensions import MaskErrors, MaxAliasesLimiter, MaxTokensLimite
 from api.gql.admin import AdminMutation, AdminQuery
 from api.gql.assemble import AssembleQuery
 from api.gql.ingest import IngestMutation, IngestQuery
+from api.gql.lifecycle import LifecycleMutation, LifecycleQuery
 from api.gql.mutation import Mutation as MemoryMutation
 from api.gql.query import Query as MemoryQuery
 from api.gql.resolution import ResolutionMutation, ResolutionQuery
@@ -27,8 +28,10 @@ class LoggedMaskErrors(MaskErrors):
         super().__init__(should_mask_error=self._mask, error_message="Internal error")
 
     def _mask(self, error: GraphQLError) -> bool:
-        if isinstance(error.original_error, BrainError) or error.original_error is None:
-            return False  # validation errors and expected failures are safe to show
+        if error.original_error is None or isinstance(
+            error.original_error, (BrainError, GraphQLError)
+        ):
+            return False  # validation and variable-coercion errors, expected failures: safe
         ctx = self.execution_context.context
         request_id = getattr(ctx, "request_id", "-")
         log.error("request %s failed", request_id, exc_info=error.original_error)
@@ -37,12 +40,14 @@ class LoggedMaskErrors(MaskErrors):
 
 
 @strawberry.type
-class Query(MemoryQuery, AssembleQuery, IngestQuery, ResolutionQuery, AdminQuery):
+class Query(MemoryQuery, AssembleQuery, IngestQuery, ResolutionQuery, LifecycleQuery, AdminQuery):
     pass
 
 
 @strawberry.type
-class Mutation(MemoryMutation, IngestMutation, ResolutionMutation, AdminMutation):
+class Mutation(
+    MemoryMutation, IngestMutation, ResolutionMutation, LifecycleMutation, AdminMutation
+):
     pass
 
 

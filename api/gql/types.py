@@ -67,6 +67,15 @@ class MemoryNode:
     decay_factor: float = strawberry.field(description="Ranking decay now (1 = no decay).")
     superseded_by_id: strawberry.ID | None
     supersedes_id: strawberry.ID | None
+    merged_into_id: strawberry.ID | None = strawberry.field(
+        description="Hidden as a duplicate of this memory (undo with unmergeMemory)."
+    )
+    summarized_by_id: strawberry.ID | None = strawberry.field(
+        description="Hidden as an episode this pattern memory compresses."
+    )
+    pruned_at: datetime | None = strawberry.field(
+        description="Soft-pruned by the lifecycle (faded and unused)."
+    )
 
     @staticmethod
     def of(m: CoreMemory) -> MemoryNode:
@@ -92,6 +101,9 @@ class MemoryNode:
             decay_factor=recency_signal(m, now()),
             superseded_by_id=strawberry.ID(m.superseded_by) if m.superseded_by else None,
             supersedes_id=strawberry.ID(m.supersedes) if m.supersedes else None,
+            merged_into_id=strawberry.ID(m.merged_into) if m.merged_into else None,
+            summarized_by_id=strawberry.ID(m.summarized_by) if m.summarized_by else None,
+            pruned_at=to_datetime(m.pruned_at),
         )
 
     @strawberry.field(description="The entities this memory is about.")
@@ -141,11 +153,36 @@ class Lineage:
         return next((link.memory for link in self.links if link.current), None)
 
 
-@strawberry.type
+@strawberry.type(
+    description="What an erase removed from both engines and what it cleaned up around it."
+)
 class EraseReport:
-    memory_ids: list[strawberry.ID]
-    entity_ids: list[strawberry.ID]
-    vector_points: int
+    memory_ids: list[strawberry.ID] = strawberry.field(
+        description="Every erased memory: the subject's own and those derived from them."
+    )
+    entity_ids: list[strawberry.ID] = strawberry.field(
+        description="Erased entities: the one named and any merged into it."
+    )
+    vector_points: int = strawberry.field(description="Vector points deleted.")
+    derived_memories: int = strawberry.field(
+        description="Erased extractions of erased turns, earlier versions, merged duplicates."
+    )
+    patterns: int = strawberry.field(description="Erased patterns that summarized an episode.")
+    restored_memories: int = strawberry.field(
+        description="Episodes of erased patterns made current again."
+    )
+    reprofiled_entities: int = strawberry.field(
+        description="Surviving entities whose profile was rebuilt without the erased text."
+    )
+    conflicts: int = strawberry.field(description="Recorded contradictions deleted.")
+    jobs: int = strawberry.field(description="Queued jobs naming erased ids deleted.")
+    sessions: int = strawberry.field(description="Sessions whose working memory was cleaned.")
+    documents: int = strawberry.field(description="Document records cleaned or deleted.")
+    feedback: int = strawberry.field(description="Feedback records cleaned or deleted.")
+    relations: int = strawberry.field(description="Entity relationships learned from erased text.")
+    verified: bool = strawberry.field(
+        description="Checked afterwards: neither engine holds an erased memory."
+    )
 
     @staticmethod
     def of(r: CoreEraseReport) -> EraseReport:
@@ -153,6 +190,17 @@ class EraseReport:
             memory_ids=[strawberry.ID(i) for i in r.memory_ids],
             entity_ids=[strawberry.ID(i) for i in r.entity_ids],
             vector_points=r.vector_points,
+            derived_memories=r.derived_memories,
+            patterns=r.patterns,
+            restored_memories=r.restored_memories,
+            reprofiled_entities=r.reprofiled_entities,
+            conflicts=r.conflicts,
+            jobs=r.jobs,
+            sessions=r.sessions,
+            documents=r.documents,
+            feedback=r.feedback,
+            relations=r.relations,
+            verified=r.verified,
         )
 
 

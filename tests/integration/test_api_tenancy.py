@@ -47,6 +47,9 @@ async def test_every_id_taking_operation_is_tenant_sealed(
         "mergeInto": f'mutation {{ mergeEntities(keepId: "{own.id}", dropIds: ["{e}"], reason: "x") {{ __typename }} }}',
         "mergeFrom": f'mutation {{ mergeEntities(keepId: "{e}", dropIds: ["{own.id}"], reason: "x") {{ __typename }} }}',
         "unmerge": f'mutation {{ unmergeEntities(mergeId: "{mg}") {{ __typename }} }}',
+        "recordFeedback": f'mutation {{ recordFeedback(input: {{sessionId: "s", memoryIds: ["{m}"], helpful: true}}) {{ __typename }} }}',
+        "unmergeMemory": f'mutation {{ unmergeMemory(id: "{m}") {{ __typename }} }}',
+        "memoryMerges": f'{{ memoryMerges(memoryId: "{m}") {{ __typename }} }}',
     }
     for name, query in operations.items():
         data = await intruder.data(query)
@@ -62,6 +65,13 @@ async def test_every_id_taking_operation_is_tenant_sealed(
     assert lists["entities"]["edges"] == [] and lists["core"]["memories"] == []
     assert {h["memory"]["id"] for h in lists["search"]["hits"]}.isdisjoint({m, k})
     assert {n["id"] for n in lists["vizGraph"]["nodes"]}.isdisjoint({m, e, k})
+    report = await intruder.data(
+        "mutation { consolidate { ... on ConsolidationReport { ok runs { job } } } }"
+    )
+    assert report["consolidate"]["ok"] and len(report["consolidate"]["runs"]) == 7
+    runs = await intruder.data("{ jobRuns { ... on JobRunConnection { edges { node { id } } } } }")
+    assert len(runs["jobRuns"]["edges"]) == 7  # only its own
+    assert await brain.job_runs(tenant_id, first=5) == []
     assert await _state(brain, tenant_id) == before
 
 

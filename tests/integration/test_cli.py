@@ -83,6 +83,18 @@ async def test_remember_search_export_import_doctor(
         "how do we check articles?",
     )
     assert code == 0 and "two AI detectors" in out and "tokens" in err
+    code, out, err = await brain(
+        capsys, "consolidate", "--data-dir", two, "--tenant", "acme", "--task", "reconcile"
+    )
+    (report,) = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and report["job"] == "reconcile" and report["status"] == "done"
+    assert report["counts"]["checked"] == 3 and "1 jobs in" in err
+    code, out, _ = await brain(capsys, "runs", "--data-dir", two, "--tenant", "acme")
+    assert code == 0 and [json.loads(line)["id"] for line in out.splitlines()] == [report["id"]]
+    code, _, err = await brain(
+        capsys, "consolidate", "--data-dir", two, "--tenant", "acme", "--session", "bad id!"
+    )
+    assert code == 2 and "sessionId" in err
     code, out, _ = await brain(capsys, "doctor", "--data-dir", two)
     assert code == 0, out
     assert "graph engine" in out and "tenant acme: 3 memories, 3 vectors, index lag 0" in out
@@ -94,4 +106,7 @@ def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert err.value.code == 2
     with pytest.raises(SystemExit) as err:
         main(["remember", "--type", "nonsense", "--tenant", "x", "y"])
+    assert err.value.code == 2
+    with pytest.raises(SystemExit) as err:
+        main(["consolidate", "--tenant", "x", "--project", "p", "--session", "s"])
     assert err.value.code == 2

@@ -12,6 +12,7 @@ import pytest
 from api.brain import Brain
 from api.cli_ops import export_tenant, read_export
 from core.errors import Conflict, InvalidInput
+from core.lifecycle_types import FeedbackOutcome, JobName
 from core.retrieval_types import SearchQuery
 from core.settings import GraphSettings, Settings
 from core.types import EntityType, NewMemory
@@ -70,12 +71,23 @@ async def test_round_trip_keeps_chains_merges_aliases_and_search(
     gone = await brain.remember(tenant_id, NewMemory(content="temporary note"))
     await brain.forget(tenant_id, gone.id)
     await brain.pin_core(tenant_id, NewMemory(content="Answer in British English"))
+    dup_a, dup_b = await brain.remember_many(
+        tenant_id,
+        [
+            NewMemory(content="Invoices go out on the first Monday.", entity_ids=[wobs.id]),
+            NewMemory(content="Invoices go out on the first Monday", importance=0.2),
+        ],
+    )
+    merged = await brain.consolidate(tenant_id, [JobName.MERGE_DUPLICATES])
+    assert merged.runs[0].counts["merged"] == 1
+    await brain.record_feedback(tenant_id, "s-1", [dup_a.id], True, FeedbackOutcome.POSITIVE)
 
     path = tmp_path / "export.jsonl"
     with path.open("w") as f:
         await export_tenant(brain, tenant_id, f)
     counts = await second_brain.import_tenant(tenant_id, read_export(path))
-    assert counts["memories"] == 6 and counts["entities"] == 4 and counts["indexed"] == 6
+    assert counts["memories"] == 8 and counts["entities"] == 4 and counts["indexed"] == 8
+    assert counts["memory_links"] == 1 and counts["job_runs"] == 1 and counts["feedback"] == 1
 
     assert await snapshot(second_brain, tenant_id) == await snapshot(brain, tenant_id)
     chain = await second_brain.lineage(tenant_id, first.id)
@@ -93,6 +105,8 @@ async def test_round_trip_keeps_chains_merges_aliases_and_search(
     assert hits[0].memory.content == "We deploy to AWS"
     assert all(h.memory.id != gone.id for h in hits)
     assert [m.content for m in await second_brain.core(tenant_id)] == ["Answer in British English"]
+    assert (await second_brain.memory(tenant_id, dup_b.id)).merged_into == dup_a.id
+    assert (await second_brain.unmerge_memory(tenant_id, dup_b.id)).is_current  # still undoable
 
 
 async def test_import_over_existing_ids_is_a_conflict_and_changes_nothing(

@@ -87,6 +87,19 @@ def test_serve_demo_then_keys_create_attaches(tmp_path: Path) -> None:
             cwd=Path(__file__).resolve().parents[2],
         )
         assert bad.returncode == 2 and "tenant names" in bad.stderr
+
+        # The scheduler leads and consolidates the demo tenant on its first tick.
+        runs_query = {
+            "query": "{ jobRuns { ... on JobRunConnection { edges { node { trigger status } } } } }"
+        }
+        for _ in range(240):
+            runs = httpx.post(url, json=runs_query, headers={"Authorization": f"Bearer {key}"})
+            edges = runs.json()["data"]["jobRuns"]["edges"]
+            if len([e for e in edges if e["node"]["status"] == "DONE"]) >= 7:
+                break
+            time.sleep(0.5)
+        assert {e["node"]["trigger"] for e in edges} == {"scheduler"}, edges
+        assert len(edges) >= 7 and all(e["node"]["status"] == "DONE" for e in edges), edges
     finally:
         proc.send_signal(signal.SIGINT)
         code = proc.wait(60)

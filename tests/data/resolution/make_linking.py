@@ -79,11 +79,11 @@ def main() -> None:
         for form in e["forms"]:
             for template in rng.sample(ONE, 2):
                 sentences.append({"text": template.format(a=form), "entities": [e["name"]]})
-    pairs = [(a, b) for a in ENTITIES for b in ENTITIES if a["name"] < b["name"]]
+    pairs = [(a, b) for a in ENTITIES for b in ENTITIES if str(a["name"]) < str(b["name"])]
     for a, b in rng.sample(pairs, 25):
         fa, fb = rng.choice(a["forms"]), rng.choice(b["forms"])
         text = rng.choice(TWO).format(a=fa, b=fb)
-        sentences.append({"text": text, "entities": sorted([a["name"], b["name"]])})
+        sentences.append({"text": text, "entities": sorted([str(a["name"]), str(b["name"])])})
     for text in NEGATIVE:
         sentences.append({"text": text, "entities": []})
     for text, name, alias in DECLARATIONS:

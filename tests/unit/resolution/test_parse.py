@@ -51,6 +51,10 @@ async def test_ruler_finds_known_names_case_insensitively(parser: Parser) -> Non
     # A longer unknown name that extends a known first name is kept whole.
     parsed = await parser.parse("Peter Okafor coaches football", AT, g)
     assert [m.text for m in parsed.mentions] == ["Peter Okafor"]
+    # ... but a lowercase word the model glued onto it is not a surname ("John later").
+    g.add([KnownName("John", "e3", EntityType.PERSON)])
+    parsed = await parser.parse("Remind me to email John later.", AT, g)
+    assert [m.text for m in parsed.mentions] == ["John"]
 
 
 async def test_project_heuristic_pronouns_and_times(parser: Parser) -> None:

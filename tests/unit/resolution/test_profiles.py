@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from core.types import Entity, EntityType
-from resolution.profiles import build_summary, context_tags, profile_text
+from resolution.profiles import build_summary, context_tags, profile_facets, profile_text
 
 
 def entity(name: str, tags: tuple[str, ...] = (), parent: str | None = None) -> Entity:
@@ -54,3 +54,17 @@ def test_profile_text_leaves_out_own_names_keeps_role_and_parent() -> None:
     assert "Peter" not in text
     assert "writers" in text and "sky" not in text  # only sentences naming him
     assert "Role: writer." in text and "Wolf of Blog Street (link, building)" in text
+
+
+def test_facets_are_the_describing_sentences_and_roles_without_names() -> None:
+    peter = entity("Peter", ("role:writer", "articles")).model_copy(
+        update={
+            "aliases": ("Pete",),
+            "profile_summary": "Pete's drafts are due Friday. Peter writes articles. "
+            "The sky is blue.",
+        }
+    )
+    assert profile_facets(peter) == ["drafts are due Friday.", "writes articles.", "Role: writer."]
+    nobody = entity("Anna").model_copy(update={"profile_summary": "The office moved to Lisbon."})
+    assert profile_facets(nobody) == ["The office moved to Lisbon."]  # no sentence names her
+    assert profile_facets(entity("Tom")) == []

@@ -1,0 +1,1 @@
+"""The memory lifecycle: consolidation jobs, their scheduler, and feedback."""

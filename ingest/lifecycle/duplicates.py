@@ -1,0 +1,119 @@
+"""Duplicate merge: memories of the same tenant, type and scope whose vectors are nearly
+identical (cosine >= 0.92 by default) are merged.
+
+The more specific memory wins (more entities, a subject and predicate, more text; a pinned
+memory never loses). The loser is kept and hidden behind a ``MERGED_INTO`` link with the reason
+and the similarity; the winner's importance becomes max(importances) + 0.05 (capped). A merge is
+undone with ``unmerge_memory``.
+
+Two memories are never merged when they are about different things or say different values:
+both must share the user and project, a stated subject, predicate and object must agree, and
+one's entities must contain the other's.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from ingest.lifecycle.context import JobCall, JobContext, batches, sync_payloads
+from ingest.lifecycle.similarity import fetch_vectors, matrix, similar_pairs
+
+
+def _specificity(row: dict[str, Any]) -> tuple[Any, ...]:
+    return (
+        bool(row["pinned"]),
+        len(row["entity_ids"]),
+        row.get("subject") is not None,
+        row.get("predicate") is not None,
+        int(row.get("length") or 0),
+        int(row.get("access_count") or 0),
+        -float(row["created_at"]),  # then the older one: it holds the history
+    )
+
+
+def compatible(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """Could ``a`` and ``b`` say the same thing about the same things?"""
+    for key in ("subject", "predicate", "object"):  # "traffic is 500" is not "... 800"
+        if a.get(key) is not None and b.get(key) is not None and a[key] != b[key]:
+            return False
+    ea, eb = set(a["entity_ids"]), set(b["entity_ids"])
+    return ea <= eb or eb <= ea
+
+
+def plan_merges(
+    rows: list[dict[str, Any]], pairs: list[tuple[int, int, float]]
+) -> dict[int, list[tuple[int, float]]]:
+    """Winner index -> [(loser index, similarity)]. Most similar pairs first; a memory that
+    lost or won in this run is not merged again (no chains within one run). A memory that
+    duplicates two memories about different things ("Peter writes the posts" next to two
+    Peters' facts) is ambiguous and stays as it is."""
+    partners: dict[int, set[int]] = defaultdict(set)
+    for i, j, _ in pairs:
+        if compatible(rows[i], rows[j]):
+            partners[i].add(j)
+            partners[j].add(i)
+    lost: set[int] = set()
+    won: dict[int, list[tuple[int, float]]] = defaultdict(list)
+    for i, j, sim in pairs:
+        if i in lost or j in lost or j not in partners[i]:
+            continue
+        winner, loser = (i, j) if _specificity(rows[i]) >= _specificity(rows[j]) else (j, i)
+        if rows[loser]["pinned"] or loser in won:
+            continue
+        if any(not compatible(rows[winner], rows[p]) for p in partners[loser] - {winner}):
+            continue
+        won[winner].append((loser, sim))
+        lost.add(loser)
+    return won
+
+
+async def merge_duplicates(ctx: JobContext, call: JobCall) -> dict[str, int]:
+    tenant = call.tenant(ctx)
+    settings = ctx.settings
+    rows = await tenant.current_memories(
+        settings.duplicate_types,
+        call.at,
+        project_id=call.scope.project_id,
+        session_id=call.scope.session_id,
+    )
+    vectors = await fetch_vectors(ctx, call.tenant_id, [r["id"] for r in rows])
+    groups: dict[tuple[Any, ...], list[dict[str, Any]]] = defaultdict(list)
+    for row in rows:
+        if row["id"] in vectors:
+            groups[(row["type"], row.get("user_id"), row.get("project_id"))].append(row)
+    planned: list[dict[str, Any]] = []
+    for members in groups.values():
+        if len(members) < 2:
+            continue
+        pairs = similar_pairs(
+            matrix([m["id"] for m in members], vectors), settings.duplicate_similarity
+        )
+        for w, losers in plan_merges(members, pairs).items():
+            winner = members[w]
+            top = max([winner["importance"], *(members[i]["importance"] for i, _ in losers)])
+            raised = top + settings.merge_importance_bonus
+            importance = round(min(settings.importance_cap, raised), 4)
+            for i, sim in losers:
+                planned.append(
+                    {
+                        "loser_id": members[i]["id"],
+                        "winner_id": winner["id"],
+                        "reason": f"duplicate (cosine {sim:.3f}); the more specific memory kept",
+                        "similarity": round(sim, 4),
+                        "importance": importance,
+                        "before": winner["importance"],
+                    }
+                )
+    merged = 0
+    for chunk in batches(planned, settings.batch_size):
+        applied = await tenant.apply_merges(chunk, call.at)
+        importance = {r["winner_id"]: r["importance"] for r in chunk}
+        changes: dict[str, dict[str, Any]] = {}
+        for loser_id, winner_id in applied:
+            changes[loser_id] = {"superseded_at": call.at}
+            changes[winner_id] = {"importance": importance[winner_id]}
+        await sync_payloads(ctx, call.tenant_id, changes)
+        merged += len(applied)
+        ctx.say(f"{call.tenant_id}: merged {merged} of {len(planned)} duplicates")
+    return {"compared": len(vectors), "merged": merged}

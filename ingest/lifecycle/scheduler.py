@@ -1,0 +1,110 @@
+"""The in-process scheduler: one leader per deployment runs the due lifecycle jobs.
+
+Every replica runs a scheduler loop, but only the holder of the graph's ``LeaderLock`` node
+does work. The lock has an expiry: the leader renews it on every tick and before each tenant;
+if the leader dies, another replica takes the lock once it has expired. A job is due for a
+tenant when its last finished run started longer ago than its interval (jobs are idempotent,
+so the rare overlap of an old and a new leader is harmless).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import socket
+
+from core.clock import now
+from core.errors import BrainError
+from core.ids import new_id
+from core.lifecycle_types import JOB_ORDER, JobName
+from core.settings import LifecycleSettings
+from graph.store import GraphStore
+from ingest.lifecycle.consolidator import Consolidator
+
+log = logging.getLogger(__name__)
+
+LOCK = "lifecycle-scheduler"
+
+
+class Scheduler:
+    def __init__(
+        self, graph: GraphStore, consolidator: Consolidator, settings: LifecycleSettings
+    ) -> None:
+        self.graph = graph
+        self.consolidator = consolidator
+        self.settings = settings
+        self.holder = f"{socket.gethostname()}:{os.getpid()}:{new_id()[:8]}"
+        self._task: asyncio.Task[None] | None = None
+        self._stop = asyncio.Event()
+        self.ticks = 0
+
+    @property
+    def running(self) -> bool:
+        return self._task is not None and not self._task.done()
+
+    def start(self) -> None:
+        if not self.running:
+            self._stop.clear()
+            self._task = asyncio.create_task(self._loop(), name="lifecycle-scheduler")
+
+    async def stop(self) -> None:
+        """Stop after the job in progress is cancelled (it resumes at the next run)."""
+        self._stop.set()
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+        with contextlib.suppress(BrainError):
+            await self.graph.system.write("lifecycle_lock_release", lock=LOCK, holder=self.holder)
+
+    async def acquire(self) -> bool:
+        """Take or renew the leader lock; False when another live process holds it."""
+        at = now()
+        rows = await self.graph.system.write(
+            "lifecycle_lock_acquire",
+            lock=LOCK,
+            holder=self.holder,
+            now=at,
+            until=at + self.settings.lock_ttl_seconds,
+        )
+        return bool(rows) and rows[0]["holder"] == self.holder
+
+    def due(self, last: dict[str, float], at: float) -> list[JobName]:
+        out = []
+        for job in JOB_ORDER:
+            interval = self.settings.intervals.get(job.value, 0.0)
+            if interval > 0 and at - last.get(job.value, 0.0) >= interval:
+                out.append(job)
+        return out
+
+    async def tick(self) -> int:
+        """Run the due jobs of every tenant if we lead; returns how many job runs were made."""
+        if not await self.acquire():
+            return 0
+        runs = 0
+        for tenant_id in await self.graph.system.tenants():
+            tenant = self.graph.tenant(tenant_id)
+            await tenant.prune_runs(now() - self.settings.report_retention_days * 86_400.0)
+            jobs = self.due(await tenant.last_runs(), now())
+            if not jobs:
+                continue
+            if not await self.acquire():  # lost the lock while working on other tenants
+                break
+            report = await self.consolidator.run(tenant_id, jobs, trigger="scheduler")
+            runs += len(report.runs)
+        return runs
+
+    async def _loop(self) -> None:
+        while not self._stop.is_set():
+            try:
+                await self.tick()
+                self.ticks += 1
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # an engine hiccup must not end the loop
+                log.exception("lifecycle scheduler tick failed; retrying next tick")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._stop.wait(), self.settings.tick_seconds)

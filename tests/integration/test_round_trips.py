@@ -1,0 +1,143 @@
+"""How many graph statements the request paths send (each one is a network round trip).
+
+recordTurn, search and assembleContext are latency-bound by their sequential graph round
+trips; these tests pin the statements each sends in steady state (caches warm), so a change
+that adds one fails here and has to update the count on purpose. Statements are counted per
+request through the store's observer and a context variable: background work (access-count
+flushes, the job queue, other tests' tasks) runs in other contexts and is not counted.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+from collections import Counter
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
+from typing import TypeVar
+
+import pytest
+
+from api.brain import Brain
+from core.ingest_types import TurnInput
+from core.retrieval_types import SearchQuery
+from core.types import EntityType, NewMemory
+from graph.store import GraphStore
+from retrieval.core_cache import CoreCache
+
+pytestmark = pytest.mark.integration
+
+T = TypeVar("T")
+_counting: contextvars.ContextVar[Counter[str] | None] = contextvars.ContextVar(
+    "round_trips", default=None
+)
+
+
+@contextmanager
+def observed(graph: GraphStore) -> Iterator[None]:
+    """Count the statements run in the current context (and tasks started from it)."""
+    inner = graph.observer
+
+    def observe(name: str, seconds: float) -> None:
+        counter = _counting.get()
+        if counter is not None:
+            counter[name] += 1
+        if inner is not None:
+            inner(name, seconds)
+
+    graph.observer = observe
+    try:
+        yield
+    finally:
+        graph.observer = inner
+
+
+async def statements(call: Callable[[], Awaitable[T]]) -> tuple[T, Counter[str]]:
+    """Run ``call`` in its own task (a copy of this context) and return the statements it
+    and the tasks it started sent, by name."""
+    counter: Counter[str] = Counter()
+
+    async def run() -> T:
+        _counting.set(counter)
+        return await call()
+
+    return await asyncio.create_task(run()), counter
+
+
+@pytest.fixture
+async def warm(brain: Brain, tenant_id: str, monkeypatch: pytest.MonkeyPatch) -> str:
+    """A tenant with a known person, two memories and a session of two turns, caches warm;
+    the pinned-ids cache does not expire during the test (its refresh is a timed event)."""
+    limit = brain.settings.retrieval.core_limit
+    monkeypatch.setattr(brain.retriever, "core", CoreCache(3600.0, limit))
+    brain.access.note(tenant_id, [])  # start the flush task outside the counted context
+    anna = await brain.create_entity(tenant_id, "Anna Weber", EntityType.PERSON)
+    await brain.remember_many(
+        tenant_id,
+        [
+            NewMemory(content="Anna Weber handles the client's invoices.", entity_ids=[anna.id]),
+            NewMemory(content="Invoices go out on the first of the month."),
+        ],
+    )
+    for text in ("Anna Weber sent the invoice to the client.", "The client paid on Monday."):
+        await brain.ingest.record_turn(
+            tenant_id, TurnInput(session_id="s1", user_id="u1", content=text)
+        )
+    await brain.search(tenant_id, SearchQuery(query="invoice from Anna Weber", session_id="s1"))
+    return tenant_id
+
+
+async def test_record_turn_round_trips(brain: Brain, warm: str) -> None:
+    turn = TurnInput(session_id="s1", user_id="u1", content="Anna Weber reviewed the budget.")
+    with observed(brain.graph):
+        result, sent = await statements(lambda: brain.ingest.record_turn(warm, turn))
+    assert result.entities and result.episode.indexed
+    assert sent == Counter(
+        {
+            "ingest_session_get": 1,  # the session's window and entity tracker
+            "resolution_entity_get": 1,  # candidates and tracked entities, one read
+            "ingest_memories_create": 1,  # the transaction: memories, links, tenant
+            "ingest_turn_session": 1,  # ... the window, the tracker and the jobs
+            "memory_mark_indexed": 1,  # after the vectors are upserted
+        }
+    ), sent
+
+
+async def test_search_round_trips(brain: Brain, warm: str) -> None:
+    query = SearchQuery(query="What did Anna Weber say about the client?", session_id="s1")
+    with observed(brain.graph):
+        response, sent = await statements(lambda: brain.search(warm, query))
+    assert response.hits
+    assert sent == Counter(
+        {
+            "retrieval_session_context": 1,  # window, turns and tracker of the session
+            "retrieval_confirmed_tasks": 1,  # the task bonus
+            "resolution_entity_get": 1,  # the query's candidates and the tracked entities
+            "retrieval_entity_expand": 1,  # entity set and the names cut from the topic
+            "retrieval_entity_memories": 1,  # the entity path: memories and degree
+            "retrieval_session_neighbors": 1,  # neighbouring turns of the strongest hits
+            "memory_get": 1,  # hydrating the shortlist
+        }
+    ), sent
+
+
+async def test_assemble_context_round_trips(brain: Brain, warm: str) -> None:
+    with observed(brain.graph):
+        context, sent = await statements(
+            lambda: brain.assemble_context(warm, "s1", query="What did Anna Weber send?")
+        )
+    assert context.layers
+    assert sum(sent.values()) == 7, sent  # the search's statements; nothing per layer
+
+
+async def test_light_entity_reads_leave_out_profiles_unless_asked(
+    brain: Brain, tenant_id: str
+) -> None:
+    g = brain.graph.tenant(tenant_id)
+    a, b = [await g.create_entity(n, EntityType.PERSON) for n in ("Ann One", "Ann Two")]
+    await brain.resolver.profiles.refresh(tenant_id, [a.id, b.id])
+    found = await g.resolution_entities([a.id, b.id], [b.id])
+    assert found[a.id].profile_embedding is None
+    assert found[b.id].profile_embedding == (await g.get_entity(b.id)).profile_embedding
+    full = (await g.get_entities([a.id]))[a.id]
+    assert found[a.id] == full.model_copy(update={"profile_embedding": None})
