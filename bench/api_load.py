@@ -4,8 +4,9 @@
                              [--out bench/results/api_load.json]
 
 Preloads N memories into a fresh data directory (in-process, through the durable write path),
-starts `brain serve` on a free loopback port as a child process, creates an API key, then runs
-the clients: 20 % recordTurn, 80 % assembleContext. Every request loop is bounded by the
+starts `brain serve` on a free loopback port as a child process (consolidation scheduler off:
+the request path is measured), creates an API key, then runs the clients: 20 % recordTurn,
+80 % assembleContext. Every request loop is bounded by the
 deadline and the run stops by itself. Reports throughput, p50/p95/p99 per operation, errors.
 """
 
@@ -126,6 +127,9 @@ async def run(args: argparse.Namespace, data_dir: Path) -> dict[str, Any]:
         "HF_HUB_OFFLINE": "1",
         "BRAIN_API__LOG_FORMAT": "text",
         "BRAIN_LOG_LEVEL": "warning",
+        # The request path is measured: the consolidation scheduler's first runs over a
+        # fresh 25,000-memory tenant (duplicates, re-profiling, ...) would share the cores.
+        "BRAIN_LIFECYCLE__SCHEDULER": "false",
     }
     log = (data_dir / "serve.log").open("w")
     proc = subprocess.Popen(

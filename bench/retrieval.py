@@ -7,13 +7,13 @@ One tenant is preloaded through the graph-first path (graph with indexed=false, 
 mark indexed) with synthetic business memories about 200 people in 500 sessions, 20 pinned
 ones; the vector shard is optimized; then a single client runs ``Retriever.search`` (top-10,
 with one entity and the session's turns, query embedding included) and
-``ContextAssembler.assemble`` (default 4,400-token budget, 10 recent turns) and we report
-p50/p95. Then the same through the facade (``Brain.search`` / ``Brain.assemble_context``)
-as the API runs them: the query's names parsed and resolved, the session's working memory
-and tracker read from the graph (a session of 10 recorded turns), confirmed tasks; graph
-statements per request are reported too. ``--large`` then grows the same tenant and measures
-again. The 1-minute load average is recorded with every run (other work on the machine
-inflates every figure).
+``ContextAssembler.assemble`` (default 4,400-token budget, 10 recent turns; another query
+text, so it embeds its own) and we report p50/p95. Then the same through the facade
+(``Brain.search`` / ``Brain.assemble_context``) as the API runs them: the query's names
+parsed and resolved, the session's working memory and tracker read from the graph (a session
+of 10 recorded turns), confirmed tasks; graph statements per search are reported too.
+``--large`` then grows the same tenant and measures again. The 1-minute load average is
+recorded with every run (other work on the machine inflates every figure).
 
 Embedding runs at ~150-200 texts/s on this CPU, so only ``--pool`` distinct texts are
 embedded; beyond the pool, memories reuse a pool vector with small random noise and a text
@@ -132,14 +132,16 @@ async def measure(
     queries: int,
     rng: random.Random,
 ) -> dict[str, Any]:
-    questions = [
-        f"What did {rng.choice(NAMES)} from {rng.choice(ORGS)} say about the {rng.choice(TOPICS)}?"
-        for _ in range(queries + 20)
-    ]
+    # Distinct texts for every search and every assembly: each request embeds its query
+    # (the embedder caches query vectors, so a repeated text would skip that cost).
+    combos = [(a, o, t) for a in NAMES for o in ORGS for t in TOPICS]
+    picked = rng.sample(combos, 2 * (queries + 20))
+    texts = [f"What did {a} from {o} say about the {t}?" for a, o, t in picked]
+    questions = list(zip(texts[::2], texts[1::2], strict=True))
     search_ms: list[float] = []
     context_ms: list[float] = []
     candidates: list[int] = []
-    for n, q in enumerate(questions):
+    for n, (q, q2) in enumerate(questions):
         recent = turns(rng, f"s{n % 500}")
         entity = (rng.choice(people),)
         start = time.perf_counter()
@@ -151,7 +153,7 @@ async def measure(
         ctx = await assembler.assemble(
             TENANT,
             ContextRequest(
-                session_id=f"s{n % 500}", query=q, entity_ids=entity, recent_turns=recent
+                session_id=f"s{n % 500}", query=q2, entity_ids=entity, recent_turns=recent
             ),
         )
         assembled = (time.perf_counter() - start) * 1000
@@ -176,21 +178,21 @@ async def measure_facade(brain: Brain, queries: int, rng: random.Random) -> dict
         await brain.ingest.record_turn(
             TENANT, TurnInput(session_id=session, user_id="u", content=text)
         )
-    questions = [
-        f"What did Person {rng.randint(0, 199)} say about the {rng.choice(TOPICS)}?"
-        for _ in range(queries + 20)
-    ]
+    combos = [(i, t) for i in range(200) for t in TOPICS]
+    picked = rng.sample(combos, 2 * (queries + 20))
+    texts = [f"What did Person {i} say about the {t}?" for i, t in picked]
+    questions = list(zip(texts[::2], texts[1::2], strict=True))
     search_ms: list[float] = []
     context_ms: list[float] = []
     trips: list[int] = []
-    for n, q in enumerate(questions):
+    for n, (q, q2) in enumerate(questions):
         before = brain.graph.round_trips
         start = time.perf_counter()
         response = await brain.search(TENANT, SearchQuery(query=q, top_k=10, session_id=session))
         elapsed = (time.perf_counter() - start) * 1000
         searched = brain.graph.round_trips - before
         start = time.perf_counter()
-        ctx = await brain.assemble_context(TENANT, session, query=q)
+        ctx = await brain.assemble_context(TENANT, session, query=q2)
         assembled = (time.perf_counter() - start) * 1000
         assert ctx.total_tokens <= ctx.token_budget and response.hits
         if n >= 20:  # warm-up excluded

@@ -21,10 +21,10 @@ def word_set(text: str) -> frozenset[str]:
     return frozenset(w.casefold() for w in _WORD.findall(text))
 
 
-def _entity_overlap(a: Hit, b: Hit) -> float:
-    if not a.memory.entity_ids and not b.memory.entity_ids:
+def _entity_overlap(a: frozenset[str], b: frozenset[str]) -> float:
+    if not a and not b:
         return 1.0
-    return jaccard(a.memory.entity_ids, b.memory.entity_ids)
+    return jaccard(a, b)
 
 
 def diversify(
@@ -32,19 +32,21 @@ def diversify(
 ) -> list[Hit]:
     """``hits`` sorted by score, near-duplicates of a higher hit penalized and re-sorted."""
     ordered = sorted(hits, key=lambda h: h.score, reverse=True)
-    kept: list[tuple[Hit, frozenset[str]]] = []
+    # Sets built once per hit, not once per pair (the loop is quadratic in the hits).
+    kept: list[tuple[frozenset[str], frozenset[str]]] = []  # (entity ids, words)
     out: list[Hit] = []
     for hit in ordered:
+        entities = frozenset(hit.memory.entity_ids)
         words = word_set(hit.memory.content)
         duplicate = any(
-            _entity_overlap(hit, other) > entity_threshold
+            _entity_overlap(entities, other_entities) > entity_threshold
             and jaccard(words, other_words) >= text_threshold
-            for other, other_words in kept
+            for other_entities, other_words in kept
         )
         if duplicate:
             signals = {**hit.signals, "diversity_penalty": penalty}
             hit = hit.model_copy(update={"score": hit.score * penalty, "signals": signals})
         else:
-            kept.append((hit, words))
+            kept.append((entities, words))
         out.append(hit)
     return sorted(out, key=lambda h: h.score, reverse=True)
