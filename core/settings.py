@@ -68,9 +68,13 @@ class EmbedderSettings(BaseModel):
     voyage_api_key: SecretStr | None = None
     voyage_dimension: int = 512
     device: str = "cpu"
-    # torch intra-op threads (None: torch's default, one per core). One: the model shares the
-    # cores with the event loop, spaCy and the graph engine, and a second OpenMP thread that
-    # waits for a busy core made a short text 5-10x slower under load (docs/BENCHMARKS.md).
+    # local: "onnx" runs the packaged weights through ONNX Runtime (exported once into
+    # onnx_cache_dir; the same vectors, 2-3x faster on CPU); "torch" through sentence-transformers.
+    runtime: Literal["onnx", "torch"] = "onnx"
+    onnx_cache_dir: Path | None = None  # None: $XDG_CACHE_HOME/ai-brain/onnx
+    # intra-op threads of the runtime (None: one per core). One: the model shares the cores
+    # with the event loop, spaCy and the graph engine, and a second torch thread that waits
+    # for a busy core made a short text 5-10x slower under load (docs/BENCHMARKS.md).
     threads: int | None = 1
 
 

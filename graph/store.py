@@ -99,11 +99,19 @@ class GraphStore:
         return rows
 
     async def _execute_write(self, work: Callable[[AsyncManagedTransaction], Awaitable[T]]) -> T:
+        """Run ``work`` in a managed write transaction (retried by the driver on transient
+        errors). A constraint violation is retried once: two transactions that MERGE the same
+        new node (two first writes of a tenant) collide on its unique key, and the loser's
+        retry finds the node; a real violation fails again and raises Conflict."""
         try:
-            async with self._driver.session(database=self._database) as session:
-                return await session.execute_write(work)
-        except ConstraintError as e:
-            raise Conflict(f"constraint violated: {e.message}") from e
+            for attempt in (1, 2):
+                try:
+                    async with self._driver.session(database=self._database) as session:
+                        return await session.execute_write(work)
+                except ConstraintError as e:
+                    if attempt == 2:
+                        raise Conflict(f"constraint violated: {e.message}") from e
+            raise AssertionError("unreachable")
         except (Neo4jError, ServiceUnavailable, SessionExpired, OSError) as e:
             raise BackendError(f"graph write failed: {e}") from e
 

@@ -4,7 +4,8 @@ Turns, LLM extractions and documents all end here. Step one writes the new memor
 (``indexed=false``) with any extra graph properties, their entity links, supersede links,
 conflicts and whatever extra statements the caller adds — in one transaction. Step two embeds
 and upserts the new memories and stamps ``superseded_at`` on the replaced ones in the vector
-payload; step three marks all of them indexed. A failure after step one leaves unindexed
+payload; step three marks all of them indexed, batched in the background
+(``ingest/marks.py``). A failure after step one leaves unindexed
 memories for the reconciler (``ingest/reconcile.py``): the write is durable once step one
 commits.
 """
@@ -95,7 +96,9 @@ async def persist(writer: MemoryWriter, tenant_id: str, ws: WriteSet, at: float)
             )
         if ws.superseded:
             await writer.index.set_payload(tenant_id, ws.superseded, {"superseded_at": at})
-        await tenant.mark_indexed([*(m.id for m in ws.memories), *ws.superseded])
+        # The caller does not wait for the mark (``ingest/marks.py``): the memories are
+        # searchable now, and an unwritten mark only makes the reconciler upsert them again.
+        writer.marks.add(tenant_id, [*(m.id for m in ws.memories), *ws.superseded])
     except BackendError:
         log.exception("indexing after a durable ingest write failed; the reconciler finishes it")
         return False

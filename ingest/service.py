@@ -97,6 +97,7 @@ class IngestService:
         return await self.queue.start(tenants)
 
     async def stop(self) -> None:
+        await self.writer.marks.flush()  # indexed marks of the last turns
         await self.queue.stop()
         if self.llm is not None:
             await self.llm.close()

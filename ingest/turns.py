@@ -259,6 +259,8 @@ class TurnRecorder:
                 create_missing=True,
                 update_session=False,  # stored with the session's window, in one transaction
                 tracker=tracker,
+                # The turn queues a profile refresh of its entities (``_jobs``).
+                profiles_later=self.queue is not None,
             )
         except (BackendError, InvalidInput):
             raise

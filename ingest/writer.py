@@ -21,6 +21,7 @@ from core.text import content_hash
 from core.types import EraseReport, Memory, MemoryType, NewMemory, default_decay
 from core.validation import check_batch, check_content
 from graph.store import GraphStore
+from ingest.marks import IndexMarks
 from retrieval.embedders import Embedder
 from retrieval.payload import payload_of
 from retrieval.vector_index import VectorIndex, VectorPoint
@@ -41,6 +42,7 @@ class MemoryWriter:
         self.index = index
         self.embedder = embedder
         self.limits = limits
+        self.marks = IndexMarks(graph)  # the ingest path's deferred ``indexed`` marks
 
     def build(self, tenant_id: str, item: NewMemory, at: float | None = None) -> Memory:
         """Validate a new memory and give it an id and times (nothing is written)."""

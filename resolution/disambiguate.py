@@ -22,6 +22,7 @@ answer is a clarification, never a guess.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections import OrderedDict
@@ -52,10 +53,12 @@ _SUFFIXES = ("ies", "ing", "ed", "es", "s")
 KEYWORD_RELIEF = 0.5  # share of the margin still required when the keyword signal agrees
 FACET_LEAD = 0.2  # share of the margin by which the winner must also lead the facet view
 MAX_CACHED_FACETS = 8192  # facet vectors kept in memory (~1.5 kB each)
+MAX_CACHED_PROFILES = 4096  # candidates' facet texts and keyword terms kept in memory
 
 Vector = npt.NDArray[np.float32]
 
 
+@functools.cache
 def _stop_words() -> frozenset[str]:
     from spacy.lang.en.stop_words import STOP_WORDS
 
@@ -110,7 +113,9 @@ def context_without(text: str, names: Sequence[str], placeholder: str = "") -> s
     return re.sub(r"\s+", " ", out).strip()
 
 
-def cosine(a: Sequence[float] | Vector, b: Sequence[float] | Vector) -> float:
+def cosine(
+    a: Sequence[float] | npt.NDArray[np.floating], b: Sequence[float] | npt.NDArray[np.floating]
+) -> float:
     x = np.asarray(a, dtype=np.float64)
     y = np.asarray(b, dtype=np.float64)
     norms = float(np.linalg.norm(x) * np.linalg.norm(y))
@@ -125,11 +130,19 @@ def profile_terms(entity: Entity) -> set[str]:
     return (terms(" ".join(profile_facets(entity))) | terms(tags)) - names
 
 
-def keyword_scores(context: str, candidates: Sequence[Entity]) -> dict[str, float]:
+def keyword_scores(
+    context: str,
+    candidates: Sequence[Entity],
+    offered_terms: Mapping[str, frozenset[str]] | None = None,
+) -> dict[str, float]:
     """Per candidate id: the sum over context words found in its profile of log(1 + n / df),
-    where df counts the candidates whose profile has the word (n candidates in all)."""
+    where df counts the candidates whose profile has the word (n candidates in all).
+    ``offered_terms`` holds each candidate's ``profile_terms`` when the caller has them."""
     wanted = terms(context)
-    offered = {c.id: profile_terms(c) & wanted for c in candidates}
+    known = offered_terms or {}
+    offered = {
+        c.id: (known[c.id] if c.id in known else profile_terms(c)) & wanted for c in candidates
+    }
     df: dict[str, int] = {}
     for found in offered.values():
         for t in found:
@@ -149,11 +162,20 @@ def rank_by_context(
     ``facets`` holds each candidate's facet vectors (a candidate without any is scored on its
     whole profile alone); ``keywords`` each candidate's keyword score.
     """
+    if not candidates:
+        return []
+    query = np.asarray(context, dtype=np.float64)
+    query_norm = float(np.linalg.norm(query))
     scored: list[Scored] = []
     for c in candidates:
-        whole = cosine(context, c.profile_embedding) if c.profile_embedding else 0.0
-        vectors = (facets or {}).get(c.id) or ()
-        facet = max((cosine(context, v) for v in vectors), default=whole)
+        whole = cosine(query, c.profile_embedding) if c.profile_embedding else 0.0
+        vectors = (facets or {}).get(c.id)
+        facet = whole
+        if vectors is not None and len(vectors):
+            matrix = np.asarray(vectors, dtype=np.float64)
+            norms = np.linalg.norm(matrix, axis=1) * query_norm
+            sims = np.divide(matrix @ query, norms, out=np.zeros(len(matrix)), where=norms > 0)
+            facet = float(sims.max())
         keyword = (keywords or {}).get(c.id, 0.0)
         scored.append(Scored(c, (whole + facet) / 2, whole, facet, keyword))
     return sorted(scored, key=lambda s: (-s.score, s.entity.id))
@@ -201,6 +223,11 @@ class Disambiguator:
         self._embedder = embedder
         self._s = settings
         self._facets: OrderedDict[str, Vector] = OrderedDict()
+        # Per candidate profile (its id and everything the derivations read): facet texts
+        # and keyword terms. A candidate set is met again on every turn that names it.
+        self._profiles: OrderedDict[tuple[object, ...], tuple[list[str], frozenset[str]]] = (
+            OrderedDict()
+        )
 
     async def choose(
         self, text: str, names: Sequence[str], candidates: Sequence[Entity]
@@ -211,12 +238,25 @@ class Disambiguator:
         if not informative(context) or not candidates:
             return None, []
         vector = await self._embedder.embed_query(context)
-        facets = await self._facet_vectors(candidates)
-        ranked = rank_by_context(vector, candidates, facets, keyword_scores(context, candidates))
+        derived = {c.id: self._derived(c) for c in candidates}
+        facets = await self._facet_vectors({i: d[0] for i, d in derived.items()})
+        keywords = keyword_scores(context, candidates, {i: d[1] for i, d in derived.items()})
+        ranked = rank_by_context(vector, candidates, facets, keywords)
         return decide(ranked, self._s.clarify_margin, self._s.min_context_similarity), ranked
 
-    async def _facet_vectors(self, candidates: Sequence[Entity]) -> dict[str, list[Vector]]:
-        texts = {c.id: profile_facets(c) for c in candidates}
+    def _derived(self, c: Entity) -> tuple[list[str], frozenset[str]]:
+        """``profile_facets`` and ``profile_terms`` of a candidate, cached by its profile."""
+        key = (c.id, c.name, tuple(c.aliases), c.profile_summary, tuple(c.context_tags))
+        found = self._profiles.get(key)
+        if found is None:
+            found = self._profiles[key] = (profile_facets(c), frozenset(profile_terms(c)))
+            while len(self._profiles) > MAX_CACHED_PROFILES:
+                self._profiles.popitem(last=False)
+        else:
+            self._profiles.move_to_end(key)
+        return found
+
+    async def _facet_vectors(self, texts: Mapping[str, list[str]]) -> dict[str, list[Vector]]:
         wanted = dict.fromkeys(t for ts in texts.values() for t in ts)
         missing = [t for t in wanted if t not in self._facets]
         if missing:

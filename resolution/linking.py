@@ -108,6 +108,8 @@ async def link_new(resolver: Resolver, turn: Turn, names: Sequence[tuple[int, Me
                 for a in turn.entities[i].aliases
             ],
         )
+        if turn.profiles_later:
+            return
         for e in await resolver.profiles.refresh(turn.tenant_id, [*fresh, *changed]):
             turn.entities[e.id] = e
             for index, r in list(turn.resolved.items()):

@@ -66,6 +66,7 @@ class Turn:
     asked: set[str] = field(default_factory=set)  # ids read from the graph in this turn
     before: list[TrackedEntity] = field(default_factory=list)  # the stored state's entities
     scene_hints: set[str] = field(default_factory=set)
+    profiles_later: bool = False  # the caller refreshes changed profiles off the request path
 
 
 def check_coref_backend(settings: ResolutionSettings) -> None:
@@ -111,6 +112,7 @@ class Resolver:
         create_missing: bool = False,
         update_session: bool = True,
         tracker: Awaitable[TrackerState] | None = None,
+        profiles_later: bool = False,
     ) -> Resolution:
         """Parse ``text`` and resolve its references (see ``EntityResolver.resolve``).
 
@@ -118,7 +120,10 @@ class Resolver:
         the state it moves to (``Resolution.state``): a diagnostic or a context request that
         must not count as a turn, or a caller that stores it in its own transaction.
         ``tracker`` is the stored tracker when the caller reads the session anyway; it is
-        awaited while the text is parsed.
+        awaited while the text is parsed. ``profiles_later``: the profiles of entities this
+        call creates or changes are left to the caller's queued refresh instead of being
+        rebuilt before returning (a candidate without a profile is still profiled on demand
+        when context has to choose).
 
         Raises:
             InvalidInput: empty tenant, non-string text, text too long, bad session id.
@@ -131,15 +136,16 @@ class Resolver:
         gazetteer = await self.names.get(tenant_id, nlp)
         if session_id is None:
             parsed = await self.parser.parse(text, when, gazetteer)
-            return await self._resolve_turn(
-                Turn(tenant_id, parsed, when, gazetteer, None), create_missing
-            )
+            turn = Turn(tenant_id, parsed, when, gazetteer, None, profiles_later=profiles_later)
+            return await self._resolve_turn(turn, create_missing)
         stored = tracker if tracker is not None else self._stored_state(tenant_id, session_id)
         if not update_session:
             turn = await self._session_turn(tenant_id, text, when, gazetteer, stored)
+            turn.profiles_later = profiles_later
             return await self._resolve_turn(turn, create_missing)
         async with self._session_lock(tenant_id, session_id):
             turn = await self._session_turn(tenant_id, text, when, gazetteer, stored)
+            turn.profiles_later = profiles_later
             result = await self._resolve_turn(turn, create_missing)
             assert result.state is not None
             await self.graph.tenant(tenant_id).save_session_tracker(

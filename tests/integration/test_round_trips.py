@@ -98,9 +98,12 @@ async def test_record_turn_round_trips(brain: Brain, warm: str) -> None:
             "resolution_entity_get": 1,  # candidates and tracked entities, one read
             "ingest_memories_create": 1,  # the transaction: memories, links, tenant
             "ingest_turn_session": 1,  # ... the window, the tracker and the jobs
-            "memory_mark_indexed": 1,  # after the vectors are upserted
         }
     ), sent
+    # The indexed mark follows off the request path, one statement for what is pending.
+    assert brain.writer.marks.pending == 2 if result.extracted else 1
+    await brain.writer.marks.flush()
+    assert brain.writer.marks.pending == 0
 
 
 async def test_search_round_trips(brain: Brain, warm: str) -> None:

@@ -4,6 +4,8 @@ and tenant isolation."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from api.brain import Brain
@@ -39,6 +41,7 @@ async def test_seed_turn_links_entities_and_extracts_the_role_fact(
     assert [(f.predicate, f.object) for f in facts] == [("role", "writer")]
     peter = next(e for e in result.entities if e.name == "Peter")
     assert facts[0].subject == peter.id and peter.id in facts[0].entity_ids
+    await brain.writer.marks.flush()  # the indexed mark is written off the request path
     stored = await brain.memory(tenant_id, result.episode.id)
     assert stored.indexed and stored.type is MemoryType.EPISODIC and stored.content == SEED
     # Retrievable on the very next call.
@@ -123,3 +126,25 @@ async def test_another_tenant_sees_nothing_of_a_recorded_turn(
     assert hits.hits == []
     # And the owner's session is untouched by the other tenant's attempt.
     assert len(await ingest.working_memory(tenant_id, "s")) == 1
+
+
+async def test_indexed_marks_are_batched_off_the_request_path(
+    brain: Brain, ingest: IngestService, tenant_id: str
+) -> None:
+    # Six first turns of a new tenant at once: they also race to register the tenant (a
+    # MERGE on its unique id), which once failed all but one of them with a Conflict.
+    marks = ingest.writer.marks
+    before = marks.batches
+    results = await asyncio.gather(
+        *(
+            ingest.record_turn(
+                tenant_id, TurnInput(session_id=f"m{i}", content=f"The crate {i} shipped today.")
+            )
+            for i in range(6)
+        )
+    )
+    assert all(r.episode.indexed for r in results)  # in the vector index when the call returns
+    await marks.flush()
+    assert marks.pending == 0
+    assert 1 <= marks.batches - before < 6  # concurrent turns shared statements
+    assert await brain.graph.tenant(tenant_id).unindexed_ids() == []

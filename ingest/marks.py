@@ -1,0 +1,63 @@
+"""``indexed=true`` marks written off the request path, batched per tenant.
+
+The durable write stays graph first (``indexed=false``), then the vector, then the mark
+(../shared/DESIGN.md). A turn's caller does not wait for that last statement: ``add`` hands
+the ids to a background task that writes every pending mark with one statement per tenant
+as soon as the previous batch is done, so concurrent turns share statements. A crash before
+a mark is written leaves a memory that is in the vector index but still ``indexed=false``;
+the reconciler re-upserts it (idempotent) and marks it. ``flush`` writes what is pending now
+(graceful shutdown, tests that read the flag).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Iterable
+
+from core.errors import BackendError
+from graph.store import GraphStore
+
+log = logging.getLogger(__name__)
+
+
+class IndexMarks:
+    """Pending ``indexed`` marks by tenant and the task that writes them."""
+
+    def __init__(self, graph: GraphStore) -> None:
+        self._graph = graph
+        self._pending: dict[str, set[str]] = {}
+        self._task: asyncio.Task[None] | None = None
+        self.batches = 0  # statements written; tests use it to prove batching
+
+    @property
+    def pending(self) -> int:
+        return sum(len(ids) for ids in self._pending.values())
+
+    def add(self, tenant_id: str, ids: Iterable[str]) -> None:
+        """Mark these memories indexed soon (no IO; never blocks)."""
+        self._pending.setdefault(tenant_id, set()).update(ids)
+        loop = asyncio.get_running_loop()
+        task = self._task
+        if task is not None and not task.done() and task.get_loop() is loop:
+            return  # the running drain picks these up
+        self._task = loop.create_task(self._drain())
+
+    async def flush(self) -> None:
+        """Write every pending mark now (and wait for a batch being written)."""
+        task = self._task
+        if task is not None and not task.done() and task.get_loop() is asyncio.get_running_loop():
+            with contextlib.suppress(asyncio.CancelledError):
+                await asyncio.shield(task)
+        await self._drain()
+
+    async def _drain(self) -> None:
+        while self._pending:
+            batch, self._pending = self._pending, {}
+            for tenant_id, ids in batch.items():
+                try:
+                    await self._graph.tenant(tenant_id).mark_indexed(sorted(ids))
+                    self.batches += 1
+                except BackendError as e:  # the reconciler marks them on its next pass
+                    log.warning("could not mark %d memories indexed: %s", len(ids), e)
