@@ -18,18 +18,11 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from api.brain_entities import EntityFacade
+from api.brain_lifecycle import LifecycleFacade
 from core.clock import now
 from core.errors import BackendError, InvalidInput
 from core.ids import check_id
-from core.ingest_types import Session
-from core.lifecycle_types import (
-    ConsolidationReport,
-    FeedbackOutcome,
-    FeedbackResult,
-    JobName,
-    JobRun,
-    MemoryMerge,
-)
 from core.retrieval_types import (
     AssembledContext,
     ContextRequest,
@@ -41,9 +34,6 @@ from core.settings import Settings
 from core.tokens import token_counter
 from core.types import (
     Entity,
-    EntityMerge,
-    EntityRelation,
-    EntityType,
     EraseReport,
     LineageLink,
     Memory,
@@ -104,7 +94,7 @@ class Health:
     unindexed: int | None = None  # index lag: memories not yet in the vector index
 
 
-class Brain:
+class Brain(EntityFacade, LifecycleFacade):
     """Owns the graph, the vector index and the embedder; offers the operations."""
 
     def __init__(
@@ -387,72 +377,6 @@ class Brain:
         await tenant.mark_indexed([memory_id])
         return await tenant.get_memory(memory_id)
 
-    # -- entities ------------------------------------------------------------------------------
-
-    async def entity(self, tenant_id: str, entity_id: str) -> Entity:
-        return await self.graph.tenant(tenant_id).get_entity(check_id(entity_id, "entityId"))
-
-    async def entities(self, tenant_id: str, ids: Sequence[str]) -> dict[str, Entity]:
-        return await self.graph.tenant(tenant_id).get_entities([check_id(i) for i in ids])
-
-    async def list_entities(
-        self,
-        tenant_id: str,
-        *,
-        first: int,
-        after: str | None = None,
-        name: str | None = None,
-        type: EntityType | None = None,
-        alias: str | None = None,
-    ) -> list[Entity]:
-        tenant = self.graph.tenant(tenant_id)
-        if alias is not None:
-            found = [e for e in await tenant.find_by_alias(alias) if type is None or e.type == type]
-            return [e for e in sorted(found, key=lambda e: e.id) if after is None or e.id > after][
-                :first
-            ]
-        return await tenant.list_entities(limit=first, type=type, name=name, after=after)
-
-    async def create_entity(
-        self, tenant_id: str, name: str, type: EntityType, aliases: Sequence[str] = ()
-    ) -> Entity:
-        entity = await self.graph.tenant(tenant_id).create_entity(name, type, aliases)
-        self.resolver.names.invalidate(tenant_id)
-        return entity
-
-    async def relationships(self, tenant_id: str, entity_id: str) -> list[EntityRelation]:
-        tenant = self.graph.tenant(tenant_id)
-        await tenant.get_entity(check_id(entity_id, "entityId"))
-        return await tenant.relations(entity_id)
-
-    async def add_alias(self, tenant_id: str, entity_id: str, alias: str) -> Entity:
-        entity = await self.graph.tenant(tenant_id).add_alias(
-            check_id(entity_id, "entityId"), alias
-        )
-        self.resolver.names.invalidate(tenant_id)
-        return entity
-
-    async def merge_entities(
-        self,
-        tenant_id: str,
-        keep_id: str,
-        drop_ids: Sequence[str],
-        reason: str,
-        by: str | None = None,
-    ) -> EntityMerge:
-        if not reason or not reason.strip():
-            raise InvalidInput("a merge needs a reason", field="reason")
-        keep = check_id(keep_id, "keepId")
-        drops = [check_id(d, "dropIds") for d in drop_ids]
-        merge = await self.graph.tenant(tenant_id).merge_entities(keep, drops, reason.strip(), by)
-        self.resolver.names.invalidate(tenant_id)
-        return merge
-
-    async def unmerge_entities(self, tenant_id: str, merge_id: str) -> EntityMerge:
-        merge = await self.graph.tenant(tenant_id).unmerge(check_id(merge_id, "mergeId"))
-        self.resolver.names.invalidate(tenant_id)
-        return merge
-
     # -- export / import -----------------------------------------------------------------------
 
     async def export_tenant(self, tenant_id: str) -> AsyncIterator[dict[str, Any]]:
@@ -503,52 +427,3 @@ class Brain:
     def _graph_detail(self) -> str:
         engine = self._runtime.engine if self._runtime else None
         return "embedded ArcadeDB" if engine is not None else self.settings.graph.uri
-
-    # -- lifecycle -----------------------------------------------------------------------------
-
-    async def _reprofile_ids(self, tenant_id: str, ids: Sequence[str]) -> int:
-        report = await self.resolver.profiles.reprofile_entities(tenant_id, list(ids))
-        return report.profiled
-
-    async def close_session(self, tenant_id: str, session_id: str) -> Session:
-        """Close a session and flush its working memory (promote or expire its turns)."""
-        session = await self.ingest.close_session(tenant_id, session_id)
-        await self.lifecycle.flush_session(tenant_id, session.id)
-        return session
-
-    async def consolidate(
-        self,
-        tenant_id: str,
-        jobs: Sequence[JobName] | None = None,
-        project_id: str | None = None,
-        session_id: str | None = None,
-        progress: Callable[[str], None] | None = None,
-    ) -> ConsolidationReport:
-        """Run lifecycle jobs now (default: all) and return their reports."""
-        return await self.lifecycle.consolidate(tenant_id, jobs, project_id, session_id, progress)
-
-    async def job_runs(
-        self,
-        tenant_id: str,
-        *,
-        first: int,
-        before: tuple[float, str] | None = None,
-        job: JobName | None = None,
-    ) -> list[JobRun]:
-        return await self.lifecycle.runs(tenant_id, first=first, before=before, job=job)
-
-    async def record_feedback(
-        self,
-        tenant_id: str,
-        session_id: str,
-        memory_ids: Sequence[str],
-        helpful: bool,
-        outcome: FeedbackOutcome | None = None,
-    ) -> FeedbackResult:
-        return await self.lifecycle.feedback(tenant_id, session_id, memory_ids, helpful, outcome)
-
-    async def memory_merges(self, tenant_id: str, memory_id: str) -> list[MemoryMerge]:
-        return await self.lifecycle.merges(tenant_id, memory_id)
-
-    async def unmerge_memory(self, tenant_id: str, memory_id: str) -> Memory:
-        return await self.lifecycle.unmerge(tenant_id, memory_id)

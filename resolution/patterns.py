@@ -66,6 +66,14 @@ _TYPE_PATTERNS = [
         rf"(?:is|was|is called|was called|is named)\s+({NAME})"
     ),
     re.compile(rf"({NAME})\s+(?:is|was)\s+(?:a|an|our|my|the)\s+(?:\w+\s+)?({_TYPE_WORD})\b"),
+    # An introduction: "a new client, Brightwave", "a client called Brightwave", "our new
+    # vendor Papercut". A bare "the client Peter mentioned" is not one (no comma, "called"
+    # or "new"): a capitalised word after a type word is not always that thing's name.
+    re.compile(
+        rf"\b(?:[Aa]n?|[Oo]ur|[Mm]y|[Tt]he|[Tt]heir)\s+(?:(?:new|first|biggest|largest)\s+)?"
+        rf"({_TYPE_WORD})(?:,\s*|\s+(?:called|named)\s+)({NAME})"
+    ),
+    re.compile(rf"\b(?:[Aa]n?|[Oo]ur|[Mm]y|[Tt]he|[Tt]heir)\s+new\s+({_TYPE_WORD})\s+({NAME})"),
 ]
 
 _ROLE = r"([a-z][a-z-]+(?: (?!(?:at|of|for|with|in|and|who|that)\b)[a-z][a-z-]+)?)"
@@ -127,10 +135,11 @@ def find_aliases(text: str) -> list[AliasDeclaration]:
 def find_type_declarations(text: str) -> list[TypeDeclaration]:
     """Names whose kind the text states ("the company is X", "X is a small agency")."""
     out: list[TypeDeclaration] = []
-    first, second = _TYPE_PATTERNS
-    for m in first.finditer(text):
-        out.append(TypeDeclaration(_clean(m.group(2)), _TYPE_WORDS[m.group(1).lower()]))
-    for m in second.finditer(text):
+    stated, described, *introduced = _TYPE_PATTERNS
+    for pattern in (stated, *introduced):  # type word first, then the name
+        for m in pattern.finditer(text):
+            out.append(TypeDeclaration(_clean(m.group(2)), _TYPE_WORDS[m.group(1).lower()]))
+    for m in described.finditer(text):
         if _ok(_clean(m.group(1))):
             out.append(TypeDeclaration(_clean(m.group(1)), _TYPE_WORDS[m.group(2).lower()]))
     return [d for d in dict.fromkeys(out) if _ok(d.name)]

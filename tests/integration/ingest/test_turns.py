@@ -12,7 +12,7 @@ from api.brain import Brain
 from core.errors import InvalidInput, NotFound
 from core.ingest_types import Role, TurnInput
 from core.retrieval_types import SearchQuery
-from core.types import MemoryType
+from core.types import EntityType, MemoryType
 from ingest.service import IngestService
 
 pytestmark = pytest.mark.integration
@@ -148,3 +148,13 @@ async def test_indexed_marks_are_batched_off_the_request_path(
     assert marks.pending == 0
     assert 1 <= marks.batches - before < 6  # concurrent turns shared statements
     assert await brain.graph.tenant(tenant_id).unindexed_ids() == []
+
+
+async def test_a_new_client_named_once_becomes_an_entity(
+    brain: Brain, ingest: IngestService, tenant_id: str
+) -> None:
+    text = "We signed a new client, Brightwave, last week."
+    result = await ingest.record_turn(tenant_id, TurnInput(session_id="c1", content=text))
+    found = await brain.graph.tenant(tenant_id).find_by_alias("Brightwave")
+    assert [(e.name, e.type) for e in found] == [("Brightwave", EntityType.ORG)]
+    assert found[0].id in result.episode.entity_ids

@@ -40,6 +40,23 @@ def test_type_declarations() -> None:
     }
 
 
+@pytest.mark.parametrize(
+    ("text", "declared"),
+    [
+        ("We signed a new client, Brightwave, last week.", [("Brightwave", EntityType.ORG)]),
+        ("Our new client Brightwave wants weekly reports.", [("Brightwave", EntityType.ORG)]),
+        ("We have a client called Northwind Traders.", [("Northwind Traders", EntityType.ORG)]),
+        ("Our new vendor Papercut sent the invoice.", [("Papercut", EntityType.ORG)]),
+        ("They moved us to a tool named Linear.", [("Linear", EntityType.SYSTEM)]),
+        # A capitalised word after a type word is not always its name.
+        ("The client Peter mentioned is late.", []),
+        ("I met the new team lead yesterday.", []),
+    ],
+)
+def test_introductions_declare_a_type(text: str, declared: list[tuple[str, EntityType]]) -> None:
+    assert [(d.name, d.type) for d in find_type_declarations(text)] == declared
+
+
 def test_role_and_ours() -> None:
     assert find_relations("Peter is one of our writers.") == [
         RelationMention("Peter", "role", "writer"),

@@ -62,3 +62,14 @@ def test_budgets_scale_with_the_request() -> None:
     large = pack(COUNTER, 5000, BUDGETS, {Layer.MEMORIES: facts}, [], 3)
     assert small.total_tokens <= 500 < large.total_tokens <= 5000
     assert len(large.items) > len(small.items)
+
+
+def test_token_counts_are_cached_by_text_and_bounded() -> None:
+    from core.tokens import TokenCounter, default_tokenizer_path
+
+    counter = TokenCounter(default_tokenizer_path(), cache_size=2)
+    texts = ["Peter is a writer at WOBS", "Invoices go out monthly", "x y z"]
+    first = [counter.count(t) for t in texts]
+    assert first == [COUNTER.count(t) for t in texts] and first[0] == 7
+    assert [counter.count(t) for t in texts] == first  # served from the cache, same counts
+    assert len(counter._counts) == 2  # the oldest text was evicted

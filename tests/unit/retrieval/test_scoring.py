@@ -186,6 +186,52 @@ def test_diversity_pushes_near_duplicates_down() -> None:
     assert [h.memory.id for h in diversify([a, other], 0.8, 0.7, 0.5)] == ["a", "d"]
 
 
+def _all_pairs_diversify(hits: list[Hit], et: float, tt: float, penalty: float) -> list[Hit]:
+    """The definition, compared pair by pair (what ``diversify`` must equal)."""
+    from retrieval.diversity import word_set
+
+    def overlap(a: frozenset[str], b: frozenset[str]) -> float:
+        return 1.0 if not a and not b else jaccard(a, b)
+
+    kept: list[Hit] = []
+    out: list[Hit] = []
+    for hit in sorted(hits, key=lambda h: h.score, reverse=True):
+        ents, words = frozenset(hit.memory.entity_ids), word_set(hit.memory.content)
+        if any(
+            overlap(ents, frozenset(k.memory.entity_ids)) > et
+            and jaccard(words, word_set(k.memory.content)) >= tt
+            for k in kept
+        ):
+            hit = hit.model_copy(update={"score": hit.score * penalty})
+        else:
+            kept.append(hit)
+        out.append(hit)
+    return sorted(out, key=lambda h: h.score, reverse=True)
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.lists(st.sampled_from(["a", "b", "c", "d"]), max_size=3),  # entities
+            st.lists(st.sampled_from(["the", "invoice", "due", "paid", "x"]), max_size=4),
+            st.floats(0.01, 1.0),
+        ),
+        max_size=25,
+    ),
+    st.sampled_from([0.0, 0.5, 0.8]),
+)
+def test_diversify_equals_the_all_pairs_definition(
+    rows: list[tuple[list[str], list[str], float]], entity_threshold: float
+) -> None:
+    hits = [
+        Hit(memory=memory(text=" ".join(w) or "x", entities=tuple(e), mid=f"m{i}"), score=sc)
+        for i, (e, w, sc) in enumerate(rows)
+    ]
+    got = diversify(hits, entity_threshold, 0.6, 0.5)
+    want = _all_pairs_diversify(hits, entity_threshold, 0.6, 0.5)
+    assert [(h.memory.id, h.score) for h in got] == [(h.memory.id, h.score) for h in want]
+
+
 @given(st.integers(0, 10_000), st.integers(0, 10_000))
 def test_selectivity_is_bounded_and_falls_with_coverage(degree: int, total: int) -> None:
     value = selectivity(degree, total)

@@ -1,0 +1,83 @@
+"""The entity operations of the ``Brain`` facade (a mixin: ``Brain`` owns the engines).
+
+Entity writes invalidate the tenant's name cache so the next resolve sees them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from core.errors import InvalidInput
+from core.ids import check_id
+from core.types import Entity, EntityMerge, EntityRelation, EntityType
+from graph.store import GraphStore
+from resolution.resolver import Resolver
+
+
+class EntityFacade:
+    graph: GraphStore
+    resolver: Resolver
+
+    async def entity(self, tenant_id: str, entity_id: str) -> Entity:
+        return await self.graph.tenant(tenant_id).get_entity(check_id(entity_id, "entityId"))
+
+    async def entities(self, tenant_id: str, ids: Sequence[str]) -> dict[str, Entity]:
+        return await self.graph.tenant(tenant_id).get_entities([check_id(i) for i in ids])
+
+    async def list_entities(
+        self,
+        tenant_id: str,
+        *,
+        first: int,
+        after: str | None = None,
+        name: str | None = None,
+        type: EntityType | None = None,
+        alias: str | None = None,
+    ) -> list[Entity]:
+        tenant = self.graph.tenant(tenant_id)
+        if alias is not None:
+            found = [e for e in await tenant.find_by_alias(alias) if type is None or e.type == type]
+            return [e for e in sorted(found, key=lambda e: e.id) if after is None or e.id > after][
+                :first
+            ]
+        return await tenant.list_entities(limit=first, type=type, name=name, after=after)
+
+    async def create_entity(
+        self, tenant_id: str, name: str, type: EntityType, aliases: Sequence[str] = ()
+    ) -> Entity:
+        entity = await self.graph.tenant(tenant_id).create_entity(name, type, aliases)
+        self.resolver.names.invalidate(tenant_id)
+        return entity
+
+    async def relationships(self, tenant_id: str, entity_id: str) -> list[EntityRelation]:
+        tenant = self.graph.tenant(tenant_id)
+        await tenant.get_entity(check_id(entity_id, "entityId"))
+        return await tenant.relations(entity_id)
+
+    async def add_alias(self, tenant_id: str, entity_id: str, alias: str) -> Entity:
+        entity = await self.graph.tenant(tenant_id).add_alias(
+            check_id(entity_id, "entityId"), alias
+        )
+        self.resolver.names.invalidate(tenant_id)
+        return entity
+
+    async def merge_entities(
+        self,
+        tenant_id: str,
+        keep_id: str,
+        drop_ids: Sequence[str],
+        reason: str,
+        by: str | None = None,
+    ) -> EntityMerge:
+        if not reason or not reason.strip():
+            raise InvalidInput("a merge needs a reason", field="reason")
+        keep = check_id(keep_id, "keepId")
+        drops = [check_id(d, "dropIds") for d in drop_ids]
+        merge = await self.graph.tenant(tenant_id).merge_entities(keep, drops, reason.strip(), by)
+        self.resolver.names.invalidate(tenant_id)
+        return merge
+
+    async def unmerge_entities(self, tenant_id: str, merge_id: str) -> EntityMerge:
+        merge = await self.graph.tenant(tenant_id).unmerge(check_id(merge_id, "mergeId"))
+        self.resolver.names.invalidate(tenant_id)
+        return merge
