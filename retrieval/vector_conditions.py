@@ -14,6 +14,7 @@ All conditions of a list must hold (a conjunction). Every list starts with the t
 
 from __future__ import annotations
 
+import re
 import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -106,11 +107,17 @@ def check_tenant(tenant_id: str) -> str:
     return tenant_id
 
 
+_CANONICAL = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+
+
 def canonical_ids(ids: Iterable[str]) -> list[str]:
     """Canonical UUID strings, deduplicated in order. Malformed ids are dropped: no point has
     them, so "these ids" and "these ids that can exist" select the same points."""
     seen: dict[str, None] = {}
     for value in ids:
+        if isinstance(value, str) and _CANONICAL.fullmatch(value):
+            seen.setdefault(value, None)  # our own ids: already canonical (no UUID parse)
+            continue
         try:
             seen.setdefault(str(uuid.UUID(str(value))), None)
         except ValueError:
