@@ -116,7 +116,7 @@ class Brain(EntityFacade, LifecycleFacade):
         self.retriever = Retriever(graph, index, embedder, r, settings.limits, self.access)
         self.assembler = ContextAssembler(self.retriever, token_counter())
         self.ingest = IngestService.build(
-            settings, graph, index, embedder, self.resolver, self.resolver.profiles.refresh
+            settings, graph, index, embedder, self.resolver, self.resolver.refresh_profiles
         )
         self.lifecycle = LifecycleService(
             self.writer,

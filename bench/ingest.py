@@ -87,7 +87,7 @@ async def run(n: int, turns: int, locomo_limit: int, data_dir: Path) -> dict[str
         index,
         embedder,
         resolver,  # type: ignore[arg-type]
-        profile_refresh=resolver.profiles.refresh,
+        profile_refresh=resolver.refresh_profiles,
     )
     writer = MemoryWriter(graph, index, embedder, settings.limits)  # type: ignore[arg-type]
     rng = random.Random(3)

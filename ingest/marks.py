@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import logging
 from collections.abc import Iterable
 
@@ -42,7 +43,9 @@ class IndexMarks:
         task = self._task
         if task is not None and not task.done() and task.get_loop() is loop:
             return  # the running drain picks these up
-        self._task = loop.create_task(self._drain())
+        # A fresh context: the drain belongs to no request (request-scoped context variables,
+        # such as a request id or a statement counter, do not follow it).
+        self._task = loop.create_task(self._drain(), context=contextvars.Context())
 
     async def flush(self) -> None:
         """Write every pending mark now (and wait for a batch being written)."""

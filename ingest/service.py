@@ -1,7 +1,7 @@
 """IngestService: the write side in one object, built from the engines and a resolver.
 
     service = IngestService.build(settings, graph, index, embedder, resolver,
-                                  profile_refresh=resolver.profiles.refresh)
+                                  profile_refresh=resolver.refresh_profiles)
     await service.start()                      # resume persisted jobs, start the workers
     result = await service.record_turn("acme", TurnInput(session_id="s1", content="..."))
     await service.stop()

@@ -244,6 +244,10 @@ class Disambiguator:
         ranked = rank_by_context(vector, candidates, facets, keywords)
         return decide(ranked, self._s.clarify_margin, self._s.min_context_similarity), ranked
 
+    async def warm(self, entities: Sequence[Entity]) -> None:
+        """Embed the facets of these profiles now (the ones not cached yet)."""
+        await self._facet_vectors({e.id: self._derived(e)[0] for e in entities})
+
     def _derived(self, c: Entity) -> tuple[list[str], frozenset[str]]:
         """``profile_facets`` and ``profile_terms`` of a candidate, cached by its profile."""
         key = (c.id, c.name, tuple(c.aliases), c.profile_summary, tuple(c.context_tags))

@@ -103,6 +103,14 @@ class Resolver:
         """Load the spaCy model now rather than on the first call."""
         await self.parser.load()
 
+    async def refresh_profiles(self, tenant_id: str, entity_ids: Sequence[str]) -> list[Entity]:
+        """Rebuild these entities' profiles and embed their facets for disambiguation: the
+        queued profile job, so a turn that later has to choose among them finds the facet
+        vectors ready instead of embedding a candidate set on its request path."""
+        entities = await self.profiles.refresh(tenant_id, entity_ids)
+        await self.disambiguator.warm(entities)
+        return entities
+
     async def resolve(
         self,
         tenant_id: str,

@@ -27,7 +27,7 @@ async def ingest(brain: Brain, resolver: Resolver) -> AsyncIterator[IngestServic
         brain.index,
         brain.embedder,
         resolver,
-        profile_refresh=resolver.profiles.refresh,
+        profile_refresh=resolver.refresh_profiles,
     )
     await service.start(tenants=[])
     yield service

@@ -14,6 +14,8 @@ from core.ingest_types import Role, TurnInput
 from core.retrieval_types import SearchQuery
 from core.types import EntityType, MemoryType
 from ingest.service import IngestService
+from resolution.profiles import profile_facets
+from resolution.resolver import Resolver
 
 pytestmark = pytest.mark.integration
 
@@ -41,7 +43,7 @@ async def test_seed_turn_links_entities_and_extracts_the_role_fact(
     assert [(f.predicate, f.object) for f in facts] == [("role", "writer")]
     peter = next(e for e in result.entities if e.name == "Peter")
     assert facts[0].subject == peter.id and peter.id in facts[0].entity_ids
-    await brain.writer.marks.flush()  # the indexed mark is written off the request path
+    await ingest.writer.marks.flush()  # the indexed mark is written off the request path
     stored = await brain.memory(tenant_id, result.episode.id)
     assert stored.indexed and stored.type is MemoryType.EPISODIC and stored.content == SEED
     # Retrievable on the very next call.
@@ -158,3 +160,15 @@ async def test_a_new_client_named_once_becomes_an_entity(
     found = await brain.graph.tenant(tenant_id).find_by_alias("Brightwave")
     assert [(e.name, e.type) for e in found] == [("Brightwave", EntityType.ORG)]
     assert found[0].id in result.episode.entity_ids
+
+
+async def test_the_profile_job_embeds_facets_for_later_disambiguation(
+    brain: Brain, ingest: IngestService, resolver: Resolver, tenant_id: str
+) -> None:
+    text = "Marisol is one of our editors. Marisol reviews the travel guides."
+    result = await ingest.record_turn(tenant_id, TurnInput(session_id="f1", content=text))
+    await ingest.queue.drain()
+    (marisol,) = await brain.graph.tenant(tenant_id).find_by_alias("Marisol")
+    assert marisol.id in result.episode.entity_ids and marisol.profile_summary
+    facets = profile_facets(marisol)
+    assert facets and all(f in resolver.disambiguator._facets for f in facets)
