@@ -3,5 +3,6 @@
 // returns: id
 UNWIND $rows AS row
 CREATE (m:Memory)
-SET m = row, m.tenant_id = $tenant, m.indexed = false
+SET m = row, m.tenant_id = $tenant, m.indexed = false,
+    m.pinned_key = CASE WHEN row.pinned THEN $tenant END
 RETURN m.id AS id

@@ -9,7 +9,8 @@ ON CREATE SET t.created_at = $at
 WITH t
 UNWIND $rows AS row
 CREATE (m:Memory)
-SET m = row.props, m.tenant_id = $tenant, m.indexed = false, m.chain_id = row.props.id
+SET m = row.props, m.tenant_id = $tenant, m.indexed = false, m.chain_id = row.props.id,
+    m.pinned_key = CASE WHEN row.props.pinned THEN $tenant END
 WITH m, row
 UNWIND row.entity_ids AS eid
 MATCH (e:Entity {id: eid, tenant_id: $tenant})

@@ -54,6 +54,8 @@ class Memory(AsyncStructuredNode):
     source = StringProperty()
     content_hash = StringProperty(index=True)
     pinned = BooleanProperty(default=False)
+    # the tenant id while pinned, absent otherwise: core memory is one index lookup
+    pinned_key = StringProperty(index=True)
     indexed = BooleanProperty(index=True, default=False)
     subject = StringProperty(index=True)  # facts: subject entity id (correction lookup)
     predicate = StringProperty()
@@ -160,6 +162,14 @@ class LeaderLock(AsyncStructuredNode):
     expires_at = FloatProperty()
 
 
+class Migration(AsyncStructuredNode):
+    """A data migration applied to this database (``graph/store.py``), once."""
+
+    name = StringProperty(unique_index=True, required=True)
+    applied_at = FloatProperty()
+    changed = IntegerProperty()
+
+
 class ApiKey(AsyncStructuredNode):
     kid = StringProperty(unique_index=True, required=True, db_property="id")
     hash = StringProperty(unique_index=True, required=True)
@@ -183,6 +193,7 @@ MODELS: tuple[type[AsyncStructuredNode], ...] = (
     JobRun,
     Feedback,
     LeaderLock,
+    Migration,
     ApiKey,
 )
 

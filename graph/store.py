@@ -8,6 +8,7 @@ the embedded ArcadeDB and a Neo4j server: both speak Bolt and the same Cypher.
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
@@ -26,10 +27,14 @@ from graph.cypher import statement
 from graph.schema import schema_statements
 from graph.tenant import TenantGraph
 
+log = logging.getLogger(__name__)
+
 T = TypeVar("T")
 Rows = list[dict[str, Any]]
 Runner = AsyncManagedTransaction | AsyncSession  # a transaction, or a session (auto-commit)
 RETRY_DELAY = 0.02  # seconds before a failed transaction's first retry (doubled each time)
+# Data migrations, in order: cypher/system/migrate_<name>.cypher, each applied once.
+MIGRATIONS = ("pinned_key",)
 
 
 class GraphStore:
@@ -70,13 +75,28 @@ class GraphStore:
         return TenantGraph(self, tenant_id)
 
     async def install_schema(self) -> None:
-        """Create constraints and indexes if missing; safe to run at every start-up."""
+        """Create constraints and indexes if missing, then apply the data migrations this
+        database has not had yet; safe to run at every start-up."""
         for text in schema_statements():
 
             async def ddl(tx: AsyncManagedTransaction, text: str = text) -> Rows:
                 return await self._run(tx, text, {})
 
             await self._execute_write(ddl)
+        await self._migrate()
+
+    async def _migrate(self) -> None:
+        """Run each of ``MIGRATIONS`` (``cypher/system/migrate_<name>.cypher``) once per
+        database: a ``Migration`` node records it. A migration is idempotent, so a crash
+        between running it and recording it only means it runs again."""
+        system = self.system
+        for name in MIGRATIONS:
+            if await system.read("migration_applied", migration=name):
+                continue
+            rows = await system.write(f"migrate_{name}")
+            changed = int(rows[0]["changed"] or 0) if rows else 0
+            await system.write("migration_record", migration=name, at=time.time(), changed=changed)
+            log.info("graph migration %s applied (%d nodes changed)", name, changed)
 
     async def ping(self) -> float:
         """Round-trip time of a trivial query, in milliseconds."""

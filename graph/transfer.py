@@ -35,6 +35,7 @@ class TransferOps(Scoped):
             for r in rows:
                 memory = dict(r["m"])
                 memory.pop("tenant_id", None)
+                memory.pop("pinned_key", None)  # an index key, derived again on import
                 yield {
                     "kind": "memory",
                     "memory": memory,
