@@ -3,7 +3,8 @@
 Runs at start-up and on demand. For every tenant: memories the graph marks ``indexed=false``
 are (re-)embedded and upserted with the payload the graph says they should have, then marked
 indexed; vector points whose memory no longer exists in the graph are deleted. Both steps are
-idempotent, so a crash during reconciliation is finished by the next run.
+idempotent, so a crash during reconciliation is finished by the next run. The orphan search
+compares ids only when the tenant has more points than memories (two counts otherwise).
 """
 
 from __future__ import annotations
@@ -50,6 +51,12 @@ async def reconcile(
             report.reindexed += len(memories)
             if progress:
                 progress(f"{tenant_id}: re-indexed {report.reindexed} memories")
+        # Every memory has one point once the loop above ran, so equal counts mean no orphan:
+        # the id-by-id comparison below (one graph read per ``batch`` points, the whole
+        # tenant) is only needed when the index holds more points than the graph memories.
+        total, _ = await tenant.memory_counts()
+        if await writer.index.count(tenant_id) <= total:
+            continue
         point_ids = await writer.index.all_ids(tenant_id)
         for start in range(0, len(point_ids), batch):
             chunk = point_ids[start : start + batch]

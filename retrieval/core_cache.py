@@ -3,10 +3,11 @@
 Core memory is read on every search and every context assembly, but it changes only when
 someone pins, updates or unpins. The read is one index lookup (``pinned_key``, ~2 ms at
 250,000 memories; it scanned the tenant, 0.1-1 s, before that key existed), and the id list
-is still kept per tenant for ``ttl`` seconds: one round trip fewer per request. Past half its life an entry is refreshed in the background while it is still served,
-so under steady traffic no request waits for that scan; an entry older than ``ttl`` is never
-served. ``invalidate`` makes a change visible at once in this process; other replicas see it
-within ``ttl``. Cached ids are only candidates: each one is hydrated and filtered (expired,
+is still kept per tenant for ``ttl`` seconds: one round trip fewer per request. Past half its
+life an entry is refreshed in the background while it is still served, so under steady
+traffic no request waits for that read; an entry older than ``ttl`` is never served.
+``invalidate`` makes a change visible at once in this process; other replicas see it within
+``ttl``. Cached ids are only candidates: each one is hydrated and filtered (expired,
 superseded) on every request, so a stale entry can never serve a removed memory.
 """
 

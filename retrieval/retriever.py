@@ -148,19 +148,18 @@ class Retriever:
             P.CORE: core,
         }
         known = {h.id: h.payload for hits in (keyword, dense, entity_dense) for h in hits}
-        links = await self._neighbors(tenant, rrf(ranked, s.rrf_k, path_weights), known)
-        union = list(
-            dict.fromkeys(
-                [
-                    *(i for ids in ranked.values() for i in ids),
-                    *(n for ns in links.values() for n in ns),
-                ]
-            )
+        # The paths' candidates are scored while the graph looks for their neighbours; the
+        # neighbours new to the union are scored after (usually a handful).
+        union = list(dict.fromkeys(i for ids in ranked.values() for i in ids))
+        links, (sims, bm25) = await asyncio.gather(
+            self._neighbors(tenant, rrf(ranked, s.rrf_k, path_weights), known),
+            self._scores(vector, query.query, tenant_id, union),
         )
-        sims, bm25 = await asyncio.gather(
-            self._scores_for(vector, None, tenant_id, union),
-            self._scores_for(None, query.query, tenant_id, union),
-        )
+        seen = set(union)
+        extra = list(dict.fromkeys(n for ns in links.values() for n in ns if n not in seen))
+        if extra:
+            more_sims, more_bm25 = await self._scores(vector, query.query, tenant_id, extra)
+            sims, bm25, union = [*sims, *more_sims], [*bm25, *more_bm25], [*union, *extra]
         similarity = {h.id: h.score for h in sims}
         # The entity path ranks its memories by similarity within the entity set.
         ranked[P.ENTITY] = sorted(
@@ -260,6 +259,16 @@ class Retriever:
             payloads.update(await self.index.retrieve(tenant.tenant_id, missing))
         windows = windows_for(seeds, payloads, s.neighbor_window_s)
         return await adjacent(tenant, windows) if windows else {}
+
+    async def _scores(
+        self, vector: list[float], text: str, tenant_id: str, ids: Sequence[str]
+    ) -> tuple[list[ScoredId], list[ScoredId]]:
+        """Dense and BM25 scores of exactly these points."""
+        dense, keyword = await asyncio.gather(
+            self._scores_for(vector, None, tenant_id, ids),
+            self._scores_for(None, text, tenant_id, ids),
+        )
+        return dense, keyword
 
     async def _scores_for(
         self, vector: list[float] | None, text: str | None, tenant_id: str, ids: Sequence[str]
