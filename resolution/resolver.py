@@ -67,6 +67,7 @@ class Turn:
     before: list[TrackedEntity] = field(default_factory=list)  # the stored state's entities
     scene_hints: set[str] = field(default_factory=set)
     profiles_later: bool = False  # the caller refreshes changed profiles off the request path
+    source_memory_id: str | None = None  # the memory the text becomes: relations cite it
 
 
 def check_coref_backend(settings: ResolutionSettings) -> None:
@@ -121,6 +122,7 @@ class Resolver:
         update_session: bool = True,
         tracker: Awaitable[TrackerState] | None = None,
         profiles_later: bool = False,
+        source_memory_id: str | None = None,
     ) -> Resolution:
         """Parse ``text`` and resolve its references (see ``EntityResolver.resolve``).
 
@@ -131,7 +133,8 @@ class Resolver:
         awaited while the text is parsed. ``profiles_later``: the profiles of entities this
         call creates or changes are left to the caller's queued refresh instead of being
         rebuilt before returning (a candidate without a profile is still profiled on demand
-        when context has to choose).
+        when context has to choose). ``source_memory_id``: the id the caller gives the memory
+        of this text; relations the text states record it (erasing that memory erases them).
 
         Raises:
             InvalidInput: empty tenant, non-string text, text too long, bad session id.
@@ -145,15 +148,16 @@ class Resolver:
         if session_id is None:
             parsed = await self.parser.parse(text, when, gazetteer)
             turn = Turn(tenant_id, parsed, when, gazetteer, None, profiles_later=profiles_later)
+            turn.source_memory_id = source_memory_id
             return await self._resolve_turn(turn, create_missing)
         stored = tracker if tracker is not None else self._stored_state(tenant_id, session_id)
         if not update_session:
             turn = await self._session_turn(tenant_id, text, when, gazetteer, stored)
-            turn.profiles_later = profiles_later
+            turn.profiles_later, turn.source_memory_id = profiles_later, source_memory_id
             return await self._resolve_turn(turn, create_missing)
         async with self._session_lock(tenant_id, session_id):
             turn = await self._session_turn(tenant_id, text, when, gazetteer, stored)
-            turn.profiles_later = profiles_later
+            turn.profiles_later, turn.source_memory_id = profiles_later, source_memory_id
             result = await self._resolve_turn(turn, create_missing)
             assert result.state is not None
             await self.graph.tenant(tenant_id).save_session_tracker(

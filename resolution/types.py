@@ -126,6 +126,7 @@ class EntityResolver(Protocol):
         update_session: bool = True,
         tracker: Awaitable[TrackerState] | None = None,
         profiles_later: bool = False,
+        source_memory_id: str | None = None,
     ) -> Resolution:
         """Parse ``text`` and resolve its references for a tenant.
 
@@ -136,6 +137,7 @@ class EntityResolver(Protocol):
         (default now); ``create_missing`` creates entities for confident new names and
         declared aliases (the write path); reads never create. ``profiles_later`` leaves the
         profiles of created or changed entities to the caller's queued refresh.
+        ``source_memory_id`` is the memory the text becomes: relations it states cite it.
         """
         ...
 

@@ -36,11 +36,13 @@ _WORD = re.compile(r"[a-z]+")
 
 def without_names(text: str, names: Iterable[str]) -> str:
     """``text`` with every whole-word occurrence of ``names`` (and a following "'s") removed."""
-    out = text
+    out, cuts = text, 0
     for name in sorted({n for n in names if n.strip()}, key=len, reverse=True):
         pattern = rf"(?<!\w){re.escape(name)}(?:['’]s)?(?!\w)"
-        out = re.sub(pattern, " ", out, flags=re.I)
-    return re.sub(r"\s+", " ", out).strip()
+        out, n = re.subn(pattern, " ", out, flags=re.I)
+        cuts += n
+    # Spacing is tidied only where a name was cut: an unnamed text comes back as it was.
+    return re.sub(r"\s+", " ", out).strip() if cuts else text
 
 
 def has_topic(text: str) -> bool:

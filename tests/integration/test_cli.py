@@ -98,6 +98,7 @@ async def test_remember_search_export_import_doctor(
     code, out, _ = await brain(capsys, "doctor", "--data-dir", two)
     assert code == 0, out
     assert "graph engine" in out and "tenant acme: 3 memories, 3 vectors, index lag 0" in out
+    assert "ok   graph migrations: pinned_key" in out
 
 
 def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
@@ -110,3 +111,27 @@ def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as err:
         main(["consolidate", "--tenant", "x", "--project", "p", "--session", "s"])
     assert err.value.code == 2
+
+
+async def test_doctor_flags_orphan_vectors_and_reconcile_clears_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from core.ids import new_id
+    from core.settings import Settings
+    from retrieval.factory import build_vector_index
+    from retrieval.vector_index import VectorPoint
+
+    data = str(tmp_path / "d")
+    code, _, _ = await brain(capsys, "remember", "--data-dir", data, "--tenant", "acme", "Hi")
+    assert code == 0
+    index = build_vector_index(Settings(data_dir=Path(data)), 384)
+    await index.open()
+    payload = {"tenant_id": "acme", "type": "fact", "created_at": 1.0, "entity_ids": []}
+    await index.upsert([VectorPoint(new_id(), [1.0] + [0.0] * 383, "stray", payload)])
+    await index.close()  # as if an erase died between the graph and the vector delete
+    code, out, _ = await brain(capsys, "doctor", "--data-dir", data)
+    assert code == 1 and "1 orphan vectors: run `brain reconcile`" in out
+    code, _, _ = await brain(capsys, "reconcile", "--data-dir", data)
+    assert code == 0
+    code, out, _ = await brain(capsys, "doctor", "--data-dir", data)
+    assert code == 0 and "tenant acme: 1 memories, 1 vectors, index lag 0" in out

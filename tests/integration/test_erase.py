@@ -286,3 +286,18 @@ async def test_the_erase_report_over_graphql(brain: Brain, tenant_id: str) -> No
     assert sorted(report["memoryIds"]) == sorted([first.id, second.id])
     assert report["derivedMemories"] == 1 and report["vectorPoints"] == 2 and report["verified"]
     assert report["patterns"] == report["conflicts"] == report["relations"] == 0
+
+
+async def test_a_relation_a_turn_states_cites_it_and_goes_with_it(
+    brain: Brain, tenant_id: str
+) -> None:
+    """ "Marta works for Brightwave" links the two entities and records the turn's episode as
+    the relation's source: erasing that memory erases the relation, and nothing else."""
+    turn = await say(brain, tenant_id, "Marta Okafor works for Brightwave Labs.", T0)
+    g = brain.graph.tenant(tenant_id)
+    marta = next(e for e in turn.entities if e.name == "Marta Okafor")
+    (relation,) = await g.relations(marta.id)
+    assert relation.relation == "works_for" and relation.source_memory_id == turn.episode.id
+    await brain.erase(tenant_id, memory_ids=[turn.episode.id])
+    assert await g.relations(marta.id) == []
+    assert (await g.get_entities([marta.id]))[marta.id].name == "Marta Okafor"

@@ -48,6 +48,11 @@ def test_has_topic() -> None:
     assert has_topic("what did paint") and has_topic("store")
 
 
+def test_a_text_without_the_names_comes_back_unchanged() -> None:
+    assert topic_of("AAA\x1f0", []) == "AAA\x1f0"  # found by the property below
+    assert without_names("stock  levels\tin March", ["Peter"]) == "stock  levels\tin March"
+
+
 @given(st.text(max_size=60), st.lists(st.text(min_size=1, max_size=8), max_size=3))
 def test_topic_is_the_text_or_a_shorter_text_with_a_topic(text: str, names: list[str]) -> None:
     topic = topic_of(text, [entity(n) for n in names if n.strip()])
