@@ -138,19 +138,22 @@ class EdgeVectorIndex(VectorIndex):
         await self._delete(_filter(filter_conditions(flt)))
 
     async def dense_search(
-        self, vector: Sequence[float], flt: VectorFilter, limit: int
+        self, vector: Sequence[float], flt: VectorFilter, limit: int, payload: bool = True
     ) -> list[ScoredId]:
         where = _filter(filter_conditions(flt))
         query = qe.Query.Nearest(check_dense(vector, self.dimension), using=DENSE)
-        return await self._query(limit, where, query)
+        return await self._query(limit, where, query, payload=payload)
 
-    async def keyword_search(self, text: str, flt: VectorFilter, limit: int) -> list[ScoredId]:
+    async def keyword_search(
+        self, text: str, flt: VectorFilter, limit: int, payload: bool = True
+    ) -> list[ScoredId]:
         where = _filter(filter_conditions(flt))
         terms = self._bm25.encode_query(text)
         if not terms.indices:
             return []
         query = qe.Query.Nearest(_sparse(terms), using=SPARSE)
-        return await self._query(limit, where, query, params=_idf_params(flt.tenant_id))
+        idf = _idf_params(flt.tenant_id)
+        return await self._query(limit, where, query, params=idf, payload=payload)
 
     async def hybrid_search(
         self, vector: Sequence[float], text: str, flt: VectorFilter, limit: int, prefetch: int = 50
@@ -230,6 +233,7 @@ class EdgeVectorIndex(VectorIndex):
         query: qe.ScoringQueryType,
         prefetches: list[qe.Prefetch] | None = None,
         params: qe.SearchParams | None = None,
+        payload: bool = True,
     ) -> list[ScoredId]:
         if limit <= 0:
             return []
@@ -239,9 +243,11 @@ class EdgeVectorIndex(VectorIndex):
             prefetches=prefetches,
             filter=where,
             params=params,
-            with_payload=True,
+            with_payload=payload,
         )
         points = await self._read("query", lambda shard: shard.query(request))
+        if not payload:
+            return [ScoredId(str(p.id), p.score, {}) for p in points]
         return [ScoredId(str(p.id), p.score, p.payload or {}) for p in points]
 
     async def _delete(self, where: qe.Filter) -> None:

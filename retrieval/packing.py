@@ -69,12 +69,16 @@ def pack(
         items.extend(ContextItem(memory=m, layer=layer, score=s) for m, s in chosen)
     items.extend(ContextItem(memory=turn, layer=Rc, score=0.0) for turn in conv_turns)
     layers = {layer: "\n".join(lines.get(layer, [])) for layer in ORDER}
-    text = render(layers)
+    # WordPiece counts add up over whitespace-joined lines, and every line was counted (and
+    # cached) while packing: no need to tokenize the whole context again. The property test
+    # checks the sum against a count of the rendered text.
+    counts = {layer: sum(counter.count(line) for line in lines.get(layer, [])) for layer in ORDER}
+    shown = sum(counter.count(HEADERS[layer]) for layer in ORDER if layers[layer])
     return Packed(
         layers=layers,
-        token_counts={layer: counter.count(body) for layer, body in layers.items()},
-        total_tokens=counter.count(text),
-        text=text,
+        token_counts=counts,
+        total_tokens=shown + sum(counts.values()),
+        text=render(layers),
         items=items,
         summarized_turns=summarized,
     )

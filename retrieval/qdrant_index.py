@@ -141,19 +141,22 @@ class QdrantVectorIndex(VectorIndex):
         await self._delete(_filter(filter_conditions(flt)))
 
     async def dense_search(
-        self, vector: Sequence[float], flt: VectorFilter, limit: int
+        self, vector: Sequence[float], flt: VectorFilter, limit: int, payload: bool = True
     ) -> list[ScoredId]:
         where = _filter(filter_conditions(flt))
         dense = check_dense(vector, self.dimension)
-        return await self._query(limit, where, dense, using=DENSE)
+        return await self._query(limit, where, dense, using=DENSE, payload=payload)
 
-    async def keyword_search(self, text: str, flt: VectorFilter, limit: int) -> list[ScoredId]:
+    async def keyword_search(
+        self, text: str, flt: VectorFilter, limit: int, payload: bool = True
+    ) -> list[ScoredId]:
         where = _filter(filter_conditions(flt))
         terms = self._bm25.encode_query(text)
         if not terms.indices:
             return []
         idf = _idf_params(flt.tenant_id)
-        return await self._query(limit, where, _sparse(terms), using=SPARSE, params=idf)
+        sparse = _sparse(terms)
+        return await self._query(limit, where, sparse, using=SPARSE, params=idf, payload=payload)
 
     async def hybrid_search(
         self, vector: Sequence[float], text: str, flt: VectorFilter, limit: int, prefetch: int = 50
@@ -234,6 +237,7 @@ class QdrantVectorIndex(VectorIndex):
         using: str | None = None,
         prefetch: list[models.Prefetch] | None = None,
         params: models.SearchParams | None = None,
+        payload: bool = True,
     ) -> list[ScoredId]:
         if limit <= 0:
             return []
@@ -246,7 +250,7 @@ class QdrantVectorIndex(VectorIndex):
                 query_filter=where,
                 search_params=params,
                 limit=limit,
-                with_payload=True,
+                with_payload=payload,
             )
         return [ScoredId(str(p.id), p.score, p.payload or {}) for p in response.points]
 

@@ -9,8 +9,9 @@
                   of the strongest candidates (same session, nearest in time)
     core          pinned memories (graph), the most important first
 
-Each path ranks its own candidates; RRF fuses the union; similarity and BM25 are computed
-for every candidate (one id-restricted query each), then the multi-signal score ranks them
+Each path ranks its own candidates; RRF fuses the union; similarity and BM25 are known for
+every candidate (from the paths' own queries, else one id-restricted query each, while the
+graph finds the neighbours), then the multi-signal score ranks them
 (``retrieval/ranking.py``), the shortlist is hydrated from the graph and ranked exactly,
 near-duplicates are pushed down and the top-k returned. Access counts are batched.
 
@@ -147,27 +148,30 @@ class Retriever:
             P.CONVERSATION: list(reversed(list(supplied)))[: s.conversation_limit],
             P.CORE: core,
         }
+        # Payloads and scores the paths already returned; the id-restricted queries fill in
+        # the rest (the same query vector and tenant IDF give the same scores).
         known = {h.id: h.payload for hits in (keyword, dense, entity_dense) for h in hits}
+        similarity = {h.id: h.score for hits in (dense, entity_dense) for h in hits}
+        bm25 = {h.id: h.score for h in keyword}
         # The paths' candidates are scored while the graph looks for their neighbours; the
         # neighbours new to the union are scored after (usually a handful).
         union = list(dict.fromkeys(i for ids in ranked.values() for i in ids))
-        links, (sims, bm25) = await asyncio.gather(
+        links, _ = await asyncio.gather(
             self._neighbors(tenant, rrf(ranked, s.rrf_k, path_weights), known),
-            self._scores(vector, query.query, tenant_id, union),
+            self._score(vector, query.query, tenant_id, union, similarity, bm25, known),
         )
         seen = set(union)
         extra = list(dict.fromkeys(n for ns in links.values() for n in ns if n not in seen))
         if extra:
-            more_sims, more_bm25 = await self._scores(vector, query.query, tenant_id, extra)
-            sims, bm25, union = [*sims, *more_sims], [*bm25, *more_bm25], [*union, *extra]
-        similarity = {h.id: h.score for h in sims}
+            await self._score(vector, query.query, tenant_id, extra, similarity, bm25, known)
+            union = [*union, *extra]
         # The entity path ranks its memories by similarity within the entity set.
         ranked[P.ENTITY] = sorted(
             dict.fromkeys(ranked[P.ENTITY]), key=lambda i: -similarity.get(i, 0.0)
         )
         evidence = Evidence(
             similarity=similarity,
-            keyword={h.id: h.score for h in bm25},
+            keyword=bm25,
             fusion=normalized(rrf(ranked, s.rrf_k, path_weights)),
             found_by=paths_of(ranked),
             neighbors=symmetric(links),
@@ -175,10 +179,11 @@ class Retriever:
             past=past,
         )
         stand_ins: dict[str, Memory] = {}
-        for h in sims:
-            m = stand_in(tenant_id, h.id, h.payload)
+        for i in union:
+            payload = known.get(i)
+            m = stand_in(tenant_id, i, payload) if payload is not None else None
             if m is not None:
-                stand_ins[h.id] = m
+                stand_ins[i] = m
         stand_ins.update(supplied)
         first = rank(stand_ins, tenant_id, query, at, evidence, s)
         wanted = shortlist(first, query.top_k, core)
@@ -260,26 +265,38 @@ class Retriever:
         windows = windows_for(seeds, payloads, s.neighbor_window_s)
         return await adjacent(tenant, windows) if windows else {}
 
-    async def _scores(
-        self, vector: list[float], text: str, tenant_id: str, ids: Sequence[str]
-    ) -> tuple[list[ScoredId], list[ScoredId]]:
-        """Dense and BM25 scores of exactly these points."""
+    async def _score(
+        self,
+        vector: list[float],
+        text: str,
+        tenant_id: str,
+        ids: Sequence[str],
+        similarity: dict[str, float],
+        bm25: dict[str, float],
+        payloads: dict[str, Mapping[str, Any]],
+    ) -> None:
+        """Add the dense and BM25 scores of these points that are not known yet (and the
+        payloads the dense query returns); points of any version state."""
         dense, keyword = await asyncio.gather(
-            self._scores_for(vector, None, tenant_id, ids),
-            self._scores_for(None, text, tenant_id, ids),
+            self._scores_for(vector, None, tenant_id, [i for i in ids if i not in similarity]),
+            self._scores_for(None, text, tenant_id, [i for i in ids if i not in bm25]),
         )
-        return dense, keyword
+        for h in dense:
+            similarity[h.id] = h.score
+            payloads.setdefault(h.id, h.payload)
+        bm25.update((h.id, h.score) for h in keyword)
 
     async def _scores_for(
         self, vector: list[float] | None, text: str | None, tenant_id: str, ids: Sequence[str]
     ) -> list[ScoredId]:
-        """Dense (or BM25) scores and payloads of exactly these points, any version state."""
+        """Dense scores and payloads (or BM25 scores alone) of exactly these points, any
+        version state."""
         if not ids:
             return []
         flt = VectorFilter(tenant_id=tenant_id, ids=list(ids), include_superseded=True)
         if vector is not None:
             return await self.index.dense_search(vector, flt, len(ids))
-        return await self.index.keyword_search(text or "", flt, len(ids))
+        return await self.index.keyword_search(text or "", flt, len(ids), payload=False)
 
 
 async def _zero() -> int:

@@ -93,10 +93,13 @@ class VectorIndex(Protocol):
     async def delete_by_filter(self, flt: VectorFilter) -> None: ...
 
     async def dense_search(
-        self, vector: Sequence[float], flt: VectorFilter, limit: int
-    ) -> list[ScoredId]: ...
+        self, vector: Sequence[float], flt: VectorFilter, limit: int, payload: bool = True
+    ) -> list[ScoredId]:
+        """Nearest points by cosine; ``payload=False`` leaves ``ScoredId.payload`` empty."""
 
-    async def keyword_search(self, text: str, flt: VectorFilter, limit: int) -> list[ScoredId]:
+    async def keyword_search(
+        self, text: str, flt: VectorFilter, limit: int, payload: bool = True
+    ) -> list[ScoredId]:
         """BM25 over the sparse vectors (IDF applied by the engine)."""
 
     async def hybrid_search(

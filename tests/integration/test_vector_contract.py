@@ -189,6 +189,23 @@ async def test_keyword_search_finds_rare_word_and_weighs_it_by_idf(index: Vector
     assert await index.keyword_search("the of and", VectorFilter(T1), 10) == []
 
 
+async def test_scores_without_payloads_and_by_id_equal_the_searches(index: VectorIndex) -> None:
+    """Search scores a point the same whether it is found by search or scored by id, with
+    or without its payload (the retriever reuses the paths' scores for its candidates)."""
+    near, far = point(angle=10, text="invoice zyzzyva"), point(angle=80, text="invoice notes")
+    await index.upsert([near, far, point(angle=40, text="meeting agenda")])
+    dense = await index.dense_search(unit(0), VectorFilter(T1), 3)
+    bare = await index.dense_search(unit(0), VectorFilter(T1, ids=[far.id]), 3, payload=False)
+    assert ids(bare) == [far.id] and bare[0].payload == {}
+    assert bare[0].score == pytest.approx(next(h.score for h in dense if h.id == far.id))
+    found = await index.keyword_search("invoice zyzzyva", VectorFilter(T1), 3)
+    by_id = await index.keyword_search(
+        "invoice zyzzyva", VectorFilter(T1, ids=[near.id, far.id]), 3, payload=False
+    )
+    assert {h.id: h.score for h in by_id} == pytest.approx({h.id: h.score for h in found})
+    assert all(h.payload == {} for h in by_id) and all(h.payload for h in found)
+
+
 async def test_keyword_idf_ignores_other_tenants(index: VectorIndex) -> None:
     await index.upsert([point(text="zyzzyva habitat"), point(text="meeting agenda")])
     before = await index.keyword_search("zyzzyva", VectorFilter(T1), 1)

@@ -11,6 +11,7 @@ from core.settings import RetrievalSettings
 from core.text import content_hash
 from core.tokens import token_counter
 from core.types import Memory, MemoryType
+from retrieval.formatting import HEADERS, memory_line, render
 from retrieval.packing import pack
 
 COUNTER = token_counter()
@@ -73,3 +74,17 @@ def test_token_counts_are_cached_by_text_and_bounded() -> None:
     assert first == [COUNTER.count(t) for t in texts] and first[0] == 7
     assert [counter.count(t) for t in texts] == first  # served from the cache, same counts
     assert len(counter._counts) == 2  # the oldest text was evicted
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(min_size=1, max_size=80), min_size=1, max_size=6))
+def test_token_counts_add_up_over_joined_lines(texts: list[str]) -> None:
+    """What packing's accounting rests on, for any text: a layer's count is the sum of its
+    lines', and the context's is that plus its headers'."""
+    lines = [memory_line(mem(i, t)) for i, t in enumerate(texts)]
+    body = "\n".join(lines)
+    assert COUNTER.count(body) == sum(COUNTER.count(line) for line in lines)
+    text = render({Layer.MEMORIES: body, Layer.PROCEDURAL: lines[0]})
+    expected = COUNTER.count(body) + COUNTER.count(lines[0])
+    headers = COUNTER.count(HEADERS[Layer.MEMORIES]) + COUNTER.count(HEADERS[Layer.PROCEDURAL])
+    assert COUNTER.count(text) == expected + headers
