@@ -9,7 +9,7 @@ signals a payload cannot give (access counts, a custom decay class) do not chang
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -79,6 +79,49 @@ def rank(
     settings: RetrievalSettings,
 ) -> list[Hit]:
     """Hits for the admitted memories, best first (no diversity step)."""
+    hits = [
+        Hit(
+            memory=memory,
+            score=score,
+            paths=tuple(str(p) for p in evidence.found_by.get(memory.id, _TURN)),
+            signals=signals,
+        )
+        for memory, score, signals in _scored(memories, tenant_id, query, at, evidence, settings)
+    ]
+    hits.sort(key=lambda h: h.score, reverse=True)
+    return hits
+
+
+def order(
+    memories: Mapping[str, Memory],
+    tenant_id: str,
+    query: SearchQuery,
+    at: float,
+    evidence: Evidence,
+    settings: RetrievalSettings,
+) -> list[str]:
+    """The ids ``rank`` would return, in its order, without building hits (the first pass
+    over every candidate only needs who is in the shortlist)."""
+    scored = [
+        (score, memory.id)
+        for memory, score, _ in _scored(memories, tenant_id, query, at, evidence, settings)
+    ]
+    scored.sort(key=lambda s: s[0], reverse=True)
+    return [memory_id for _, memory_id in scored]
+
+
+_TURN = (RetrievalPath.CONVERSATION,)
+
+
+def _scored(
+    memories: Mapping[str, Memory],
+    tenant_id: str,
+    query: SearchQuery,
+    at: float,
+    evidence: Evidence,
+    settings: RetrievalSettings,
+) -> Iterator[tuple[Memory, float, dict[str, float]]]:
+    """(memory, score, signals) of each admitted memory, in the mapping's order."""
     top_kw = max(evidence.keyword.values(), default=0.0)
 
     def kw(memory_id: str) -> float:
@@ -95,7 +138,6 @@ def rank(
     # passes (stand-ins and the hydrated shortlist) gate the same memory alike.
     best = max((relevance(i) for i in {*evidence.similarity, *evidence.keyword}), default=0.0)
     query_entities = set(query.entity_ids)
-    hits: list[Hit] = []
     for memory_id, memory in memories.items():
         if not admits(memory, tenant_id, query, at):
             continue
@@ -123,27 +165,17 @@ def rank(
             boost=boost,
             fusion_weight=settings.fusion_weight,
         )
-        extra = {
-            "fusion": fusion,
-            "neighbor": share,
-            "recency_boost": boost,
-            "time_window": when,
-            "relevance_gate": gate,
-        }
-        paths = evidence.found_by.get(memory_id, (RetrievalPath.CONVERSATION,))
-        hits.append(
-            Hit(
-                memory=memory,
-                score=score,
-                paths=tuple(str(p) for p in paths),
-                signals={**signals, **extra},
-            )
+        signals.update(
+            fusion=fusion,
+            neighbor=share,
+            recency_boost=boost,
+            time_window=when,
+            relevance_gate=gate,
         )
-    hits.sort(key=lambda h: h.score, reverse=True)
-    return hits
+        yield memory, score, signals
 
 
-def shortlist(hits: Sequence[Hit], top_k: int, keep: Sequence[str] = ()) -> list[str]:
-    """Ids worth hydrating: the best ``top_k·2 + 10`` plus ``keep`` (e.g. core memories)."""
-    ids = [h.memory.id for h in hits[: top_k * 2 + 10]]
-    return list(dict.fromkeys([*ids, *keep]))
+def shortlist(ordered: Sequence[str], top_k: int, keep: Sequence[str] = ()) -> list[str]:
+    """Ids worth hydrating: the best ``top_k·2 + 10`` (of ``order``'s ids) plus ``keep``
+    (e.g. core memories)."""
+    return list(dict.fromkeys([*ordered[: top_k * 2 + 10], *keep]))

@@ -43,7 +43,7 @@ from retrieval.embedders import Embedder
 from retrieval.filters import admits
 from retrieval.fusion import normalized, paths_of, rrf
 from retrieval.neighbors import adjacent, symmetric, windows_for
-from retrieval.ranking import Evidence, rank, shortlist, stand_in
+from retrieval.ranking import Evidence, order, rank, shortlist, stand_in
 from retrieval.scoring import selectivity, weights_for
 from retrieval.temporal import TimeIntent, time_intent
 from retrieval.topic import topic_of
@@ -185,7 +185,7 @@ class Retriever:
             if m is not None:
                 stand_ins[i] = m
         stand_ins.update(supplied)
-        first = rank(stand_ins, tenant_id, query, at, evidence, s)
+        first = order(stand_ins, tenant_id, query, at, evidence, s)
         wanted = shortlist(first, query.top_k, core)
         hydrated = await tenant.get_memories([i for i in wanted if i not in supplied])
         hydrated.update({i: supplied[i] for i in wanted if i in supplied})

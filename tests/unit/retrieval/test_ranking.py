@@ -9,7 +9,7 @@ from core.retrieval_types import SearchMode, SearchQuery
 from core.settings import RetrievalSettings
 from core.text import content_hash
 from core.types import DecayClass, Memory, MemoryType
-from retrieval.ranking import Evidence, rank
+from retrieval.ranking import Evidence, order, rank
 from retrieval.scoring import DAY, relevance_gate, weights_for
 
 S = RetrievalSettings()
@@ -83,3 +83,20 @@ def test_among_equally_relevant_memories_the_newer_still_wins() -> None:
     old, new = memory("old", 120), memory("new", 1)
     ev = evidence({"old": 0.5, "new": 0.5}, {"old": 4.0, "new": 4.0})
     assert ranked([old, new], ev) == ["new", "old"]
+
+
+@given(
+    st.lists(
+        st.tuples(st.floats(0, 800), st.floats(0, 1), st.floats(0, 20)), min_size=1, max_size=25
+    )
+)
+def test_order_is_rank_without_the_hits(rows: list[tuple[float, float, float]]) -> None:
+    """The first ranking pass keeps only ids: the same ones, in the same order."""
+    memories = {f"m{i}": memory(f"m{i}", age) for i, (age, _, _) in enumerate(rows)}
+    ev = evidence(
+        {f"m{i}": sim for i, (_, sim, _) in enumerate(rows)},
+        {f"m{i}": kw for i, (_, _, kw) in enumerate(rows)},
+    )
+    query = SearchQuery(query="what did the band play at the festival?", at=NOW)
+    hits = rank(memories, "t", query, NOW, ev, S)
+    assert order(memories, "t", query, NOW, ev, S) == [h.memory.id for h in hits]
