@@ -2,10 +2,12 @@
 
 The durable write stays graph first (``indexed=false``), then the vector, then the mark
 (../shared/DESIGN.md). A turn's caller does not wait for that last statement: ``add`` hands
-the ids to a background task that writes every pending mark with one statement per tenant
-as soon as the previous batch is done, so concurrent turns share statements. A crash before
-a mark is written leaves a memory that is in the vector index but still ``indexed=false``;
-the reconciler re-upserts it (idempotent) and marks it. ``flush`` writes what is pending now
+the ids to a background task that, ``delay`` seconds later, writes every pending mark with one
+statement per tenant, so concurrent turns share statements. Until then the next ingest write
+of the tenant may ``take`` them into its own transaction (a turn in a conversation carries
+the previous turn's marks), which saves a write transaction per turn. A crash before a mark
+is written leaves a memory that is in the vector index but still ``indexed=false``; the
+reconciler re-upserts it (idempotent) and marks it. ``flush`` writes what is pending now
 (graceful shutdown, tests that read the flag).
 """
 
@@ -26,10 +28,12 @@ log = logging.getLogger(__name__)
 class IndexMarks:
     """Pending ``indexed`` marks by tenant and the task that writes them."""
 
-    def __init__(self, graph: GraphStore) -> None:
+    def __init__(self, graph: GraphStore, delay: float = 0.05) -> None:
         self._graph = graph
+        self.delay = delay  # seconds a mark waits for an ingest write to carry it
         self._pending: dict[str, set[str]] = {}
         self._task: asyncio.Task[None] | None = None
+        self._waiting = False  # the task is in its delay, not writing
         self.batches = 0  # statements written; tests use it to prove batching
 
     @property
@@ -38,6 +42,9 @@ class IndexMarks:
 
     def add(self, tenant_id: str, ids: Iterable[str]) -> None:
         """Mark these memories indexed soon (no IO; never blocks)."""
+        ids = set(ids)
+        if not ids:
+            return
         self._pending.setdefault(tenant_id, set()).update(ids)
         loop = asyncio.get_running_loop()
         task = self._task
@@ -47,15 +54,31 @@ class IndexMarks:
         # such as a request id or a statement counter, do not follow it).
         self._task = loop.create_task(self._drain(), context=contextvars.Context())
 
+    def take(self, tenant_id: str) -> list[str]:
+        """The tenant's pending marks, for a caller that writes them in its own transaction
+        (and hands them back with ``add`` if that transaction fails)."""
+        return sorted(self._pending.pop(tenant_id, ()))
+
     async def flush(self) -> None:
         """Write every pending mark now (and wait for a batch being written)."""
         task = self._task
         if task is not None and not task.done() and task.get_loop() is asyncio.get_running_loop():
-            with contextlib.suppress(asyncio.CancelledError):
-                await asyncio.shield(task)
-        await self._drain()
+            if self._waiting:
+                task.cancel()  # still in its delay: what it would write is written below
+            else:
+                with contextlib.suppress(asyncio.CancelledError):
+                    await asyncio.shield(task)
+        await self._write_pending()
 
     async def _drain(self) -> None:
+        self._waiting = True
+        try:
+            await asyncio.sleep(self.delay)  # room for an ingest write to take them along
+        finally:
+            self._waiting = False
+        await self._write_pending()
+
+    async def _write_pending(self) -> None:
         while self._pending:
             batch, self._pending = self._pending, {}
             for tenant_id, ids in batch.items():

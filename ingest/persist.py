@@ -4,8 +4,8 @@ Turns, LLM extractions and documents all end here. Step one writes the new memor
 (``indexed=false``) with any extra graph properties, their entity links, supersede links,
 conflicts and whatever extra statements the caller adds — in one transaction. Step two embeds
 and upserts the new memories and stamps ``superseded_at`` on the replaced ones in the vector
-payload; step three marks all of them indexed, batched in the background
-(``ingest/marks.py``). A failure after step one leaves unindexed
+payload; step three marks all of them indexed, batched in the background or carried by the tenant's
+next ingest write (``ingest/marks.py``). A failure after step one leaves unindexed
 memories for the reconciler (``ingest/reconcile.py``): the write is durable once step one
 commits.
 """
@@ -80,10 +80,14 @@ async def persist(writer: MemoryWriter, tenant_id: str, ws: WriteSet, at: float)
     """
     tenant = writer.graph.tenant(tenant_id)
     embedding = asyncio.ensure_future(_vectors(writer, ws))
+    # Earlier writes' pending indexed marks ride along: one transaction instead of two.
+    carried = writer.marks.take(tenant_id)
+    marks = [("memory_mark_indexed", {"ids": carried, "indexed": True})] if carried else []
     try:
-        await tenant.write_many(steps_of(ws, at))
+        await tenant.write_many([*steps_of(ws, at), *marks])
     except BaseException:
         embedding.cancel()
+        writer.marks.add(tenant_id, carried)  # still pending: the background batch takes them
         raise
     try:
         vectors = await embedding

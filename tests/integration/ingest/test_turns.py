@@ -154,6 +154,30 @@ async def test_indexed_marks_are_batched_off_the_request_path(
     assert await brain.graph.tenant(tenant_id).unindexed_ids() == []
 
 
+async def test_the_next_turn_carries_the_previous_turns_marks(
+    brain: Brain, ingest: IngestService, tenant_id: str
+) -> None:
+    """In a conversation, a turn's indexed marks ride along with the next turn's write: no
+    statement of their own."""
+    marks = ingest.writer.marks
+    delay, marks.delay = marks.delay, 60.0  # the background batch would come much later
+    try:
+        first = await ingest.record_turn(
+            tenant_id, TurnInput(session_id="carry", content="The crate left Lisbon today.")
+        )
+        before = marks.batches
+        g = brain.graph.tenant(tenant_id)
+        assert not (await g.get_memory(first.episode.id)).indexed  # pending, not yet written
+        await ingest.record_turn(
+            tenant_id, TurnInput(session_id="carry", content="It reaches Porto on Friday.")
+        )
+        assert (await g.get_memory(first.episode.id)).indexed
+        assert marks.batches == before  # written by the second turn's own transaction
+    finally:
+        marks.delay = delay
+        await marks.flush()
+
+
 async def test_marks_added_while_a_batch_is_pending_share_its_statement(
     brain: Brain, tenant_id: str, other_tenant_id: str
 ) -> None:
