@@ -27,7 +27,6 @@ from core.types import Entity, Memory, MemoryType, NewMemory
 from core.validation import check_content
 from graph.ingest_ops import job_row
 from graph.store import GraphStore
-from graph.tenant import TenantGraph
 from ingest import rules
 from ingest.corrections import Action
 from ingest.extraction import candidates
@@ -113,6 +112,25 @@ class TurnRecorder:
     async def _record(
         self, tenant_id: str, turn: TurnInput, content: str, session_id: str, at: float
     ) -> TurnResult:
+        # The turn's own vector needs nothing below: start it now (the model runs in a thread).
+        vector = asyncio.ensure_future(self._embed(content))
+        try:
+            return await self._record_with(tenant_id, turn, content, session_id, at, vector)
+        finally:
+            vector.cancel()  # a no-op once persist has it; frees the model on a failed turn
+
+    async def _embed(self, text: str) -> list[float]:
+        return (await self.writer.embedder.embed_documents([text]))[0]
+
+    async def _record_with(
+        self,
+        tenant_id: str,
+        turn: TurnInput,
+        content: str,
+        session_id: str,
+        at: float,
+        vector: asyncio.Future[list[float]],
+    ) -> TurnResult:
         tenant = self.graph.tenant(tenant_id)
         # One read gives the session's window and its entity tracker; the resolver parses
         # the text meanwhile, and its new tracker state is stored with the window below.
@@ -122,40 +140,9 @@ class TurnRecorder:
             return load_state((await read)[1])
 
         episode_id = new_id()  # before resolution: the relations this turn states cite it
-        try:
-            resolution = await self._resolve(
-                tenant_id, content, session_id, at, asyncio.ensure_future(stored()), episode_id
-            )
-        except BaseException:
-            read.cancel()
-            raise
-        # The turn's own vector is first needed after the graph write, so it is started only
-        # now: embedded beside the parse, the two models shared 2 cores with the graph engine
-        # and the parse, on the critical path, took up to three times as long.
-        vector = asyncio.ensure_future(self._embed(content))
-        try:
-            return await self._record_with(
-                tenant, turn, content, session_id, at, vector, read, resolution, episode_id
-            )
-        finally:
-            vector.cancel()  # a no-op once persist has it; frees the model on a failed turn
-
-    async def _embed(self, text: str) -> list[float]:
-        return (await self.writer.embedder.embed_documents([text]))[0]
-
-    async def _record_with(
-        self,
-        tenant: TenantGraph,
-        turn: TurnInput,
-        content: str,
-        session_id: str,
-        at: float,
-        vector: asyncio.Future[list[float]],
-        read: asyncio.Future[tuple[Session | None, str | None]],
-        resolution: Resolution,
-        episode_id: str,
-    ) -> TurnResult:
-        tenant_id = tenant.tenant_id
+        resolution = await self._resolve(
+            tenant_id, content, session_id, at, asyncio.ensure_future(stored()), episode_id
+        )
         session, _ = await read
         entities = {r.entity.id: r.entity for r in resolution.resolved if r.entity is not None}
         pleasantry = is_pleasantry(content)
