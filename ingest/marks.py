@@ -48,8 +48,9 @@ class IndexMarks:
         self._pending.setdefault(tenant_id, set()).update(ids)
         loop = asyncio.get_running_loop()
         task = self._task
-        if task is not None and not task.done() and task.get_loop() is loop:
-            return  # the running drain picks these up
+        alive = task is not None and not task.done() and not task.cancelling()
+        if alive and task is not None and task.get_loop() is loop:
+            return  # the running drain picks these up (a cancelled one would not)
         # A fresh context: the drain belongs to no request (request-scoped context variables,
         # such as a request id or a statement counter, do not follow it).
         self._task = loop.create_task(self._drain(), context=contextvars.Context())

@@ -10,6 +10,7 @@ import pytest
 
 from api.brain import Brain
 from core.errors import InvalidInput, NotFound
+from core.ids import new_id
 from core.ingest_types import Role, TurnInput
 from core.retrieval_types import SearchQuery
 from core.types import EntityType, MemoryType, NewMemory
@@ -215,3 +216,23 @@ async def test_the_profile_job_embeds_facets_for_later_disambiguation(
     assert marisol.id in result.episode.entity_ids and marisol.profile_summary
     facets = profile_facets(marisol)
     assert facets and all(f in resolver.disambiguator._facets for f in facets)
+
+
+async def test_a_mark_added_as_flush_cancels_the_waiting_batch_is_still_written(
+    brain: Brain, tenant_id: str
+) -> None:
+    b = await brain.remember(tenant_id, NewMemory(content="Crate e"))
+    await brain.writer.marks.flush()
+    g = brain.graph.tenant(tenant_id)
+    await g.mark_indexed([b.id], indexed=False)
+    marks = IndexMarks(brain.graph, delay=0.01)
+    marks.add(tenant_id, [new_id()])
+    await asyncio.sleep(0)  # its batch task is now waiting out the delay
+    marks.take(tenant_id)  # an ingest write carried that mark
+    await marks.flush()  # nothing pending: the waiting task is cancelled, nothing awaited
+    marks.add(tenant_id, [b.id])  # in the same tick, while that task is still cancelling
+    for _ in range(50):
+        if (await g.get_memory(b.id)).indexed:
+            break
+        await asyncio.sleep(0.02)
+    assert (await g.get_memory(b.id)).indexed  # a new batch wrote it, no flush needed
