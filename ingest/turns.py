@@ -159,7 +159,8 @@ class TurnRecorder:
                 source=f"turn:{turn.role.value}",
                 entity_ids=list(entities),
             ),
-        ).model_copy(update={"id": episode_id})
+            memory_id=episode_id,
+        )
         ctx: dict[str, Any] = {
             "user_id": turn.user_id,
             "project_id": turn.project_id,

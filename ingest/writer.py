@@ -44,12 +44,15 @@ class MemoryWriter:
         self.limits = limits
         self.marks = IndexMarks(graph)  # the ingest path's deferred ``indexed`` marks
 
-    def build(self, tenant_id: str, item: NewMemory, at: float | None = None) -> Memory:
-        """Validate a new memory and give it an id and times (nothing is written)."""
+    def build(
+        self, tenant_id: str, item: NewMemory, at: float | None = None, memory_id: str | None = None
+    ) -> Memory:
+        """Validate a new memory and give it an id (``memory_id`` when the caller chose it
+        beforehand) and times; nothing is written."""
         content = check_content(item.content, self.limits)
         created = item.created_at if item.created_at is not None else (at or now())
         return Memory(
-            id=new_id(),
+            id=memory_id or new_id(),
             tenant_id=tenant_id,
             type=item.type,
             content=content,
