@@ -18,10 +18,12 @@ from graph.scoped import Scoped
 
 @dataclass(frozen=True)
 class NeighborWindow:
-    """Look for memories of ``session_id`` created within [lo, hi] around ``seed``."""
+    """Look for memories of ``session_id`` created within [lo, hi] around ``seed``, which
+    was created at ``at``."""
 
     seed: str
     session_id: str
+    at: float
     lo: float
     hi: float
 
@@ -108,21 +110,19 @@ class RetrievalOps(Scoped):
 
     async def session_neighbors(
         self, windows: Sequence[NeighborWindow]
-    ) -> dict[str, list[tuple[str, float]]]:
-        """For each seed, the (id, created_at) of memories in its session window."""
+    ) -> dict[str, tuple[str, ...]]:
+        """For each seed, its nearest earlier and nearest later memory in its session window
+        (either may be missing; memories created at the seed's own time are neither)."""
         if not windows:
             return {}
         rows = await self.read(
             "retrieval_session_neighbors",
             rows=[
-                {"seed": w.seed, "session_id": w.session_id, "lo": w.lo, "hi": w.hi}
+                {"seed": w.seed, "session_id": w.session_id, "at": w.at, "lo": w.lo, "hi": w.hi}
                 for w in windows
             ],
         )
-        out: dict[str, list[tuple[str, float]]] = {}
-        for r in rows:
-            out.setdefault(r["seed"], []).append((r["id"], float(r["created_at"])))
-        return out
+        return {r["seed"]: tuple(i for i in (r["before"], r["after"]) if i) for r in rows}
 
     async def record_access(self, counts: Mapping[str, int], at: float) -> int:
         """Add access counts (one UNWIND write for the whole batch); returns rows updated."""
