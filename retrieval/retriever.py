@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -34,6 +34,7 @@ from core.errors import InvalidInput
 from core.retrieval_types import RetrievalPath, SearchMetadata, SearchQuery, SearchResponse
 from core.settings import LimitSettings, RetrievalSettings
 from core.types import Entity, Memory
+from graph.retrieval_ops import EntitySet
 from graph.store import GraphStore
 from graph.tenant import TenantGraph
 from retrieval.access import AccessRecorder
@@ -42,7 +43,7 @@ from retrieval.diversity import diversify
 from retrieval.embedders import Embedder
 from retrieval.filters import admits
 from retrieval.fusion import normalized, paths_of, rrf
-from retrieval.neighbors import adjacent, symmetric, windows_for
+from retrieval.neighbors import symmetric, windows_for
 from retrieval.ranking import Evidence, order, rank, shortlist, stand_in
 from retrieval.scoring import selectivity, weights_for
 from retrieval.temporal import TimeIntent, time_intent
@@ -125,16 +126,29 @@ class Retriever:
             as_of=query.as_of,
             live_at=at,
         )
-        (vector, entity_set), keyword = await asyncio.gather(
-            self._entities_and_vector(tenant, query, entities or {}),
-            self.index.keyword_search(query.query, flt, s.keyword_limit),
-        )
-        dense, entity_dense, (entity_rows, degree), core, total = await asyncio.gather(
+        # Everything that does not need the query vector runs while the model embeds it: the
+        # keyword path, the entity path's graph part (after the entity set's expansion), the
+        # pinned ids and the tenant's size.
+        expansion = asyncio.ensure_future(tenant.entity_set(query.entity_ids))
+        try:
+            (
+                vector,
+                (entity_set, (entity_rows, degree)),
+                keyword,
+                core,
+                total,
+            ) = await asyncio.gather(
+                self._vector(query, entities or {}, expansion),
+                self._entity_graph(tenant, expansion, at, query.as_of),
+                self.index.keyword_search(query.query, flt, s.keyword_limit),
+                self.core.ids(tenant, at, query.as_of),
+                self.core.memory_count(tenant) if query.entity_ids else _zero(),
+            )
+        finally:
+            expansion.cancel()  # a no-op once done; stops it when another part failed
+        dense, entity_dense = await asyncio.gather(
             self.index.dense_search(vector, flt, s.semantic_limit),
             self._entity_dense(vector, flt, entity_set),
-            tenant.entity_path(entity_set, at, query.as_of, s.entity_graph_limit),
-            self.core.ids(tenant, at, query.as_of),
-            self.core.memory_count(tenant) if entity_set else _zero(),
         )
         # An entity set most memories are about (a chat's two speakers) weighs less.
         sel = selectivity(degree, total) if entity_set else 1.0
@@ -218,21 +232,31 @@ class Retriever:
             raise InvalidInput("since is after until", field="since")
         return weights_for(self.settings, query.mode, query.weights)
 
-    async def _entities_and_vector(
-        self, tenant: TenantGraph, query: SearchQuery, known: Mapping[str, Entity]
-    ) -> tuple[list[float], list[str]]:
-        """The dense query vector (the query's topic: its entities' names cut out, see
-        ``retrieval/topic.py``) and the entity path's entity set. The read that expands the
-        entities also gives their names, unless the caller knows them all already."""
+    async def _vector(
+        self,
+        query: SearchQuery,
+        known: Mapping[str, Entity],
+        expansion: asyncio.Future[EntitySet],
+    ) -> list[float]:
+        """The dense query vector: the query's topic, its entities' names cut out (see
+        ``retrieval/topic.py``). The names come from the caller when it knows every entity
+        (the resolver read them), else from the read that expands the entity set."""
         if all(i in known for i in query.entity_ids):
-            topic = topic_of(query.query, [known[i] for i in dict.fromkeys(query.entity_ids)])
-            vector, expanded = await asyncio.gather(
-                self.embedder.embed_query(topic), tenant.entity_set(query.entity_ids)
-            )
-            return vector, expanded.ids
-        expanded = await tenant.entity_set(query.entity_ids)
-        text = topic_of(query.query, expanded.given.values())
-        return await self.embedder.embed_query(text), expanded.ids
+            given: Iterable[Entity] = [known[i] for i in dict.fromkeys(query.entity_ids)]
+        else:
+            given = (await expansion).given.values()
+        return await self.embedder.embed_query(topic_of(query.query, given))
+
+    async def _entity_graph(
+        self,
+        tenant: TenantGraph,
+        expansion: asyncio.Future[EntitySet],
+        at: float,
+        as_of: float | None,
+    ) -> tuple[list[str], tuple[list[tuple[str, tuple[str, ...]]], int]]:
+        """The entity set and the entity path's graph part (its memories and degree)."""
+        ids = (await expansion).ids
+        return ids, await tenant.entity_path(ids, at, as_of, self.settings.entity_graph_limit)
 
     async def _entity_dense(
         self, vector: list[float], flt: VectorFilter, entity_set: Sequence[str]
@@ -263,7 +287,7 @@ class Retriever:
         if missing:
             payloads.update(await self.index.retrieve(tenant.tenant_id, missing))
         windows = windows_for(seeds, payloads, s.neighbor_window_s)
-        return await adjacent(tenant, windows) if windows else {}
+        return await tenant.session_neighbors(windows)
 
     async def _score(
         self,
