@@ -9,6 +9,11 @@ the previous turn's marks), which saves a write transaction per turn. A crash be
 is written leaves a memory that is in the vector index but still ``indexed=false``; the
 reconciler re-upserts it (idempotent) and marks it. ``flush`` writes what is pending now
 (graceful shutdown, tests that read the flag).
+
+A tenant's mark statement and its ingest writes take turns (``writing``): on ArcadeDB two
+concurrent transactions that touch the same pages conflict, and the loser is retried after a
+backoff of ~20 ms plus the whole transaction again, a turn's slowest path. Waiting for the
+other (a few milliseconds) is cheaper.
 """
 
 from __future__ import annotations
@@ -24,6 +29,8 @@ from graph.store import GraphStore
 
 log = logging.getLogger(__name__)
 
+LOCK_STRIPES = 64
+
 
 class IndexMarks:
     """Pending ``indexed`` marks by tenant and the task that writes them."""
@@ -34,6 +41,7 @@ class IndexMarks:
         self._pending: dict[str, set[str]] = {}
         self._task: asyncio.Task[None] | None = None
         self._waiting = False  # the task is in its delay, not writing
+        self._locks = [asyncio.Lock() for _ in range(LOCK_STRIPES)]
         self.batches = 0  # statements written; tests use it to prove batching
 
     @property
@@ -54,6 +62,10 @@ class IndexMarks:
         # A fresh context: the drain belongs to no request (request-scoped context variables,
         # such as a request id or a statement counter, do not follow it).
         self._task = loop.create_task(self._drain(), context=contextvars.Context())
+
+    def writing(self, tenant_id: str) -> asyncio.Lock:
+        """Held while the tenant's marks or an ingest write (``ingest/persist.py``) are written."""
+        return self._locks[hash(tenant_id) % LOCK_STRIPES]
 
     def take(self, tenant_id: str) -> list[str]:
         """The tenant's pending marks, for a caller that writes them in its own transaction
@@ -81,10 +93,14 @@ class IndexMarks:
 
     async def _write_pending(self) -> None:
         while self._pending:
-            batch, self._pending = self._pending, {}
-            for tenant_id, ids in batch.items():
-                try:
-                    await self._graph.tenant(tenant_id).mark_indexed(sorted(ids))
-                    self.batches += 1
-                except BackendError as e:  # the reconciler marks them on its next pass
-                    log.warning("could not mark %d memories indexed: %s", len(ids), e)
+            for tenant_id in list(self._pending):
+                async with self.writing(tenant_id):
+                    # An ingest write may have taken them while this waited.
+                    ids = self._pending.pop(tenant_id, None)
+                    if not ids:
+                        continue
+                    try:
+                        await self._graph.tenant(tenant_id).mark_indexed(sorted(ids))
+                        self.batches += 1
+                    except BackendError as e:  # the reconciler marks them on its next pass
+                        log.warning("could not mark %d memories indexed: %s", len(ids), e)

@@ -80,14 +80,19 @@ async def persist(writer: MemoryWriter, tenant_id: str, ws: WriteSet, at: float)
     """
     tenant = writer.graph.tenant(tenant_id)
     embedding = asyncio.ensure_future(_vectors(writer, ws))
-    # Earlier writes' pending indexed marks ride along: one transaction instead of two.
-    carried = writer.marks.take(tenant_id)
-    marks = [("memory_mark_indexed", {"ids": carried, "indexed": True})] if carried else []
     try:
-        await tenant.write_many([*steps_of(ws, at), *marks])
+        # Not beside a mark statement of the tenant (they would conflict, ``ingest/marks.py``);
+        # earlier writes' pending marks ride along instead: one transaction instead of two.
+        async with writer.marks.writing(tenant_id):
+            carried = writer.marks.take(tenant_id)
+            marks = [("memory_mark_indexed", {"ids": carried, "indexed": True})] if carried else []
+            try:
+                await tenant.write_many([*steps_of(ws, at), *marks])
+            except BaseException:
+                writer.marks.add(tenant_id, carried)  # still pending: the batch takes them
+                raise
     except BaseException:
         embedding.cancel()
-        writer.marks.add(tenant_id, carried)  # still pending: the background batch takes them
         raise
     try:
         vectors = await embedding
