@@ -10,10 +10,12 @@ is written leaves a memory that is in the vector index but still ``indexed=false
 reconciler re-upserts it (idempotent) and marks it. ``flush`` writes what is pending now
 (graceful shutdown, tests that read the flag).
 
-A tenant's mark statement and its ingest writes take turns (``writing``): on ArcadeDB two
+A tenant's mark statement never runs beside its ingest writes (``writing``): on ArcadeDB two
 concurrent transactions that touch the same pages conflict, and the loser is retried after a
-backoff of ~20 ms plus the whole transaction again, a turn's slowest path. Waiting for the
-other (a few milliseconds) is cheaper.
+backoff of ~20 ms plus the whole transaction again, which was a turn's slowest path. The
+batch leaves a tenant whose writes are in flight for later (they carry its marks anyway), and
+a write waits for a mark statement in flight (a few milliseconds). Ingest writes still run
+side by side: serialising them queued turns behind each other under load.
 """
 
 from __future__ import annotations
@@ -22,14 +24,23 @@ import asyncio
 import contextlib
 import contextvars
 import logging
-from collections.abc import Iterable
+from collections.abc import AsyncIterator, Iterable
 
 from core.errors import BackendError
 from graph.store import GraphStore
 
 log = logging.getLogger(__name__)
 
-LOCK_STRIPES = 64
+
+class _Gate:
+    """One tenant's ingest writes in flight and whether its mark statement is."""
+
+    def __init__(self) -> None:
+        self.writes = 0
+        self.idle = asyncio.Event()  # no ingest write in flight
+        self.idle.set()
+        self.unmarked = asyncio.Event()  # no mark statement in flight
+        self.unmarked.set()
 
 
 class IndexMarks:
@@ -41,7 +52,7 @@ class IndexMarks:
         self._pending: dict[str, set[str]] = {}
         self._task: asyncio.Task[None] | None = None
         self._waiting = False  # the task is in its delay, not writing
-        self._locks = [asyncio.Lock() for _ in range(LOCK_STRIPES)]
+        self._gates: dict[str, _Gate] = {}
         self.batches = 0  # statements written; tests use it to prove batching
 
     @property
@@ -63,9 +74,24 @@ class IndexMarks:
         # such as a request id or a statement counter, do not follow it).
         self._task = loop.create_task(self._drain(), context=contextvars.Context())
 
-    def writing(self, tenant_id: str) -> asyncio.Lock:
-        """Held while the tenant's marks or an ingest write (``ingest/persist.py``) are written."""
-        return self._locks[hash(tenant_id) % LOCK_STRIPES]
+    @contextlib.asynccontextmanager
+    async def writing(self, tenant_id: str) -> AsyncIterator[None]:
+        """Around an ingest write of the tenant (``ingest/persist.py``): waits for its mark
+        statement in flight, and keeps the next one from starting until the write is done."""
+        while True:
+            gate = self._gate(tenant_id)
+            if gate.unmarked.is_set():
+                break
+            await gate.unmarked.wait()
+        gate.writes += 1
+        gate.idle.clear()
+        try:
+            yield
+        finally:
+            gate.writes -= 1
+            if gate.writes == 0:
+                gate.idle.set()
+                self._release(tenant_id, gate)
 
     def take(self, tenant_id: str) -> list[str]:
         """The tenant's pending marks, for a caller that writes them in its own transaction
@@ -73,7 +99,8 @@ class IndexMarks:
         return sorted(self._pending.pop(tenant_id, ()))
 
     async def flush(self) -> None:
-        """Write every pending mark now (and wait for a batch being written)."""
+        """Write every pending mark now (after the writes in flight, and after a batch being
+        written)."""
         task = self._task
         if task is not None and not task.done() and task.get_loop() is asyncio.get_running_loop():
             if self._waiting:
@@ -81,7 +108,9 @@ class IndexMarks:
             else:
                 with contextlib.suppress(asyncio.CancelledError):
                     await asyncio.shield(task)
-        await self._write_pending()
+        while self._pending:
+            for tenant_id in list(self._pending):
+                await self._mark(tenant_id, wait=True)
 
     async def _drain(self) -> None:
         self._waiting = True
@@ -89,18 +118,44 @@ class IndexMarks:
             await asyncio.sleep(self.delay)  # room for an ingest write to take them along
         finally:
             self._waiting = False
-        await self._write_pending()
+        for tenant_id in list(self._pending):
+            await self._mark(tenant_id, wait=False)
+        if self._pending:  # tenants that were writing, or marks added meanwhile: later
+            self._task = asyncio.get_running_loop().create_task(
+                self._drain(), context=contextvars.Context()
+            )
 
-    async def _write_pending(self) -> None:
-        while self._pending:
-            for tenant_id in list(self._pending):
-                async with self.writing(tenant_id):
-                    # An ingest write may have taken them while this waited.
-                    ids = self._pending.pop(tenant_id, None)
-                    if not ids:
-                        continue
-                    try:
-                        await self._graph.tenant(tenant_id).mark_indexed(sorted(ids))
-                        self.batches += 1
-                    except BackendError as e:  # the reconciler marks them on its next pass
-                        log.warning("could not mark %d memories indexed: %s", len(ids), e)
+    async def _mark(self, tenant_id: str, wait: bool) -> None:
+        """Write the tenant's pending marks when none of its writes is in flight; without
+        ``wait``, give up instead of waiting (the writes carry them, or a later batch)."""
+        while True:
+            gate = self._gate(tenant_id)
+            if gate.writes == 0 and gate.unmarked.is_set():
+                break
+            if not wait:
+                return
+            await (gate.idle.wait() if gate.writes else gate.unmarked.wait())
+        ids = self._pending.pop(tenant_id, None)
+        if not ids:
+            self._release(tenant_id, gate)
+            return
+        gate.unmarked.clear()
+        try:
+            await self._graph.tenant(tenant_id).mark_indexed(sorted(ids))
+            self.batches += 1
+        except BackendError as e:  # the reconciler marks them on its next pass
+            log.warning("could not mark %d memories indexed: %s", len(ids), e)
+        finally:
+            gate.unmarked.set()
+            self._release(tenant_id, gate)
+
+    def _gate(self, tenant_id: str) -> _Gate:
+        gate = self._gates.get(tenant_id)
+        if gate is None:
+            gate = self._gates[tenant_id] = _Gate()
+        return gate
+
+    def _release(self, tenant_id: str, gate: _Gate) -> None:
+        """Forget an idle tenant's gate (a waiter woken later looks its tenant up again)."""
+        if gate.writes == 0 and gate.unmarked.is_set() and self._gates.get(tenant_id) is gate:
+            del self._gates[tenant_id]

@@ -238,40 +238,39 @@ async def test_a_mark_added_as_flush_cancels_the_waiting_batch_is_still_written(
     assert (await g.get_memory(b.id)).indexed  # a new batch wrote it, no flush needed
 
 
-async def test_a_turns_write_and_the_tenants_mark_statement_take_turns(
-    brain: Brain, ingest: IngestService, tenant_id: str
+async def test_the_mark_statement_never_runs_beside_an_ingest_write(
+    brain: Brain, tenant_id: str
 ) -> None:
-    """On ArcadeDB concurrent writes to the same pages conflict and are retried after a
-    backoff; a turn's write waits for the tenant's mark statement instead, and a batch that
-    waited for a turn's write finds its marks carried by it (no statement of its own)."""
-    marks = ingest.writer.marks
+    """On ArcadeDB concurrent writes to the same pages conflict and the loser is retried after
+    a backoff: the batch leaves a tenant that is writing for later, and a write waits for a
+    mark statement in flight. Ingest writes themselves run side by side."""
+    a, b = await brain.remember_many(tenant_id, [NewMemory(content=f"Crate {i}") for i in "hi"])
+    await brain.writer.marks.flush()
     g = brain.graph.tenant(tenant_id)
-    first = await ingest.record_turn(tenant_id, TurnInput(session_id="turns", content="Crate f."))
-    assert marks.pending >= 1  # the first turn's mark waits for a carrier
-    async with marks.writing(tenant_id):  # as if its batch were being written now
-        turn = asyncio.ensure_future(
-            ingest.record_turn(tenant_id, TurnInput(session_id="turns", content="Crate g."))
-        )
-        await asyncio.sleep(0.5)  # parsed, resolved and embedded long ago: waiting to write
-        assert not turn.done()
-        assert not (await g.get_memory(first.episode.id)).indexed
-        session = await g.get_session("turns")
-        assert session is not None and len(session.window) == 1  # the second is not written
-    second = await turn
-    # Written once the lock was free: by the second turn's write, or by the batch if its
-    # delay ran out first on a slow machine; either way after, not beside, the other.
-    assert (await g.get_memory(first.episode.id)).indexed
+    await g.mark_indexed([a.id, b.id], indexed=False)
+    marks = IndexMarks(brain.graph, delay=0.01)
 
-    # The other way round: a batch waiting for the lock writes nothing once a write took them.
-    before = marks.batches
-    async with marks.writing(tenant_id):
-        batch = asyncio.ensure_future(marks.flush())
-        await asyncio.sleep(0.05)
-        assert not batch.done()
-        carried = marks.take(tenant_id)  # what an ingest write holding the lock would do
-        assert second.episode.id in carried
-    await batch
-    assert marks.batches == before
-    marks.add(tenant_id, carried)
-    await marks.flush()
-    assert (await g.get_memory(second.episode.id)).indexed
+    async with marks.writing(tenant_id), marks.writing(tenant_id):  # two writes at once
+        marks.add(tenant_id, [a.id])
+        await asyncio.sleep(0.15)  # the batch's delay ran out several times meanwhile
+        assert marks.batches == 0 and marks.pending == 1
+        assert not (await g.get_memory(a.id)).indexed
+    for _ in range(50):  # the writes are done: a later batch writes it
+        if (await g.get_memory(a.id)).indexed:
+            break
+        await asyncio.sleep(0.02)
+    assert (await g.get_memory(a.id)).indexed and marks.batches == 1
+
+    # A write that starts while a mark statement is in flight waits for it to commit.
+    marks.add(tenant_id, [b.id])
+    seen: list[bool] = []
+
+    async def write() -> None:
+        async with marks.writing(tenant_id):
+            seen.append((await g.get_memory(b.id)).indexed)
+
+    flushing = asyncio.ensure_future(marks.flush())
+    await asyncio.sleep(0)  # the statement is now in flight
+    await asyncio.gather(write(), flushing)
+    assert seen == [True] and marks.batches == 2
+    assert not marks._gates  # idle tenants are forgotten
