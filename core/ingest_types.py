@@ -17,6 +17,11 @@ from pydantic import BaseModel, ConfigDict, Field
 from core.types import Entity, Memory
 
 
+def user_subject(user_id: str) -> str:
+    """The subject of a user's stated preferences (``user:<id>``)."""
+    return f"user:{user_id}"
+
+
 class Role(StrEnum):
     USER = "user"
     ASSISTANT = "assistant"

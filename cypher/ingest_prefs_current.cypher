@@ -1,8 +1,9 @@
 // Current, live preferences a user stated (subject "user:<id>"), for correction detection.
-// The user_id index is matched first (WITH), so the planner does not scan the tenant instead.
-// params: $tenant, $user_id, $predicates: [string], $at
+// The subject index is matched first (WITH): the cost depends on the user's preferences only,
+// not on how many memories the user has (every turn they record carries their user_id).
+// params: $tenant, $subject ("user:<id>"), $predicates: [string], $at
 // returns: m (memory properties)
-MATCH (m:Memory {user_id: $user_id})
+MATCH (m:Memory {subject: $subject})
 WITH m
 WHERE m.tenant_id = $tenant AND m.type = 'preference' AND m.predicate IN $predicates
   AND m.superseded_by IS NULL AND m.expires_at > $at

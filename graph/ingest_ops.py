@@ -10,7 +10,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from core.ingest_types import FactConflict, Job, JobStatus, Role, Session, Turn
+from core.ingest_types import FactConflict, Job, JobStatus, Role, Session, Turn, user_subject
 from core.types import Memory
 from graph.ingest_docs import DocumentTaskOps
 from graph.records import memory_from
@@ -105,10 +105,14 @@ class IngestOps(DocumentTaskOps):
     async def current_preferences(
         self, user_id: str, predicates: Sequence[str], at: float
     ) -> list[Memory]:
+        """The user's current preferences with these predicates (subject ``user:<id>``)."""
         if not predicates:
             return []
         rows = await self.read(
-            "ingest_prefs_current", user_id=user_id, predicates=list(predicates), at=at
+            "ingest_prefs_current",
+            subject=user_subject(user_id),
+            predicates=list(predicates),
+            at=at,
         )
         return [memory_from(r["m"]) for r in rows]
 

@@ -12,6 +12,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from core.ingest_types import user_subject
 from core.types import Entity, NewMemory
 from ingest.corrections import negated_object
 from ingest.rules import Extracted
@@ -86,7 +87,7 @@ def candidates(
             if subject_entity.id not in {e.id for e in linked}:
                 linked.insert(0, subject_entity)
         elif ex.kind == "preference":
-            subject = f"user:{user_id}" if user_id else None
+            subject = user_subject(user_id) if user_id else None
         obj = ex.object
         if obj is not None and ex.negated:
             obj = negated_object(obj)

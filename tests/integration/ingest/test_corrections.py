@@ -105,6 +105,13 @@ async def test_corrections_stay_inside_the_tenant(
     fact = next(m for m in mine.extracted if m.predicate == "role")
     assert (await brain.memory(tenant_id, fact.id)).is_current
     assert await ingest.conflicts(other_tenant_id) == []
+    # The same user id in two tenants: one subject ("user:dana"), two users' preferences.
+    tabs = await say(ingest, tenant_id, "I prefer tabs for indentation.", T0, user="dana")
+    spaces = await say(
+        ingest, other_tenant_id, "Actually I prefer spaces for indentation.", T0 + 10, user="dana"
+    )
+    assert spaces.superseded == () and spaces.conflicts == ()
+    assert (await brain.memory(tenant_id, tabs.extracted[0].id)).is_current
 
 
 async def test_a_pronoun_correction_supersedes_the_tracked_entitys_fact(
