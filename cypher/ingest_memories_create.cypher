@@ -10,7 +10,8 @@ WITH t
 UNWIND $rows AS row
 CREATE (m:Memory)
 SET m = row.props, m.tenant_id = $tenant, m.indexed = false, m.chain_id = row.props.id,
-    m.pinned_key = CASE WHEN row.props.pinned THEN $tenant END
+    m.pinned_key = CASE WHEN row.props.pinned THEN $tenant END,
+    m.task_tenant = CASE WHEN row.props.type = 'task' THEN $tenant END
 WITH m, row
 UNWIND row.entity_ids AS eid
 MATCH (e:Entity {id: eid, tenant_id: $tenant})

@@ -1,7 +1,8 @@
-// Expire candidate tasks created before a cut-off that nobody confirmed.
+// Expire candidate tasks created before a cut-off that nobody confirmed (the tenant's tasks
+// through the task_tenant index).
 // params: $tenant, $before, $at
 // returns: id
-MATCH (m:Memory {type: 'task'})
-WHERE m.tenant_id = $tenant AND m.task_status = 'candidate' AND m.created_at < $before
+MATCH (m:Memory {task_tenant: $tenant})
+WHERE m.task_status = 'candidate' AND m.created_at < $before
 SET m.task_status = 'expired', m.task_updated_at = $at, m.expires_at = $at, m.indexed = false
 RETURN m.id AS id

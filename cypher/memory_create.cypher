@@ -5,5 +5,6 @@
 UNWIND $rows AS row
 CREATE (m:Memory)
 SET m = row, m.tenant_id = $tenant, m.indexed = false, m.chain_id = row.id,
-    m.pinned_key = CASE WHEN row.pinned THEN $tenant END
+    m.pinned_key = CASE WHEN row.pinned THEN $tenant END,
+    m.task_tenant = CASE WHEN row.type = 'task' THEN $tenant END
 RETURN m.id AS id

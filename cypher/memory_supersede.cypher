@@ -7,7 +7,8 @@ WHERE old.superseded_by IS NULL
 CREATE (new:Memory)
 SET new = $row, new.tenant_id = $tenant, new.indexed = false, new.supersedes = old.id,
     new.chain_id = coalesce(old.chain_id, old.id),
-    new.pinned_key = CASE WHEN $row.pinned THEN $tenant END
+    new.pinned_key = CASE WHEN $row.pinned THEN $tenant END,
+    new.task_tenant = CASE WHEN $row.type = 'task' THEN $tenant END
 SET old.superseded_by = new.id, old.superseded_at = $at, old.indexed = false
 CREATE (old)-[:SUPERSEDED_BY {reason: $reason, at: $at}]->(new)
 WITH old, new

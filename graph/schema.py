@@ -62,6 +62,9 @@ class Memory(AsyncStructuredNode):
     object = StringProperty()
     confidence = FloatProperty()
     task_key = StringProperty(index=True)  # tasks: normalized text, for deduplication
+    # tasks: the tenant id (absent on other memories), so a tenant's tasks are one index
+    # lookup instead of a scan of its memories
+    task_tenant = StringProperty(index=True)
     # Lifecycle. A hidden memory (a merged duplicate, an episode compressed into a pattern)
     # stops being current: superseded_at is the time it was hidden, superseded_by stays empty.
     merged_into = StringProperty()  # id of the duplicate that won (MERGED_INTO link)

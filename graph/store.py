@@ -34,7 +34,7 @@ Rows = list[dict[str, Any]]
 Runner = AsyncManagedTransaction | AsyncSession  # a transaction, or a session (auto-commit)
 RETRY_DELAY = 0.02  # seconds before a failed transaction's first retry (doubled each time)
 # Data migrations, in order: cypher/system/migrate_<name>.cypher, each applied once.
-MIGRATIONS = ("pinned_key",)
+MIGRATIONS = ("pinned_key", "task_tenant")
 
 
 class GraphStore:

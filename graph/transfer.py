@@ -35,7 +35,8 @@ class TransferOps(Scoped):
             for r in rows:
                 memory = dict(r["m"])
                 memory.pop("tenant_id", None)
-                memory.pop("pinned_key", None)  # an index key, derived again on import
+                memory.pop("pinned_key", None)  # index keys, derived again on import
+                memory.pop("task_tenant", None)
                 yield {
                     "kind": "memory",
                     "memory": memory,

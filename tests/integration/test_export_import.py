@@ -12,6 +12,7 @@ import pytest
 from api.brain import Brain
 from api.cli_ops import export_tenant, read_export
 from core.errors import Conflict, InvalidInput
+from core.ingest_types import TaskStatus, TurnInput
 from core.lifecycle_types import FeedbackOutcome, JobName
 from core.retrieval_types import SearchQuery
 from core.settings import GraphSettings, Settings
@@ -129,3 +130,18 @@ def test_bad_export_files_name_the_line(tmp_path: Path) -> None:
     path.write_text('{"kind": "header", "version": 99}\n')
     with pytest.raises(InvalidInput, match="unsupported export version"):
         read_export(path)
+
+
+async def test_imported_tasks_are_listed_and_keep_their_status(
+    brain: Brain, second_brain: Brain, tenant_id: str, tmp_path: Path
+) -> None:
+    said = TurnInput(session_id="s-task", content="TODO: update the style guide for the writers")
+    task = (await brain.ingest.record_turn(tenant_id, said)).tasks[0]
+    await brain.ingest.confirm_task(tenant_id, task.id)
+    path = tmp_path / "export.jsonl"
+    with path.open("w") as f:
+        await export_tenant(brain, tenant_id, f)
+    await second_brain.import_tenant(tenant_id, read_export(path))
+    listed = await second_brain.ingest.tasks(tenant_id)
+    assert [(t.id, t.status) for t in listed] == [(task.id, TaskStatus.CONFIRMED)]
+    assert await second_brain.graph.tenant(tenant_id).confirmed_task_ids(10) == [task.id]
