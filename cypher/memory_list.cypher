@@ -1,4 +1,6 @@
 // A page of the tenant's memories, newest first, after an optional (created_at, id) cursor.
+// It reads every memory of the tenant; with a session or a user, memory_list_by_session or
+// memory_list_by_user read only theirs.
 // params: $tenant, $types, $project_id, $session_id, $user_id, $current_only, $live_at, $since,
 //         $until, $after_ts, $after_id, $limit (null parameters do not filter)
 // returns: id

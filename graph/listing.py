@@ -24,9 +24,17 @@ class ListingOps(Scoped):
         until: float | None = None,
         after: tuple[float, str] | None = None,
     ) -> list[str]:
-        """Memory ids newest first; ``after`` is (created_at, id) of the previous page's last."""
+        """Memory ids newest first; ``after`` is (created_at, id) of the previous page's last.
+        A session or user filter starts from that index; otherwise the tenant is read."""
+        name = (
+            "memory_list_by_session"
+            if session_id is not None
+            else "memory_list_by_user"
+            if user_id is not None
+            else "memory_list"
+        )
         rows = await self.read(
-            "memory_list",
+            name,
             types=[t.value for t in types] if types else None,
             project_id=project_id,
             session_id=session_id,

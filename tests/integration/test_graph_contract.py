@@ -289,3 +289,52 @@ async def test_migration_keys_pinned_memories_written_before_the_key(
     assert await g.core_memory_ids(now(), None, 10) == [old.id]
     applied = await graph.system.read("migration_applied", migration="pinned_key")
     assert applied == [{"name": "pinned_key"}]
+
+
+async def test_listing_by_session_or_user_pages_only_that_tenants_memories(
+    graph: GraphStore, tenant_id: str, other_tenant_id: str
+) -> None:
+    """A session or user filter starts the listing from its own index; the page order, the
+    cursor and the other filters behave as on the whole tenant, and the same session and user
+    ids in another tenant stay out."""
+    t = now() - 1_000
+    g, theirs = graph.tenant(tenant_id), graph.tenant(other_tenant_id)
+    mine = [
+        make(tenant_id, f"note {i}", at=t + i).model_copy(
+            update={"session_id": f"s{i % 2}", "user_id": f"u{i % 3}"}
+        )
+        for i in range(12)
+    ]
+    mine[4] = mine[4].model_copy(update={"type": MemoryType.PREFERENCE})
+    await g.create_memories(mine)
+    await theirs.create_memories(
+        [
+            make(other_tenant_id, "their note", at=t + 5).model_copy(
+                update={"session_id": "s0", "user_id": "u0"}
+            )
+        ]
+    )
+    newest_first = sorted(mine, key=lambda m: (m.created_at, m.id), reverse=True)
+
+    async def pages(**filters: object) -> list[str]:
+        out: list[str] = []
+        after = None
+        while True:
+            page = await g.list_memory_ids(limit=2, after=after, **filters)  # type: ignore[arg-type]
+            out += page
+            if len(page) < 2:
+                return out
+            last = next(m for m in mine if m.id == page[-1])
+            after = (last.created_at, last.id)
+
+    assert await pages(session_id="s0") == [m.id for m in newest_first if m.session_id == "s0"]
+    assert await pages(user_id="u1") == [m.id for m in newest_first if m.user_id == "u1"]
+    assert await pages(session_id="s0", user_id="u0") == [
+        m.id for m in newest_first if m.session_id == "s0" and m.user_id == "u0"
+    ]
+    assert await pages(user_id="u1", types=[MemoryType.PREFERENCE]) == [mine[4].id]
+    assert await pages(session_id="s1", since=t + 6) == [
+        m.id for m in newest_first if m.session_id == "s1" and m.created_at >= t + 6
+    ]
+    assert len(await theirs.list_memory_ids(limit=50, session_id="s0")) == 1
+    assert len(await theirs.list_memory_ids(limit=50, user_id="u0")) == 1
