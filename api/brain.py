@@ -300,9 +300,12 @@ class Brain(EntityFacade, LifecycleFacade):
             if state is None:
                 if query is None:
                     return None, []
-                return await self.resolver.resolve(tenant_id, query, update_session=False), []
+                return (
+                    await self.resolver.resolve(tenant_id, query, update_session=False, light=True),
+                    [],
+                )
             assert session_id is not None
-            return await self.resolver.peek(tenant_id, query, session_id, state)
+            return await self.resolver.peek(tenant_id, query, session_id, state, light=True)
 
         async def turns() -> tuple[Memory, ...]:
             return (await view).window(now()) if view is not None else ()

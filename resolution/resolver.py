@@ -123,6 +123,7 @@ class Resolver:
         tracker: Awaitable[TrackerState] | None = None,
         profiles_later: bool = False,
         source_memory_id: str | None = None,
+        light: bool = False,
     ) -> Resolution:
         """Parse ``text`` and resolve its references (see ``EntityResolver.resolve``).
 
@@ -135,6 +136,7 @@ class Resolver:
         rebuilt before returning (a candidate without a profile is still profiled on demand
         when context has to choose). ``source_memory_id``: the id the caller gives the memory
         of this text; relations the text states record it (erasing that memory erases them).
+        ``light``: a search query's parse, without the statistical NER (``Parser.parse``).
 
         Raises:
             InvalidInput: empty tenant, non-string text, text too long, bad session id.
@@ -146,13 +148,13 @@ class Resolver:
         nlp = await self.parser.load()
         gazetteer = await self.names.get(tenant_id, nlp)
         if session_id is None:
-            parsed = await self.parser.parse(text, when, gazetteer)
+            parsed = await self.parser.parse(text, when, gazetteer, light)
             turn = Turn(tenant_id, parsed, when, gazetteer, None, profiles_later=profiles_later)
             turn.source_memory_id = source_memory_id
             return await self._resolve_turn(turn, create_missing)
         stored = tracker if tracker is not None else self._stored_state(tenant_id, session_id)
         if not update_session:
-            turn = await self._session_turn(tenant_id, text, when, gazetteer, stored)
+            turn = await self._session_turn(tenant_id, text, when, gazetteer, stored, light)
             turn.profiles_later, turn.source_memory_id = profiles_later, source_memory_id
             return await self._resolve_turn(turn, create_missing)
         async with self._session_lock(tenant_id, session_id):
@@ -172,12 +174,14 @@ class Resolver:
         session_id: str,
         tracker: Awaitable[TrackerState],
         at: float | None = None,
+        light: bool = False,
     ) -> tuple[Resolution | None, list[TrackedEntity]]:
         """A read inside a session, for a context request: what ``resolve`` makes of ``text``
         without creating anything or advancing the session (None without a text), and the
         session's tracked entities as stored (``tracked``), from one entity read.
 
-        ``tracker`` is the session's stored tracker state (the caller reads the session).
+        ``tracker`` is the session's stored tracker state (the caller reads the session);
+        ``light`` as for ``resolve``.
         """
         if not isinstance(tenant_id, str) or not tenant_id:
             raise InvalidInput("a tenant id is required", field="tenantId")
@@ -186,7 +190,7 @@ class Resolver:
             return None, await self.tracked_in(tenant_id, await tracker)
         when = now() if at is None else float(at)
         gazetteer = await self.names.get(tenant_id, await self.parser.load())
-        turn = await self._session_turn(tenant_id, text, when, gazetteer, tracker)
+        turn = await self._session_turn(tenant_id, text, when, gazetteer, tracker, light)
         result = await self._resolve_turn(turn, False)
         return result, turn.before
 
@@ -211,9 +215,10 @@ class Resolver:
         when: float,
         gazetteer: Gazetteer,
         stored: Awaitable[TrackerState],
+        light: bool = False,
     ) -> Turn:
         """The turn's working data: the text is parsed while the stored tracker is read."""
-        parse = asyncio.ensure_future(self.parser.parse(text, when, gazetteer))
+        parse = asyncio.ensure_future(self.parser.parse(text, when, gazetteer, light))
         try:
             state = await stored
         except BaseException:

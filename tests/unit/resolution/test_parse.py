@@ -74,3 +74,48 @@ async def test_bad_input(parser: Parser) -> None:
         await parser.parse(123, AT)  # type: ignore[arg-type]
     with pytest.raises(InvalidInput):
         await parser.parse("x" * 20_001, AT)
+
+
+async def test_a_light_parse_finds_the_known_names_and_pronouns_a_full_one_does(
+    parser: Parser,
+) -> None:
+    """A search query's parse skips the NER and the dependency parser: the tenant's known
+    names, unknown proper nouns (typeless), pronouns and times stay; "it" that refers to
+    nothing is still told apart without the parse tree."""
+    nlp = await parser.load()
+    g = Gazetteer(nlp)
+    g.add(
+        [
+            KnownName("WOBS", "e1", EntityType.ORG),
+            KnownName("Peter", "e2", EntityType.PERSON),
+            KnownName("Anderson order", "e3", EntityType.PROJECT),
+        ]
+    )
+    queries = [
+        "Check if Peter's content is passing as human",
+        "What about his last batch for WOBS?",
+        "did wobs pay the invoice for the Anderson order last week",
+        "Who else writes for them besides Peter?",
+    ]
+    for q in queries:
+        full, light = await parser.parse(q, AT, g), await parser.parse(q, AT, g, light=True)
+        known = [(m.text, m.entity_type) for m in full.mentions if m.source in {"ruler", "pronoun"}]
+        assert [
+            (m.text, m.entity_type) for m in light.mentions if m.source in {"ruler", "pronoun"}
+        ] == known
+        assert light.times == full.times
+    unknown = "What did Marisol Ferreira say?"
+    assert spans(await parser.parse(unknown, AT, g)) == [
+        ("Marisol Ferreira", EntityType.PERSON, "heuristic")  # typed by the NER
+    ]
+    assert spans(await parser.parse(unknown, AT, g, light=True)) == [
+        ("Marisol Ferreira", None, "heuristic")
+    ]
+    for text in (
+        "It is raining again.",
+        "It seems we lost the account.",
+        "It is likely that we win.",
+    ):
+        assert not [m for m in (await parser.parse(text, AT, g, light=True)).mentions]
+    referring = await parser.parse("It broke again after the update.", AT, g, light=True)
+    assert [(m.text, m.source) for m in referring.mentions] == [("It", "pronoun")]
