@@ -79,17 +79,17 @@ def rank(
     settings: RetrievalSettings,
 ) -> list[Hit]:
     """Hits for the admitted memories, best first (no diversity step)."""
-    hits = [
+    return [
         Hit(
             memory=memory,
             score=score,
             paths=tuple(str(p) for p in evidence.found_by.get(memory.id, _TURN)),
             signals=signals,
         )
-        for memory, score, signals in _scored(memories, tenant_id, query, at, evidence, settings)
+        for memory, score, signals in _best_first(
+            _scored(memories, tenant_id, query, at, evidence, settings)
+        )
     ]
-    hits.sort(key=lambda h: h.score, reverse=True)
-    return hits
 
 
 def order(
@@ -102,12 +102,15 @@ def order(
 ) -> list[str]:
     """The ids ``rank`` would return, in its order, without building hits (the first pass
     over every candidate only needs who is in the shortlist)."""
-    scored = [
-        (score, memory.id)
-        for memory, score, _ in _scored(memories, tenant_id, query, at, evidence, settings)
-    ]
-    scored.sort(key=lambda s: s[0], reverse=True)
-    return [memory_id for _, memory_id in scored]
+    scored = _best_first(_scored(memories, tenant_id, query, at, evidence, settings))
+    return [memory.id for memory, _, _ in scored]
+
+
+def _best_first(
+    scored: Iterator[tuple[Memory, float, dict[str, float]]],
+) -> list[tuple[Memory, float, dict[str, float]]]:
+    """Highest score first; equal scores keep the candidates' order (both passes alike)."""
+    return sorted(scored, key=lambda s: s[1], reverse=True)
 
 
 _TURN = (RetrievalPath.CONVERSATION,)
