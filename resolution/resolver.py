@@ -158,7 +158,7 @@ class Resolver:
             turn.profiles_later, turn.source_memory_id = profiles_later, source_memory_id
             return await self._resolve_turn(turn, create_missing)
         async with self._session_lock(tenant_id, session_id):
-            turn = await self._session_turn(tenant_id, text, when, gazetteer, stored)
+            turn = await self._session_turn(tenant_id, text, when, gazetteer, stored, light)
             turn.profiles_later, turn.source_memory_id = profiles_later, source_memory_id
             result = await self._resolve_turn(turn, create_missing)
             assert result.state is not None
