@@ -1,4 +1,4 @@
-"""Tenant graph operations of the read side (entity path, neighbours, access counts).
+"""Tenant graph operations of the read side (session view, entity path, access counts).
 
 Statements live in ``cypher/`` like every other; this mixin is composed into ``TenantGraph``.
 Each call is one round trip; ids of other tenants simply match nothing.
@@ -14,18 +14,6 @@ from core.types import Entity, Memory
 from graph.ingest_ops import session_from
 from graph.records import entity_from, memory_from
 from graph.scoped import Scoped
-
-
-@dataclass(frozen=True)
-class NeighborWindow:
-    """Look for memories of ``session_id`` created within [lo, hi] around ``seed``, which
-    was created at ``at``."""
-
-    seed: str
-    session_id: str
-    at: float
-    lo: float
-    hi: float
 
 
 @dataclass(frozen=True)
@@ -107,22 +95,6 @@ class RetrievalOps(Scoped):
         """Ids of live pinned (core) memories, most important first."""
         rows = await self.read("retrieval_pinned", at=at, as_of=as_of, limit=limit)
         return [r["id"] for r in rows]
-
-    async def session_neighbors(
-        self, windows: Sequence[NeighborWindow]
-    ) -> dict[str, tuple[str, ...]]:
-        """For each seed, its nearest earlier and nearest later memory in its session window
-        (either may be missing; memories created at the seed's own time are neither)."""
-        if not windows:
-            return {}
-        rows = await self.read(
-            "retrieval_session_neighbors",
-            rows=[
-                {"seed": w.seed, "session_id": w.session_id, "at": w.at, "lo": w.lo, "hi": w.hi}
-                for w in windows
-            ],
-        )
-        return {r["seed"]: tuple(i for i in (r["before"], r["after"]) if i) for r in rows}
 
     async def record_access(self, counts: Mapping[str, int], at: float) -> int:
         """Add access counts (one UNWIND write for the whole batch); returns rows updated."""

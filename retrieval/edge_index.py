@@ -43,6 +43,8 @@ from retrieval.vector_conditions import (
     check_payload_update,
     filter_conditions,
     ids_conditions,
+    nearest,
+    neighbor_conditions,
     point_payload,
     tenant_conditions,
 )
@@ -52,6 +54,7 @@ from retrieval.vector_index import (
     PAYLOAD_FLOATS,
     PAYLOAD_KEYWORDS,
     SPARSE,
+    NeighborWindow,
     ScoredId,
     VectorFilter,
     VectorIndex,
@@ -170,6 +173,22 @@ class EdgeVectorIndex(VectorIndex):
         # The stub types ``query`` as the Fusion class; Fusion.Rrf is its nested variant.
         fusion: Any = qe.Fusion.Rrf(k=RRF_K)
         return await self._query(limit, where, fusion, prefetches=stages)
+
+    async def neighbors(
+        self, tenant_id: str, windows: Sequence[NeighborWindow]
+    ) -> dict[str, tuple[str, ...]]:
+        requests = []
+        for window in windows:
+            before, after = neighbor_conditions(tenant_id, window)
+            for conditions, direction in ((before, qe.Direction.Desc), (after, qe.Direction.Asc)):
+                order = qe.OrderBy("created_at", direction)
+                where = _filter(conditions)
+                requests.append(qe.QueryRequest(1, query=order, filter=where, with_payload=False))
+        if not requests:
+            return {}
+        batch = qe.QueryBatchRequest(requests)
+        results = await self._read("neighbors", lambda shard: shard.query_batch(batch))
+        return nearest(windows, [[str(p.id) for p in points] for points in results])
 
     async def retrieve(self, tenant_id: str, ids: Sequence[str]) -> dict[str, Mapping[str, Any]]:
         where = _ids_filter(tenant_id, ids)
@@ -295,8 +314,8 @@ def _condition(condition: Condition) -> qe.ConditionType:
             return qe.FieldCondition(key, match=qe.MatchValue(value))
         case MatchAnyOf(key, values):
             return qe.FieldCondition(key, match=qe.MatchAny(list(values)))
-        case Range(key, gte, gt, lte):
-            return qe.FieldCondition(key, range=qe.RangeFloat(gte=gte, gt=gt, lte=lte))
+        case Range(key, gte, gt, lte, lt):
+            return qe.FieldCondition(key, range=qe.RangeFloat(gte=gte, gt=gt, lte=lte, lt=lt))
         case HasIds(ids):
             return _has_ids(ids)
 

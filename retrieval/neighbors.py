@@ -1,15 +1,16 @@
 """Neighbouring turns: a conversational turn is often meaningful only with the turn before or
 after it ("What did you paint?" / "A sunrise."). Around the strongest fused candidates we
-look up the nearest earlier and later memory of the same session (the graph picks them:
-``TenantGraph.session_neighbors``); each candidate then inherits a share of its best
-neighbour's relevance, and neighbours join the candidates."""
+look up the nearest earlier and later memory of the same session (the vector index picks
+them, ordered by creation time: ``VectorIndex.neighbors``, one batch for all seeds); each
+candidate then inherits a share of its best neighbour's relevance, and neighbours join the
+candidates."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from graph.retrieval_ops import NeighborWindow
+from retrieval.vector_index import NeighborWindow
 
 
 def windows_for(

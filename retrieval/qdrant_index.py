@@ -38,6 +38,8 @@ from retrieval.vector_conditions import (
     check_payload_update,
     filter_conditions,
     ids_conditions,
+    nearest,
+    neighbor_conditions,
     point_payload,
     tenant_conditions,
 )
@@ -47,6 +49,7 @@ from retrieval.vector_index import (
     PAYLOAD_FLOATS,
     PAYLOAD_KEYWORDS,
     SPARSE,
+    NeighborWindow,
     ScoredId,
     VectorFilter,
     VectorIndex,
@@ -175,6 +178,31 @@ class QdrantVectorIndex(VectorIndex):
             )
         fusion = models.RrfQuery(rrf=models.Rrf(k=RRF_K))
         return await self._query(limit, where, fusion, prefetch=stages)
+
+    async def neighbors(
+        self, tenant_id: str, windows: Sequence[NeighborWindow]
+    ) -> dict[str, tuple[str, ...]]:
+        requests = []
+        for window in windows:
+            before, after = neighbor_conditions(tenant_id, window)
+            for conditions, direction in (
+                (before, models.Direction.DESC),
+                (after, models.Direction.ASC),
+            ):
+                order = models.OrderBy(key="created_at", direction=direction)
+                requests.append(
+                    models.QueryRequest(
+                        query=models.OrderByQuery(order_by=order),
+                        filter=_filter(conditions),
+                        limit=1,
+                        with_payload=False,
+                    )
+                )
+        if not requests:
+            return {}
+        async with self._errors("neighbors"):
+            responses = await self._connect().query_batch_points(self._name, requests)
+        return nearest(windows, [[str(p.id) for p in r.points] for r in responses])
 
     async def retrieve(self, tenant_id: str, ids: Sequence[str]) -> dict[str, Mapping[str, Any]]:
         where = _ids_filter(tenant_id, ids)
@@ -310,8 +338,9 @@ def _condition(condition: Condition) -> models.Condition:
             return models.FieldCondition(key=key, match=models.MatchValue(value=value))
         case MatchAnyOf(key, values):
             return models.FieldCondition(key=key, match=models.MatchAny(any=list(values)))
-        case Range(key, gte, gt, lte):
-            return models.FieldCondition(key=key, range=models.Range(gte=gte, gt=gt, lte=lte))
+        case Range(key, gte, gt, lte, lt):
+            between = models.Range(gte=gte, gt=gt, lte=lte, lt=lt)
+            return models.FieldCondition(key=key, range=between)
         case HasIds(ids):
             point_ids: list[models.ExtendedPointId] = list(ids)
             return models.HasIdCondition(has_id=point_ids)

@@ -171,7 +171,7 @@ class Retriever:
         # neighbours new to the union are scored after (usually a handful).
         union = list(dict.fromkeys(i for ids in ranked.values() for i in ids))
         links, _ = await asyncio.gather(
-            self._neighbors(tenant, rrf(ranked, s.rrf_k, path_weights), known),
+            self._neighbors(tenant_id, rrf(ranked, s.rrf_k, path_weights), known),
             self._score(vector, query.query, tenant_id, union, similarity, bm25, known),
         )
         seen = set(union)
@@ -269,7 +269,7 @@ class Retriever:
 
     async def _neighbors(
         self,
-        tenant: TenantGraph,
+        tenant_id: str,
         fused: Mapping[str, float],
         known: Mapping[str, Mapping[str, Any]],
     ) -> dict[str, tuple[str, ...]]:
@@ -285,9 +285,9 @@ class Retriever:
         payloads = {i: known[i] for i in seeds if i in known}
         missing = [i for i in seeds if i not in payloads]
         if missing:
-            payloads.update(await self.index.retrieve(tenant.tenant_id, missing))
+            payloads.update(await self.index.retrieve(tenant_id, missing))
         windows = windows_for(seeds, payloads, s.neighbor_window_s)
-        return await tenant.session_neighbors(windows)
+        return await self.index.neighbors(tenant_id, windows)
 
     async def _score(
         self,

@@ -6,7 +6,7 @@ onto its own classes, so the two cannot drift apart:
 
     Match(key, value)            payload[key] == value (or contains it, for arrays)
     MatchAnyOf(key, values)      payload[key] is (or contains) one of values; none matches ()
-    Range(key, gte, gt, lte)     a float range; a point without the field never matches
+    Range(key, gte, gt, lte, lt) a float range; a point without the field never matches
     HasIds(ids)                  the point id is one of ids; none matches ()
 
 All conditions of a list must hold (a conjunction). Every list starts with the tenant.
@@ -22,7 +22,7 @@ from typing import Any
 
 from core.clock import NEVER
 from core.errors import InvalidInput
-from retrieval.vector_index import VectorFilter, VectorPoint
+from retrieval.vector_index import NeighborWindow, VectorFilter, VectorPoint
 
 TENANT = "tenant_id"
 RRF_K = 60  # reciprocal-rank fusion constant, the same on both backends (Qdrant's default is 2)
@@ -48,6 +48,7 @@ class Range:
     gte: float | None = None
     gt: float | None = None
     lte: float | None = None
+    lt: float | None = None
 
 
 @dataclass(frozen=True)
@@ -99,6 +100,31 @@ def filter_conditions(flt: VectorFilter) -> list[Condition]:
     if flt.live_at is not None:
         conditions.append(Range("expires_at", gt=flt.live_at))
     return conditions
+
+
+def neighbor_conditions(
+    tenant_id: str, window: NeighborWindow
+) -> tuple[list[Condition], list[Condition]]:
+    """The points before the seed ([lo, at)) and after it ((at, hi]) in its session; each
+    is read ordered by ``created_at`` from the seed outwards, one point each."""
+    session = [*tenant_conditions(tenant_id), Match("session_id", window.session_id)]
+    return (
+        [*session, Range("created_at", gte=window.lo, lt=window.at)],
+        [*session, Range("created_at", gt=window.at, lte=window.hi)],
+    )
+
+
+def nearest(
+    windows: Sequence[NeighborWindow], found: Sequence[Sequence[str]]
+) -> dict[str, tuple[str, ...]]:
+    """Seed -> (before, after) ids from the answers to the windows' two queries each, in
+    ``neighbor_conditions`` order; seeds with neither left out."""
+    out: dict[str, tuple[str, ...]] = {}
+    for i, window in enumerate(windows):
+        ids = tuple(ids[0] for ids in found[2 * i : 2 * i + 2] if ids)
+        if ids:
+            out[window.seed] = ids
+    return out
 
 
 def check_tenant(tenant_id: str) -> str:

@@ -59,6 +59,18 @@ class VectorFilter:
 
 
 @dataclass(frozen=True)
+class NeighborWindow:
+    """Look for points of ``session_id`` created within [lo, hi] around ``seed``, which was
+    created at ``at``."""
+
+    seed: str
+    session_id: str
+    at: float
+    lo: float
+    hi: float
+
+
+@dataclass(frozen=True)
 class ScoredId:
     id: str
     score: float
@@ -106,6 +118,14 @@ class VectorIndex(Protocol):
         self, vector: Sequence[float], text: str, flt: VectorFilter, limit: int, prefetch: int = 50
     ) -> list[ScoredId]:
         """Dense and BM25 prefetches fused by reciprocal-rank fusion in the engine."""
+
+    async def neighbors(
+        self, tenant_id: str, windows: Sequence[NeighborWindow]
+    ) -> dict[str, tuple[str, ...]]:
+        """For each window's seed, the id of the nearest earlier and of the nearest later
+        point of its session within [lo, hi] (points of any version state; either may be
+        missing, and points created at the seed's own time are neither). Seeds with neither
+        are left out. One round trip for all windows."""
 
     async def retrieve(self, tenant_id: str, ids: Sequence[str]) -> dict[str, Mapping[str, Any]]:
         """Payloads of the points that exist among ``ids`` for this tenant."""

@@ -120,7 +120,6 @@ async def test_search_round_trips(brain: Brain, warm: str) -> None:
             "resolution_entity_get": 1,  # the query's candidates and the tracked entities
             "retrieval_entity_expand": 1,  # entity set and the names cut from the topic
             "retrieval_entity_memories": 1,  # the entity path: memories and degree
-            "retrieval_session_neighbors": 1,  # neighbouring turns of the strongest hits
             "memory_get": 1,  # hydrating the shortlist
         }
     ), sent
@@ -132,7 +131,7 @@ async def test_assemble_context_round_trips(brain: Brain, warm: str) -> None:
             lambda: brain.assemble_context(warm, "s1", query="What did Anna Weber send?")
         )
     assert context.layers
-    assert sum(sent.values()) == 7, sent  # the search's statements; nothing per layer
+    assert sum(sent.values()) == 6, sent  # the search's statements; nothing per layer
 
 
 async def test_light_entity_reads_leave_out_profiles_unless_asked(

@@ -24,7 +24,7 @@ from core.errors import BackendError, InvalidInput
 from core.settings import VectorSettings
 from retrieval.edge_index import EdgeVectorIndex
 from retrieval.qdrant_index import QdrantVectorIndex
-from retrieval.vector_index import ScoredId, VectorFilter, VectorIndex, VectorPoint
+from retrieval.vector_index import NeighborWindow, ScoredId, VectorFilter, VectorIndex, VectorPoint
 
 pytestmark = [
     pytest.mark.integration,
@@ -277,6 +277,50 @@ async def test_ids_filter(index: VectorIndex) -> None:
     assert await found(index, VectorFilter(T1, ids=[])) == set()
     hybrid = await index.hybrid_search(unit(0), "x", VectorFilter(T1, ids=[b.id]), 10)
     assert ids(hybrid) == [b.id]
+
+
+async def test_neighbors_are_the_nearest_earlier_and_later_points_of_the_session(
+    index: VectorIndex,
+) -> None:
+    t = 10_000.0
+    # A busy session, a turn a minute; two more at the seed's own time; the same times in
+    # another session and in another tenant's session of the same name.
+    turns = [point(session_id="chat", created_at=t + 60 * i) for i in range(21)]
+    same_time = [point(session_id="chat", created_at=t + 600) for _ in range(2)]
+    other = [point(session_id="other", created_at=t + 570 + 60 * i) for i in range(2)]
+    foreign = [point(T2, session_id="chat", created_at=t + 590 + 20 * i) for i in range(2)]
+    # A superseded turn is still a neighbour (the caller decides what it may show).
+    old = point(session_id="old", created_at=t, superseded_at=t + 1)
+    await index.upsert([*turns, *same_time, *other, *foreign, old])
+    ids = [p.id for p in turns]
+    seed, at = ids[10], t + 600
+
+    found = await index.neighbors(T1, [NeighborWindow(seed, "chat", at, at - 900, at + 900)])
+    assert found == {seed: (ids[9], ids[11])}
+
+    # The window bounds what counts: nothing within 30 s earlier, one turn 60 s later.
+    narrow = await index.neighbors(T1, [NeighborWindow(seed, "chat", at, at - 30, at + 60)])
+    assert narrow == {seed: (ids[11],)}
+
+    # Several seeds at once; a seed with nothing around it is left out.
+    first, last = ids[0], ids[20]
+    many = await index.neighbors(
+        T1,
+        [
+            NeighborWindow(first, "chat", t, t - 900, t + 900),
+            NeighborWindow(last, "chat", t + 1200, t + 300, t + 2100),
+            NeighborWindow("lonely", "nowhere", at, at - 900, at + 900),
+            NeighborWindow(ids[5], "old", t - 60, t - 600, t + 600),
+        ],
+    )
+    assert many == {first: (ids[1],), last: (ids[19],), ids[5]: (old.id,)}
+    assert await index.neighbors(T1, []) == {}
+
+    # Another tenant's session of the same name sees only its own points.
+    theirs = await index.neighbors(
+        T2, [NeighborWindow(foreign[0].id, "chat", t + 590, t - 300, t + 1500)]
+    )
+    assert theirs == {foreign[0].id: (foreign[1].id,)}
 
 
 async def test_delete_by_id_and_by_filter(index: VectorIndex) -> None:
