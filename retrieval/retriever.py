@@ -128,28 +128,25 @@ class Retriever:
         )
         # Everything that does not need the query vector runs while the model embeds it: the
         # keyword path, the entity path's graph part (after the entity set's expansion), the
-        # pinned ids and the tenant's size.
+        # pinned ids and the tenant's size. The dense searches start as soon as the vector and
+        # the entity set are there; the entity path's graph part may still be running.
         expansion = asyncio.ensure_future(tenant.entity_set(query.entity_ids))
-        try:
-            (
-                vector,
-                (entity_set, (entity_rows, degree)),
-                keyword,
-                core,
-                total,
-            ) = await asyncio.gather(
-                self._vector(query, entities or {}, expansion),
-                self._entity_graph(tenant, expansion, at, query.as_of),
-                self.index.keyword_search(query.query, flt, s.keyword_limit),
-                self.core.ids(tenant, at, query.as_of),
-                self.core.memory_count(tenant) if query.entity_ids else _zero(),
-            )
-        finally:
-            expansion.cancel()  # a no-op once done; stops it when another part failed
-        dense, entity_dense = await asyncio.gather(
-            self.index.dense_search(vector, flt, s.semantic_limit),
-            self._entity_dense(vector, flt, entity_set),
+        graph_part = asyncio.ensure_future(self._entity_graph(tenant, expansion, at, query.as_of))
+        rest = asyncio.gather(
+            self.index.keyword_search(query.query, flt, s.keyword_limit),
+            self.core.ids(tenant, at, query.as_of),
+            self.core.memory_count(tenant) if query.entity_ids else _zero(),
         )
+        try:
+            vector = await self._vector(query, entities or {}, expansion)
+            entity_set = (await expansion).ids
+            dense, entity_dense = await asyncio.gather(
+                self.index.dense_search(vector, flt, s.semantic_limit),
+                self._entity_dense(vector, flt, entity_set),
+            )
+            (entity_rows, degree), (keyword, core, total) = await asyncio.gather(graph_part, rest)
+        finally:
+            _settle(expansion, graph_part, rest)
         # An entity set most memories are about (a chat's two speakers) weighs less.
         sel = selectivity(degree, total) if entity_set else 1.0
         path_weights = {**s.path_weights, P.ENTITY: s.path_weights.get(P.ENTITY, 1.0) * sel}
@@ -253,10 +250,10 @@ class Retriever:
         expansion: asyncio.Future[EntitySet],
         at: float,
         as_of: float | None,
-    ) -> tuple[list[str], tuple[list[tuple[str, tuple[str, ...]]], int]]:
-        """The entity set and the entity path's graph part (its memories and degree)."""
+    ) -> tuple[list[tuple[str, tuple[str, ...]]], int]:
+        """The entity path's graph part: its memories and the entity set's degree."""
         ids = (await expansion).ids
-        return ids, await tenant.entity_path(ids, at, as_of, self.settings.entity_graph_limit)
+        return await tenant.entity_path(ids, at, as_of, self.settings.entity_graph_limit)
 
     async def _entity_dense(
         self, vector: list[float], flt: VectorFilter, entity_set: Sequence[str]
@@ -325,3 +322,14 @@ class Retriever:
 
 async def _zero() -> int:
     return 0
+
+
+def _settle(*parts: asyncio.Future[Any]) -> None:
+    """Stop the parts still running when another failed, and take the errors of those that
+    failed too (the first error is already on its way up; the others would be logged as
+    never retrieved)."""
+    for part in parts:
+        if not part.done():
+            part.cancel()
+        elif not part.cancelled():
+            part.exception()
