@@ -163,7 +163,7 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         ref["brain"] = brain or await Brain.open(settings)
-        ref["brain"].graph.observer = metrics.engine_observer("graph")
+        metrics.watch_graph(ref["brain"].graph)
         try:
             yield
         finally:
@@ -172,7 +172,7 @@ def create_app(
 
     if brain is not None:
         ref["brain"] = brain
-        brain.graph.observer = metrics.engine_observer("graph")
+        metrics.watch_graph(brain.graph)
 
     async def healthz(request: Request) -> Response:
         h = await ref["brain"].health()

@@ -1,4 +1,5 @@
-"""Prometheus metrics: request latency per GraphQL operation, engine latencies, queue depth.
+"""Prometheus metrics: request latency per GraphQL operation, engine latencies, graph write
+retries, queue depth.
 
 Each app gets its own registry (several apps can live in one process, e.g. in tests).
 """
@@ -10,6 +11,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+
+from graph.store import GraphStore
 
 BUCKETS = (0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 
@@ -37,6 +40,13 @@ class Metrics:
             buckets=BUCKETS,
             registry=self.registry,
         )
+        self.graph_retries = Counter(
+            "brain_graph_write_retries_total",
+            "Graph write transactions run again after a transient error (a write conflict), "
+            "by the transaction's first statement",
+            ["statement"],
+            registry=self.registry,
+        )
         self.queue_depth = Gauge(
             "brain_queue_depth", "Pending background jobs", registry=self.registry
         )
@@ -59,6 +69,11 @@ class Metrics:
             self.engine.labels(engine, operation).observe(seconds)
 
         return observe
+
+    def watch_graph(self, graph: GraphStore) -> None:
+        """Report the graph store's statement latencies and write retries."""
+        graph.observer = self.engine_observer("graph")
+        graph.on_retry = lambda statement: self.graph_retries.labels(statement).inc()
 
     def render(self) -> bytes:
         return generate_latest(self.registry)

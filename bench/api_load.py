@@ -40,6 +40,16 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def _retries(metrics: str) -> dict[str, int]:
+    """``brain_graph_write_retries_total`` by statement, from the /metrics text."""
+    out: dict[str, int] = {}
+    for line in metrics.splitlines():
+        if line.startswith('brain_graph_write_retries_total{statement="'):
+            labels, value = line.rsplit(" ", 1)
+            out[labels.split('"')[1]] = int(float(value))
+    return out
+
+
 async def preload(data_dir: Path, n: int) -> None:
     from api.brain import Brain
     from core.settings import Settings
@@ -175,9 +185,13 @@ async def run(args: argparse.Namespace, data_dir: Path) -> dict[str, Any]:
                 *(client(http, deadline, i, samples, errors) for i in range(args.clients))
             )
             elapsed = time.monotonic() - start
+            # Graph write transactions the driver ran again after a write conflict, by their
+            # first statement: each one cost its request a backoff and the transaction again.
+            retries = _retries((await http.get("/metrics")).text)
     finally:
         proc.send_signal(signal.SIGINT)
         proc.wait(60)
+        log.close()
     total = sum(len(v) for v in samples.values())
     return {
         "machine": machine(),
@@ -188,6 +202,7 @@ async def run(args: argparse.Namespace, data_dir: Path) -> dict[str, Any]:
         "throughput_rps": round(total / elapsed, 1),
         "errors": errors,
         "latency": {op: percentiles(v) for op, v in samples.items() if v},
+        "graph_write_retries": retries,
         # 1-minute load average before the clients start and when they stop: the server,
         # the clients and the graph engine share the machine's 2 cores (and any other work).
         "load_average_1m": [round(load_before, 2), round(os.getloadavg()[0], 2)],
@@ -212,6 +227,7 @@ def main() -> None:
             f"{result['errors'][op]:>8}"
         )
     print(f"throughput: {result['throughput_rps']} requests/s")
+    print(f"graph writes retried after a conflict: {result['graph_write_retries']}")
     print(f"load average (1 min) before/after: {result['load_average_1m']}")
     write_json(args.out, result)
 

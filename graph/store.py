@@ -8,6 +8,7 @@ the embedded ArcadeDB and a Neo4j server: both speak Bolt and the same Cypher.
 
 from __future__ import annotations
 
+import contextvars
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -35,6 +36,8 @@ Runner = AsyncManagedTransaction | AsyncSession  # a transaction, or a session (
 RETRY_DELAY = 0.02  # seconds before a failed transaction's first retry (doubled each time)
 # Data migrations, in order: cypher/system/migrate_<name>.cypher, each applied once.
 MIGRATIONS = ("pinned_key", "task_tenant")
+# The statements of the write transaction being run in this task (None outside one).
+_sent: contextvars.ContextVar[list[str] | None] = contextvars.ContextVar("sent", default=None)
 
 
 class GraphStore:
@@ -45,6 +48,10 @@ class GraphStore:
         self._database = database
         self.round_trips = 0  # statements sent; tests use it to prove batching
         self.observer: Callable[[str, float], None] | None = None  # (statement, seconds)
+        # Called with a write transaction's first statement each time the driver runs it
+        # again after a transient error (ArcadeDB: a write conflict with another transaction).
+        self.on_retry: Callable[[str], None] | None = None
+        self.retries = 0  # write transactions run again; the API exports it as a metric
         self.system = SystemGraph(self)
 
     @classmethod
@@ -108,6 +115,9 @@ class GraphStore:
 
     async def _run(self, tx: Runner, text: str, params: dict[str, Any], name: str = "ddl") -> Rows:
         self.round_trips += 1
+        sent = _sent.get()
+        if sent is not None:
+            sent.append(name)
         start = time.perf_counter()
         result = await tx.run(text, params)
         # dict(record), not record.data(): data() walks every value to convert graph types
@@ -123,17 +133,36 @@ class GraphStore:
         errors). A constraint violation is retried once: two transactions that MERGE the same
         new node (two first writes of a tenant) collide on its unique key, and the loser's
         retry finds the node; a real violation fails again and raises Conflict."""
+        sent: list[str] = []
+
+        async def attempt(tx: AsyncManagedTransaction) -> T:
+            if sent:  # the driver is running it again: say which transaction conflicted
+                self._retried(sent)
+                sent.clear()
+            token = _sent.set(sent)
+            try:
+                return await work(tx)
+            finally:
+                _sent.reset(token)
+
         try:
-            for attempt in (1, 2):
+            for attempt_no in (1, 2):
                 try:
                     async with self._driver.session(database=self._database) as session:
-                        return await session.execute_write(work)
+                        return await session.execute_write(attempt)
                 except ConstraintError as e:
-                    if attempt == 2:
+                    if attempt_no == 2:
                         raise Conflict(f"constraint violated: {e.message}") from e
             raise AssertionError("unreachable")
         except (Neo4jError, ServiceUnavailable, SessionExpired, OSError) as e:
             raise BackendError(f"graph write failed: {e}") from e
+
+    def _retried(self, statements: list[str]) -> None:
+        self.retries += 1
+        first = statements[0] if statements else "unknown"
+        log.info("graph write retried after a transient error: %s", ", ".join(statements))
+        if self.on_retry is not None:
+            self.on_retry(first)
 
     async def _execute_read(self, work: Callable[[Runner], Awaitable[T]]) -> T:
         """Run a one-statement read as an auto-commit query: one network round trip, where a

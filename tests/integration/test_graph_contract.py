@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
+from neo4j import AsyncManagedTransaction
 
 from core.clock import NEVER, now
 from core.errors import Conflict, InvalidInput, NotFound
 from core.ids import new_id
 from core.text import content_hash
 from core.types import EntityType, Memory, MemoryType
+from graph.cypher import statement
 from graph.store import GraphStore
 
 pytestmark = pytest.mark.integration
@@ -338,3 +342,40 @@ async def test_listing_by_session_or_user_pages_only_that_tenants_memories(
     ]
     assert len(await theirs.list_memory_ids(limit=50, session_id="s0")) == 1
     assert len(await theirs.list_memory_ids(limit=50, user_id="u0")) == 1
+
+
+async def test_a_write_conflict_is_retried_and_reported(
+    graph: GraphStore, tenant_id: str, request: pytest.FixtureRequest
+) -> None:
+    if request.node.callspec.params.get("graph") == "neo4j":
+        pytest.skip("Neo4j locks on the first write: the second one waits, nothing conflicts")
+    g = graph.tenant(tenant_id)
+    m = make(tenant_id, "a memory two transactions change at once")
+    await g.create_memories([m])
+    seen: list[str] = []
+    graph.on_retry, retries = seen.append, graph.retries
+    inside, go = asyncio.Event(), asyncio.Event()
+    attempts = 0
+    text = statement("memory_mark_indexed")
+
+    async def slow(tx: AsyncManagedTransaction) -> None:
+        # The first attempt changes the memory, then waits while another transaction
+        # changes it and commits: the first one's commit conflicts and the driver retries.
+        nonlocal attempts
+        attempts += 1
+        params = {"tenant": tenant_id, "ids": [m.id], "indexed": True}
+        await graph._run(tx, text, params, "memory_mark_indexed")
+        if attempts == 1:
+            inside.set()
+            await go.wait()
+
+    first = asyncio.create_task(graph._execute_write(slow))
+    await inside.wait()
+    await g.set_pinned([m.id], True)
+    go.set()
+    await first
+
+    assert attempts == 2
+    assert seen == ["memory_mark_indexed"] and graph.retries == retries + 1
+    stored = (await g.get_memories([m.id]))[m.id]
+    assert stored.indexed and stored.pinned  # both writes landed
