@@ -44,7 +44,7 @@ from retrieval.vector_conditions import (
     filter_conditions,
     ids_conditions,
     nearest,
-    neighbor_conditions,
+    neighbor_queries,
     point_payload,
     tenant_conditions,
 )
@@ -177,13 +177,15 @@ class EdgeVectorIndex(VectorIndex):
     async def neighbors(
         self, tenant_id: str, windows: Sequence[NeighborWindow]
     ) -> dict[str, tuple[str, ...]]:
-        requests = []
-        for window in windows:
-            before, after = neighbor_conditions(tenant_id, window)
-            for conditions, direction in ((before, qe.Direction.Desc), (after, qe.Direction.Asc)):
-                order = qe.OrderBy("created_at", direction)
-                where = _filter(conditions)
-                requests.append(qe.QueryRequest(1, query=order, filter=where, with_payload=False))
+        requests = [
+            qe.QueryRequest(
+                1,
+                query=qe.OrderBy("created_at", qe.Direction.Desc if desc else qe.Direction.Asc),
+                filter=_filter(conditions),
+                with_payload=False,
+            )
+            for conditions, desc in neighbor_queries(tenant_id, windows)
+        ]
         if not requests:
             return {}
         batch = qe.QueryBatchRequest(requests)

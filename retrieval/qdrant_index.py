@@ -39,7 +39,7 @@ from retrieval.vector_conditions import (
     filter_conditions,
     ids_conditions,
     nearest,
-    neighbor_conditions,
+    neighbor_queries,
     point_payload,
     tenant_conditions,
 )
@@ -182,22 +182,20 @@ class QdrantVectorIndex(VectorIndex):
     async def neighbors(
         self, tenant_id: str, windows: Sequence[NeighborWindow]
     ) -> dict[str, tuple[str, ...]]:
-        requests = []
-        for window in windows:
-            before, after = neighbor_conditions(tenant_id, window)
-            for conditions, direction in (
-                (before, models.Direction.DESC),
-                (after, models.Direction.ASC),
-            ):
-                order = models.OrderBy(key="created_at", direction=direction)
-                requests.append(
-                    models.QueryRequest(
-                        query=models.OrderByQuery(order_by=order),
-                        filter=_filter(conditions),
-                        limit=1,
-                        with_payload=False,
+        requests = [
+            models.QueryRequest(
+                query=models.OrderByQuery(
+                    order_by=models.OrderBy(
+                        key="created_at",
+                        direction=models.Direction.DESC if desc else models.Direction.ASC,
                     )
-                )
+                ),
+                filter=_filter(conditions),
+                limit=1,
+                with_payload=False,
+            )
+            for conditions, desc in neighbor_queries(tenant_id, windows)
+        ]
         if not requests:
             return {}
         async with self._errors("neighbors"):

@@ -102,23 +102,25 @@ def filter_conditions(flt: VectorFilter) -> list[Condition]:
     return conditions
 
 
-def neighbor_conditions(
-    tenant_id: str, window: NeighborWindow
-) -> tuple[list[Condition], list[Condition]]:
-    """The points before the seed ([lo, at)) and after it ((at, hi]) in its session; each
-    is read ordered by ``created_at`` from the seed outwards, one point each."""
-    session = [*tenant_conditions(tenant_id), Match("session_id", window.session_id)]
-    return (
-        [*session, Range("created_at", gte=window.lo, lt=window.at)],
-        [*session, Range("created_at", gt=window.at, lte=window.hi)],
-    )
+def neighbor_queries(
+    tenant_id: str, windows: Sequence[NeighborWindow]
+) -> list[tuple[list[Condition], bool]]:
+    """Two one-point queries per window, as (conditions, newest first): the point before the
+    seed ([lo, at)) newest first, then the one after it ((at, hi]) oldest first, both in the
+    seed's session and ordered by ``created_at``. ``nearest`` reads their answers."""
+    out: list[tuple[list[Condition], bool]] = []
+    for window in windows:
+        session = [*tenant_conditions(tenant_id), Match("session_id", window.session_id)]
+        out.append(([*session, Range("created_at", gte=window.lo, lt=window.at)], True))
+        out.append(([*session, Range("created_at", gt=window.at, lte=window.hi)], False))
+    return out
 
 
 def nearest(
     windows: Sequence[NeighborWindow], found: Sequence[Sequence[str]]
 ) -> dict[str, tuple[str, ...]]:
-    """Seed -> (before, after) ids from the answers to the windows' two queries each, in
-    ``neighbor_conditions`` order; seeds with neither left out."""
+    """Seed -> (before, after) ids from the answers to ``neighbor_queries``, in its order;
+    seeds with neither left out."""
     out: dict[str, tuple[str, ...]] = {}
     for i, window in enumerate(windows):
         ids = tuple(ids[0] for ids in found[2 * i : 2 * i + 2] if ids)
