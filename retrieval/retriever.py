@@ -11,7 +11,7 @@
 
 Each path ranks its own candidates; RRF fuses the union; similarity and BM25 are known for
 every candidate (from the paths' own queries, else one id-restricted query each, while the
-graph finds the neighbours), then the multi-signal score ranks them
+index finds the neighbours), then the multi-signal score ranks them
 (``retrieval/ranking.py``), the shortlist is hydrated from the graph and ranked exactly,
 near-duplicates are pushed down and the top-k returned. Access counts are batched.
 
@@ -164,7 +164,7 @@ class Retriever:
         known = {h.id: h.payload for hits in (keyword, dense, entity_dense) for h in hits}
         similarity = {h.id: h.score for hits in (dense, entity_dense) for h in hits}
         bm25 = {h.id: h.score for h in keyword}
-        # The paths' candidates are scored while the graph looks for their neighbours; the
+        # The paths' candidates are scored while the index looks for their neighbours; the
         # neighbours new to the union are scored after (usually a handful).
         union = list(dict.fromkeys(i for ids in ranked.values() for i in ids))
         links, _ = await asyncio.gather(
