@@ -26,6 +26,7 @@ from retrieval.vector_index import NeighborWindow, VectorFilter, VectorPoint
 
 TENANT = "tenant_id"
 RRF_K = 60  # reciprocal-rank fusion constant, the same on both backends (Qdrant's default is 2)
+SAME_TIME_S = 0.001  # memories this close to a neighbour search's seed share its time
 # Points that omit these would silently fall out of every "current" / "live" filter.
 _DEFAULT_TIMES = {"superseded_at": NEVER, "expires_at": NEVER}
 
@@ -106,13 +107,21 @@ def neighbor_queries(
     tenant_id: str, windows: Sequence[NeighborWindow]
 ) -> list[tuple[list[Condition], bool]]:
     """Two one-point queries per window, as (conditions, newest first): the point before the
-    seed ([lo, at)) newest first, then the one after it ((at, hi]) oldest first, both in the
-    seed's session and ordered by ``created_at``. ``nearest`` reads their answers."""
+    seed ([lo, at − 1 ms)) newest first, then the one after it ((at + 1 ms, hi]) oldest first,
+    both in the seed's session and ordered by ``created_at``. ``nearest`` reads their answers.
+
+    Points within ``SAME_TIME_S`` of the seed are its own time, not neighbours: a turn and
+    what was extracted from it share a timestamp, and an engine's float index may hold a
+    timestamp a few units in the last place off its payload (seen on an optimized Edge shard:
+    ``created_at < at`` matched the seed itself), so a strict bound at ``at`` is not enough.
+    """
     out: list[tuple[list[Condition], bool]] = []
     for window in windows:
         session = [*tenant_conditions(tenant_id), Match("session_id", window.session_id)]
-        out.append(([*session, Range("created_at", gte=window.lo, lt=window.at)], True))
-        out.append(([*session, Range("created_at", gt=window.at, lte=window.hi)], False))
+        before = Range("created_at", gte=window.lo, lt=window.at - SAME_TIME_S)
+        after = Range("created_at", gt=window.at + SAME_TIME_S, lte=window.hi)
+        out.append(([*session, before], True))
+        out.append(([*session, after], False))
     return out
 
 

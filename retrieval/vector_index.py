@@ -124,8 +124,8 @@ class VectorIndex(Protocol):
     ) -> dict[str, tuple[str, ...]]:
         """For each window's seed, the id of the nearest earlier and of the nearest later
         point of its session within [lo, hi] (points of any version state; either may be
-        missing, and points created at the seed's own time are neither). Seeds with neither
-        are left out. One round trip for all windows."""
+        missing, and points created at the seed's own time, to the millisecond, are neither).
+        Seeds with neither are left out. One round trip for all windows."""
 
     async def retrieve(self, tenant_id: str, ids: Sequence[str]) -> dict[str, Mapping[str, Any]]:
         """Payloads of the points that exist among ``ids`` for this tenant."""

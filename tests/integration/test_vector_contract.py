@@ -282,11 +282,12 @@ async def test_ids_filter(index: VectorIndex) -> None:
 async def test_neighbors_are_the_nearest_earlier_and_later_points_of_the_session(
     index: VectorIndex,
 ) -> None:
-    t = 10_000.0
-    # A busy session, a turn a minute; two more at the seed's own time; the same times in
-    # another session and in another tenant's session of the same name.
+    t = 1_795_345_248.9810717  # a real timestamp: every digit of the float counts
+    # A busy session, a turn a minute; three more at the seed's own time (to the
+    # millisecond); the same times in another session and in another tenant's session of the
+    # same name.
     turns = [point(session_id="chat", created_at=t + 60 * i) for i in range(21)]
-    same_time = [point(session_id="chat", created_at=t + 600) for _ in range(2)]
+    same_time = [point(session_id="chat", created_at=t + 600 + d) for d in (0, -4e-4, 4e-4)]
     other = [point(session_id="other", created_at=t + 570 + 60 * i) for i in range(2)]
     foreign = [point(T2, session_id="chat", created_at=t + 590 + 20 * i) for i in range(2)]
     # A superseded turn is still a neighbour (the caller decides what it may show).
