@@ -4,14 +4,18 @@ its own, filters, explainability, access counting and bad input."""
 from __future__ import annotations
 
 import asyncio
+import gc
+import logging
+from pathlib import Path
 
 import pytest
 
 from api.brain import Brain
 from core.clock import now
-from core.errors import InvalidInput
+from core.errors import BackendError, InvalidInput
 from core.retrieval_types import SIGNALS, SearchMode, SearchQuery
 from core.types import EntityType, MemoryType, NewMemory
+from retrieval.edge_index import EdgeVectorIndex
 from retrieval.retriever import Retriever
 
 pytestmark = pytest.mark.integration
@@ -312,3 +316,24 @@ async def test_access_counts_flush_in_the_background(brain: Brain, tenant_id: st
         await asyncio.sleep(0.05)
     await recorder.close()
     assert (await brain.memory(tenant_id, m.id)).access_count == 2
+
+
+async def test_a_failing_engine_fails_the_search_and_leaves_no_stray_errors(
+    brain: Brain, tenant_id: str, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    # A vector index that was never opened fails every call (the keyword and the dense
+    # searches both fail) while the graph parts of the search run on the real graph.
+    peter = await brain.graph.tenant(tenant_id).create_entity("Peter", EntityType.PERSON)
+    closed = EdgeVectorIndex(
+        tmp_path / "never-opened", brain.embedder.dimension, brain.settings.vector
+    )
+    retriever = Retriever(
+        brain.graph, closed, brain.embedder, brain.settings.retrieval, brain.settings.limits
+    )
+    query = SearchQuery(query="What does Peter write?", entity_ids=(peter.id,))
+    with caplog.at_level(logging.ERROR, logger="asyncio"):
+        with pytest.raises(BackendError):
+            await retriever.search(tenant_id, query)
+        await asyncio.sleep(0.05)  # let the stopped parts finish
+        gc.collect()  # an error nobody took is logged when its task is collected
+    assert "never retrieved" not in caplog.text
