@@ -155,6 +155,9 @@ class IngestSettings(BaseModel):
     queue_workers: int = Field(default=1, ge=1)
     queue_max_attempts: int = Field(default=3, ge=1)
     queue_retry_seconds: float = 1.0  # first retry delay, doubled per attempt
+    # A turn's profile refresh waits this long for the next turns' refreshes of the tenant,
+    # and they run as one (each entity's profile is rebuilt once for all of them).
+    profile_refresh_settle: float = Field(default=1.0, ge=0)
     llm: LLMSettings = Field(default_factory=LLMSettings)
 
 

@@ -7,8 +7,14 @@ as ``failed`` with its error for inspection. On start-up ``start()`` re-schedule
 job of every tenant, so stopping the process mid-way loses nothing — handlers must therefore be
 idempotent (a job may run again if the process stopped after its work but before its delete).
 
+A kind registered with ``merge`` is coalesced: its jobs of one tenant wait ``settle`` seconds
+for more of their kind, and a worker runs every job of that tenant and kind still waiting as
+one call with the merged payload (then deletes them all). Ten turns about the same people in
+a few seconds refresh those profiles once, not ten times; under load, when the worker is
+behind, everything that piled up meanwhile joins the next run.
+
     queue = JobQueue(graph, settings.ingest)
-    queue.register("profile_refresh", refresh_profiles)
+    queue.register("profile_refresh", refresh_profiles, merge=union_of_ids, settle=1.0)
     await queue.start()
     await queue.enqueue("acme", "profile_refresh", {"entity_ids": [...]})
 """
@@ -19,6 +25,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from core.clock import now
@@ -31,6 +38,16 @@ from graph.store import GraphStore
 log = logging.getLogger(__name__)
 
 Handler = Callable[[str, Mapping[str, Any]], Awaitable[None]]
+Merge = Callable[[Sequence[Mapping[str, Any]]], Mapping[str, Any]]
+
+MAX_MERGED = 256  # jobs run as one call at most; a longer backlog goes in several runs
+
+
+@dataclass(frozen=True)
+class _Kind:
+    handler: Handler
+    merge: Merge | None
+    settle: float
 
 
 class JobQueue:
@@ -39,22 +56,35 @@ class JobQueue:
     def __init__(self, graph: GraphStore, settings: IngestSettings) -> None:
         self.graph = graph
         self.settings = settings
-        self._handlers: dict[str, Handler] = {}
-        self._queue: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
-        self._scheduled: set[str] = set()
+        self._kinds: dict[str, _Kind] = {}
+        # A queue entry is a tenant and the ids of the jobs one handler call runs.
+        self._queue: asyncio.Queue[tuple[str, list[str]]] = asyncio.Queue()
+        self._scheduled: dict[str, str] = {}  # job id -> kind, until it finishes or fails
+        # Merged kinds, by (tenant, kind): the ids settling, and the entry in line for a
+        # worker, which later jobs of the key join until a worker takes it.
+        self._held: dict[tuple[str, str], list[str]] = {}
+        self._settling: dict[tuple[str, str], asyncio.TimerHandle] = {}
+        self._in_line: dict[tuple[str, str], list[str]] = {}
         self._workers: list[asyncio.Task[None]] = []
-        self._timers: set[asyncio.TimerHandle] = set()
+        self._timers: set[asyncio.TimerHandle] = set()  # retries waiting for their backoff
         self.completed = 0
         self.failed = 0
+        self.runs = 0  # handler calls (fewer than completed jobs when kinds merge)
 
     @property
     def depth(self) -> int:
-        """Jobs waiting in this process (scheduled retries included)."""
-        return self._queue.qsize() + len(self._timers)
+        """Jobs of this process not finished yet (settling, waiting, running or retrying)."""
+        return len(self._scheduled)
 
-    def register(self, kind: str, handler: Handler) -> None:
-        """Run ``handler(tenant_id, payload)`` for jobs of ``kind``."""
-        self._handlers[kind] = handler
+    def register(
+        self, kind: str, handler: Handler, *, merge: Merge | None = None, settle: float = 0.0
+    ) -> None:
+        """Run ``handler(tenant_id, payload)`` for jobs of ``kind``.
+
+        With ``merge``, jobs of one tenant and this kind are coalesced: each waits ``settle``
+        seconds, and the waiting ones run as one call with ``merge(their payloads)``.
+        """
+        self._kinds[kind] = _Kind(handler, merge, max(0.0, settle))
 
     @property
     def running(self) -> bool:
@@ -72,22 +102,49 @@ class JobQueue:
         """Persist a job, then schedule it. Returns once it is durable."""
         job = self.build(kind, payload)
         await self.graph.tenant(tenant_id).create_jobs([job])
-        self.schedule(tenant_id, [job.id])
+        self.schedule(tenant_id, [job])
         return job
 
-    def schedule(self, tenant_id: str, job_ids: Sequence[str]) -> None:
+    def schedule(self, tenant_id: str, jobs: Sequence[Job]) -> None:
         """Hand persisted jobs to the workers (a job already scheduled is not added twice)."""
-        for job_id in job_ids:
-            if job_id not in self._scheduled:
-                self._scheduled.add(job_id)
-                self._queue.put_nowait((tenant_id, job_id))
+        for job in jobs:
+            if job.id in self._scheduled:
+                continue
+            self._scheduled[job.id] = job.kind
+            spec = self._kinds.get(job.kind)
+            if spec is None or spec.merge is None:
+                self._queue.put_nowait((tenant_id, [job.id]))
+                continue
+            key = (tenant_id, job.kind)
+            held = self._held.setdefault(key, [])
+            held.append(job.id)
+            if len(held) >= MAX_MERGED:
+                self._release(key)
+            elif key not in self._settling:
+                loop = asyncio.get_running_loop()
+                self._settling[key] = loop.call_later(spec.settle, self._release, key)
+
+    def _release(self, key: tuple[str, str]) -> None:
+        """Settling jobs of ``key`` go to the workers (as one run)."""
+        timer = self._settling.pop(key, None)
+        if timer is not None:
+            timer.cancel()
+        ids = self._held.pop(key, None)
+        if not ids:
+            return
+        in_line = self._in_line.get(key)
+        if in_line is not None and len(in_line) + len(ids) <= MAX_MERGED:
+            in_line.extend(ids)
+        else:
+            self._in_line[key] = ids
+            self._queue.put_nowait((key[0], ids))
 
     async def start(self, tenants: Sequence[str] | None = None) -> int:
         """Start the workers and resume every pending job; returns how many were resumed."""
         resumed = 0
         for tenant_id in tenants if tenants is not None else await self.graph.system.tenants():
             pending = await self.graph.tenant(tenant_id).pending_jobs()
-            self.schedule(tenant_id, [j.id for j in pending])
+            self.schedule(tenant_id, pending)
             resumed += len(pending)
         if not self.running:
             self._workers = [
@@ -98,9 +155,12 @@ class JobQueue:
 
     async def stop(self) -> None:
         """Stop at once: a job being run stays pending in the graph and resumes on start."""
-        for timer in self._timers:
+        for timer in [*self._timers, *self._settling.values()]:
             timer.cancel()
         self._timers.clear()
+        self._settling.clear()
+        self._held.clear()
+        self._in_line.clear()
         for worker in self._workers:
             worker.cancel()
         for worker in self._workers:
@@ -111,51 +171,87 @@ class JobQueue:
         self._scheduled.clear()
 
     async def drain(self, timeout: float = 30.0) -> None:
-        """Wait until every scheduled job has finished (tests, shutdown, batch ingest)."""
+        """Run every scheduled job now, without waiting for them to settle, and wait until
+        they have finished (tests, shutdown, batch ingest)."""
         async with asyncio.timeout(timeout):
             while self._scheduled:
+                for key in list(self._held):
+                    self._release(key)
                 await asyncio.sleep(0.01)
 
     async def _work(self) -> None:
         while True:
-            tenant_id, job_id = await self._queue.get()
+            tenant_id, ids = await self._queue.get()
+            key = (tenant_id, self._scheduled.get(ids[0], ""))
+            if self._in_line.get(key) is ids:
+                del self._in_line[key]
+                held = self._held.pop(key, [])  # still settling: they join it too
+                room = MAX_MERGED - len(ids)
+                ids.extend(held[:room])
+                if held[room:]:
+                    self._held[key] = held[room:]  # their settle timer still runs
+                elif (timer := self._settling.pop(key, None)) is not None:
+                    timer.cancel()
             try:
-                await self._run(tenant_id, job_id)
+                await self._run(tenant_id, ids)
             except asyncio.CancelledError:
                 raise
             except Exception:  # the queue must outlive any job
-                log.exception("job %s of tenant %s crashed the runner", job_id, tenant_id)
-                self._scheduled.discard(job_id)
+                log.exception("jobs %s of tenant %s crashed the runner", ids, tenant_id)
+                self._finish(ids)
 
-    async def _run(self, tenant_id: str, job_id: str) -> None:
+    def _finish(self, ids: Sequence[str]) -> None:
+        for job_id in ids:
+            self._scheduled.pop(job_id, None)
+
+    async def _run(self, tenant_id: str, ids: list[str]) -> None:
         tenant = self.graph.tenant(tenant_id)
-        job = (await tenant.get_jobs([job_id])).get(job_id)
-        if job is None or job.status is not JobStatus.PENDING:
-            self._scheduled.discard(job_id)
+        found = await tenant.get_jobs(ids)
+        jobs = [found[i] for i in ids if i in found and found[i].status is JobStatus.PENDING]
+        live = {j.id for j in jobs}
+        self._finish([i for i in ids if i not in live])  # done or gone meanwhile
+        if not jobs:
             return
-        handler = self._handlers.get(job.kind)
-        if handler is None:
-            log.warning("no handler for job kind %r; it stays pending", job.kind)
-            self._scheduled.discard(job_id)
+        spec = self._kinds.get(jobs[0].kind)
+        if spec is None:
+            log.warning("no handler for job kind %r; it stays pending", jobs[0].kind)
+            self._finish(ids)
             return
+        payload = jobs[0].payload
+        if spec.merge is not None and len(jobs) > 1:
+            payload = dict(spec.merge([j.payload for j in jobs]))
+        self.runs += 1
         try:
-            await handler(tenant_id, job.payload)
+            await spec.handler(tenant_id, payload)
         except asyncio.CancelledError:
             raise
         except Exception as e:
-            attempts = job.attempts + 1
-            if attempts >= self.settings.queue_max_attempts:
-                await tenant.update_job(job_id, JobStatus.FAILED, attempts, repr(e)[:2000], now())
-                self.failed += 1
-                self._scheduled.discard(job_id)
-                log.warning("job %s (%s) failed for good: %r", job_id, job.kind, e)
-                return
-            await tenant.update_job(job_id, JobStatus.PENDING, attempts, repr(e)[:2000], now())
-            delay = self.settings.queue_retry_seconds * 2 ** (attempts - 1)
-            loop = asyncio.get_running_loop()
-            timer = loop.call_later(delay, self._queue.put_nowait, (tenant_id, job_id))
-            self._timers.add(timer)
+            await self._failed(tenant_id, jobs, e)
             return
-        await tenant.delete_jobs([job_id])
-        self.completed += 1
-        self._scheduled.discard(job_id)
+        await tenant.delete_jobs([j.id for j in jobs])
+        self.completed += len(jobs)
+        self._finish(ids)
+
+    async def _failed(self, tenant_id: str, jobs: Sequence[Job], error: Exception) -> None:
+        tenant = self.graph.tenant(tenant_id)
+        attempts = max(j.attempts for j in jobs) + 1
+        status = JobStatus.FAILED if attempts >= self.settings.queue_max_attempts else None
+        for job in jobs:
+            await tenant.update_job(
+                job.id, status or JobStatus.PENDING, attempts, repr(error)[:2000], now()
+            )
+        ids = [j.id for j in jobs]
+        if status is JobStatus.FAILED:
+            self.failed += len(jobs)
+            self._finish(ids)
+            log.warning("jobs %s (%s) failed for good: %r", ids, jobs[0].kind, error)
+            return
+        delay = self.settings.queue_retry_seconds * 2 ** (attempts - 1)
+        loop = asyncio.get_running_loop()
+
+        def retry() -> None:
+            self._timers.discard(timer)
+            self._queue.put_nowait((tenant_id, ids))
+
+        timer = loop.call_later(delay, retry)
+        self._timers.add(timer)

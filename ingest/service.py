@@ -72,7 +72,12 @@ class IngestService:
             async def refresh_profiles(tenant_id: str, payload: Mapping[str, Any]) -> None:
                 await refresh(tenant_id, [str(i) for i in payload.get("entity_ids", [])])
 
-            queue.register(PROFILE_JOB, refresh_profiles)
+            queue.register(
+                PROFILE_JOB,
+                refresh_profiles,
+                merge=_union_of_entity_ids,
+                settle=settings.ingest.profile_refresh_settle,
+            )
         if llm is not None:
             queue.register(LLM_JOB, LLMExtractJob(writer, resolver, llm, self.turns.planner))
 
@@ -147,3 +152,9 @@ class IngestService:
         if found is None:
             raise NotFound("conflict", conflict_id)
         return found
+
+
+def _union_of_entity_ids(payloads: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """Profile refreshes merge into one of every entity they name (first-named first)."""
+    ids = [str(i) for p in payloads for i in p.get("entity_ids", [])]
+    return {"entity_ids": list(dict.fromkeys(ids))}

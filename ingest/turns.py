@@ -228,7 +228,7 @@ class TurnRecorder:
         )
         indexed = await persist(self.writer, tenant_id, ws, at)
         if self.queue is not None and jobs:
-            self.queue.schedule(tenant_id, [j.id for j in jobs])
+            self.queue.schedule(tenant_id, jobs)
 
         new_tasks = await tenant.list_tasks_by_id(
             [m.id for m in extracted if m.type is MemoryType.TASK] + [t.id for t in tasks.repeated]

@@ -19,9 +19,8 @@ async def resolver(brain: Brain) -> Resolver:
     return instance
 
 
-@pytest.fixture(scope="session")
-async def ingest(brain: Brain, resolver: Resolver) -> AsyncIterator[IngestService]:
-    service = IngestService.build(
+def build_ingest(brain: Brain, resolver: Resolver) -> IngestService:
+    return IngestService.build(
         brain.settings,
         brain.graph,
         brain.index,
@@ -29,6 +28,11 @@ async def ingest(brain: Brain, resolver: Resolver) -> AsyncIterator[IngestServic
         resolver,
         profile_refresh=resolver.refresh_profiles,
     )
+
+
+@pytest.fixture(scope="session")
+async def ingest(brain: Brain, resolver: Resolver) -> AsyncIterator[IngestService]:
+    service = build_ingest(brain, resolver)
     await service.start(tenants=[])
     yield service
     await service.stop()

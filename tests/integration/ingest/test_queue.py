@@ -14,6 +14,7 @@ from core.ingest_types import JobStatus, TurnInput
 from core.settings import IngestSettings
 from ingest.queue import JobQueue
 from ingest.service import IngestService
+from tests.integration.ingest.conftest import build_ingest
 
 pytestmark = pytest.mark.integration
 
@@ -96,3 +97,145 @@ async def test_record_turn_queues_profile_refresh_that_fills_profiles(
     assert refreshed.profile_summary and "writer" in refreshed.profile_summary
     assert refreshed.profile_embedding is not None
     assert await brain.graph.tenant(tenant_id).pending_jobs() == []
+
+
+def _union(payloads: Any) -> dict[str, Any]:
+    return {"ids": [i for p in payloads for i in p["ids"]]}
+
+
+def _gated() -> tuple[list[list[int]], asyncio.Event, Any]:
+    """A merged kind's handler that records each run's ids, then waits for the gate."""
+    runs: list[list[int]] = []
+    gate = asyncio.Event()
+
+    async def handler(tenant: str, payload: Mapping[str, Any]) -> None:
+        runs.append(sorted(payload["ids"]))
+        await gate.wait()
+
+    return runs, gate, handler
+
+
+async def test_jobs_of_a_merged_kind_settle_and_run_as_one(
+    brain: Brain, tenant_id: str, other_tenant_id: str
+) -> None:
+    runs: list[tuple[str, list[int]]] = []
+
+    async def handler(tenant: str, payload: Mapping[str, Any]) -> None:
+        runs.append((tenant, sorted(payload["ids"])))
+
+    queue = JobQueue(brain.graph, IngestSettings())
+    queue.register("merged", handler, merge=_union, settle=0.2)
+    await queue.start(tenants=[])
+    for n in range(4):
+        await queue.enqueue(tenant_id, "merged", {"ids": [n]})
+    await queue.enqueue(other_tenant_id, "merged", {"ids": [9]})
+    async with asyncio.timeout(10):  # no drain: the settle timer releases them
+        while queue.completed < 5:
+            await asyncio.sleep(0.01)
+    await queue.stop()
+    # one run per tenant, never a payload mixing tenants
+    assert sorted(runs) == [(other_tenant_id, [9]), (tenant_id, [0, 1, 2, 3])]
+    assert queue.runs == 2 and queue.depth == 0
+    assert await brain.graph.tenant(tenant_id).pending_jobs() == []
+
+
+async def test_jobs_that_pile_up_behind_a_run_join_the_next_one(
+    brain: Brain, tenant_id: str
+) -> None:
+    runs, gate, handler = _gated()
+    queue = JobQueue(brain.graph, IngestSettings())
+    queue.register("merged", handler, merge=_union, settle=0.0)
+    await queue.start(tenants=[])
+    await queue.enqueue(tenant_id, "merged", {"ids": [0]})
+    async with asyncio.timeout(10):
+        while not runs:  # the first run is under way, blocked at the gate
+            await asyncio.sleep(0.01)
+    for n in range(1, 6):
+        await queue.enqueue(tenant_id, "merged", {"ids": [n]})
+    assert queue.depth == 6
+    gate.set()
+    await queue.drain()
+    await queue.stop()
+    assert runs == [[0], [1, 2, 3, 4, 5]]
+
+
+async def test_a_failing_merged_run_retries_every_job_then_keeps_them_failed(
+    brain: Brain, tenant_id: str
+) -> None:
+    calls: list[list[int]] = []
+
+    async def broken(tenant: str, payload: Mapping[str, Any]) -> None:
+        calls.append(sorted(payload["ids"]))
+        raise RuntimeError("model unavailable")
+
+    settings = IngestSettings(queue_max_attempts=2, queue_retry_seconds=0.01)
+    queue = JobQueue(brain.graph, settings)
+    queue.register("merged", broken, merge=_union, settle=5.0)  # drain does not wait for it
+    await queue.start(tenants=[])
+    jobs = [await queue.enqueue(tenant_id, "merged", {"ids": [n]}) for n in range(3)]
+    await queue.drain()
+    await queue.stop()
+    assert calls == [[0, 1, 2], [0, 1, 2]]
+    stored = await brain.graph.tenant(tenant_id).get_jobs([j.id for j in jobs])
+    assert {(s.status, s.attempts) for s in stored.values()} == {(JobStatus.FAILED, 2)}
+    assert queue.failed == 3
+
+
+async def test_turns_about_the_same_people_refresh_their_profiles_once(
+    brain: Brain, resolver: Any, tenant_id: str
+) -> None:
+    service = build_ingest(brain, resolver)  # its own queue: counts only these turns
+    await service.start(tenants=[])
+    try:
+        texts = [
+            "Peter is one of our writers at WOBS.",
+            "Peter writes the SEO articles for the Anderson order.",
+            "Peter also edits the newsletter.",
+        ]
+        results = [
+            await service.record_turn(tenant_id, TurnInput(session_id="merge", content=text))
+            for text in texts
+        ]
+        await service.queue.drain()
+        assert service.queue.completed == 3 and service.queue.runs == 1
+        ids = {e.id for r in results for e in r.entities if e.name == "Peter"}
+        assert len(ids) == 1
+        peter = await brain.graph.tenant(tenant_id).get_entity(ids.pop())
+        assert peter.profile_summary and "newsletter" in peter.profile_summary
+        assert "writers" in peter.profile_summary
+    finally:
+        await service.stop()
+
+
+async def test_settling_jobs_join_the_run_in_line_and_run_once(
+    brain: Brain, tenant_id: str
+) -> None:
+    runs, gate, handler = _gated()
+    queue = JobQueue(brain.graph, IngestSettings(queue_workers=2))
+    queue.register("merged", handler, merge=_union, settle=0.3)
+    await queue.start(tenants=[])
+    await queue.enqueue(tenant_id, "merged", {"ids": [0]})
+    await queue.enqueue(tenant_id, "merged", {"ids": [1]})  # settles with 0
+    async with asyncio.timeout(10):
+        while not runs:
+            await asyncio.sleep(0.01)
+    # 0 and 1 run as one on one worker; the other worker takes 2 when it is released and
+    # blocks too; 3 and 4, released into the line meanwhile, wait for a free worker, and 5
+    # and 6, still settling then, join them.
+    await queue.enqueue(tenant_id, "merged", {"ids": [2]})
+    async with asyncio.timeout(10):
+        while len(runs) < 2:
+            await asyncio.sleep(0.01)
+    for n in (3, 4):
+        await queue.enqueue(tenant_id, "merged", {"ids": [n]})
+    await asyncio.sleep(0.5)  # 3 and 4 are in line now
+    for n in (5, 6):
+        await queue.enqueue(tenant_id, "merged", {"ids": [n]})
+    gate.set()
+    async with asyncio.timeout(10):
+        while queue.completed < 7:
+            await asyncio.sleep(0.01)
+    await asyncio.sleep(0.5)  # a duplicate run of 5 and 6 would have come by now
+    await queue.stop()
+    assert runs == [[0, 1], [2], [3, 4, 5, 6]]
+    assert queue.runs == 3
