@@ -81,3 +81,15 @@ def write_json(path: Path, data: dict[str, Any]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(data, indent=2) + "\n")
     print(f"wrote {path}")
+
+
+def forget_query_vectors(embedder: Any) -> None:
+    """Empty the embedder's cache of query vectors before a measured request, so that it
+    embeds its texts as a request in new words would. The benchmarks' texts repeat once the
+    resolver and the retriever cut the names out: "What did Person 7 say about the budget?"
+    is embedded as "What did say about the budget?", and a disambiguation embeds the turn
+    without its name ("Yesterday finished the budget.")."""
+    inner = getattr(embedder, "inner", embedder)  # bench.storage.TimedEmbedder wraps one
+    queries = getattr(inner, "queries", None)
+    if queries is not None:
+        queries.clear()

@@ -25,7 +25,16 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench.common import NAMES, ORGS, TOPICS, machine, percentiles, synthetic_texts, write_json
+from bench.common import (
+    NAMES,
+    ORGS,
+    TOPICS,
+    forget_query_vectors,
+    machine,
+    percentiles,
+    synthetic_texts,
+    write_json,
+)
 from bench.storage import TimedEmbedder
 from core.ingest_types import Role, TurnInput
 from core.settings import GraphSettings, Settings
@@ -120,6 +129,7 @@ async def run(n: int, turns: int, locomo_limit: int, data_dir: Path) -> dict[str
         load_before = os.getloadavg()[0]
         for i, text in enumerate(business_turns(turns + 20)):
             before, sent = embedder.seconds, graph.round_trips
+            forget_query_vectors(embedder)
             t0 = time.perf_counter()
             await service.record_turn(
                 TENANT, TurnInput(session_id=f"bench-{i // 20}", user_id="u", content=text)

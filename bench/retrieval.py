@@ -34,7 +34,16 @@ from typing import Any
 import numpy as np
 
 from api.brain import Brain
-from bench.common import NAMES, ORGS, TOPICS, machine, percentiles, synthetic_texts, write_json
+from bench.common import (
+    NAMES,
+    ORGS,
+    TOPICS,
+    forget_query_vectors,
+    machine,
+    percentiles,
+    synthetic_texts,
+    write_json,
+)
 from core.clock import now
 from core.ids import new_id
 from core.ingest_types import TurnInput
@@ -132,8 +141,8 @@ async def measure(
     queries: int,
     rng: random.Random,
 ) -> dict[str, Any]:
-    # Distinct texts for every search and every assembly: each request embeds its query
-    # (the embedder caches query vectors, so a repeated text would skip that cost).
+    # Distinct texts for every search and every assembly, and the query-vector cache emptied
+    # before each: every request embeds its query.
     combos = [(a, o, t) for a in NAMES for o in ORGS for t in TOPICS]
     picked = rng.sample(combos, 2 * (queries + 20))
     texts = [f"What did {a} from {o} say about the {t}?" for a, o, t in picked]
@@ -144,11 +153,13 @@ async def measure(
     for n, (q, q2) in enumerate(questions):
         recent = turns(rng, f"s{n % 500}")
         entity = (rng.choice(people),)
+        forget_query_vectors(retriever.embedder)
         start = time.perf_counter()
         response = await retriever.search(
             TENANT, SearchQuery(query=q, top_k=10, entity_ids=entity, recent_turns=recent)
         )
         elapsed = (time.perf_counter() - start) * 1000
+        forget_query_vectors(retriever.embedder)
         start = time.perf_counter()
         ctx = await assembler.assemble(
             TENANT,
@@ -187,10 +198,12 @@ async def measure_facade(brain: Brain, queries: int, rng: random.Random) -> dict
     trips: list[int] = []
     for n, (q, q2) in enumerate(questions):
         before = brain.graph.round_trips
+        forget_query_vectors(brain.embedder)
         start = time.perf_counter()
         response = await brain.search(TENANT, SearchQuery(query=q, top_k=10, session_id=session))
         elapsed = (time.perf_counter() - start) * 1000
         searched = brain.graph.round_trips - before
+        forget_query_vectors(brain.embedder)
         start = time.perf_counter()
         ctx = await brain.assemble_context(TENANT, session, query=q2)
         assembled = (time.perf_counter() - start) * 1000

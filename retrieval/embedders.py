@@ -83,6 +83,10 @@ class QueryCache:
             flight.add_done_callback(lambda f: self._settle(text, f))
         return list(await asyncio.shield(flight))
 
+    def clear(self) -> None:
+        """Forget the cached vectors (computations under way still finish for their callers)."""
+        self._items.clear()
+
     def _settle(self, text: str, flight: asyncio.Future[list[float]]) -> None:
         if self._flight.get(text) is flight:
             del self._flight[text]
