@@ -42,7 +42,7 @@ async def test_pending_jobs_survive_a_stop_and_resume_on_restart(
     await first.stop()
     assert done == [0, 1]
     pending = await brain.graph.tenant(tenant_id).pending_jobs()
-    assert sorted(int(j.payload["n"]) for j in pending) == [2, 3, 4]
+    assert sorted(int(str(j.payload["n"])) for j in pending) == [2, 3, 4]
 
     async def fast(tenant: str, payload: Mapping[str, Any]) -> None:
         done.append(int(payload["n"]))
