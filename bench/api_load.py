@@ -176,6 +176,7 @@ async def run(args: argparse.Namespace, data_dir: Path) -> dict[str, Any]:
         key = await make_key(data_dir)
         samples: dict[str, list[float]] = {"recordTurn": [], "assembleContext": []}
         errors = {"recordTurn": 0, "assembleContext": 0}
+        warmup_errors = {"recordTurn": 0, "assembleContext": 0}  # reported, not measured
         limits = httpx.Limits(max_connections=args.clients)
         headers = {"Authorization": f"Bearer {key}"}
         async with httpx.AsyncClient(
@@ -187,9 +188,13 @@ async def run(args: argparse.Namespace, data_dir: Path) -> dict[str, Any]:
                 unmeasured: dict[str, list[float]] = {"recordTurn": [], "assembleContext": []}
                 await asyncio.gather(
                     *(
-                        client(http, warm, 1000 + i, unmeasured, dict(errors))
+                        client(http, warm, 1000 + i, unmeasured, warmup_errors)
                         for i in range(args.clients)
                     )
+                )
+                print(
+                    f"  warm-up: {sum(map(len, unmeasured.values()))} requests, "
+                    f"errors {warmup_errors}"
                 )
             print(f"running {args.clients} clients for {args.seconds}s ...")
             load_before = os.getloadavg()[0]
@@ -213,6 +218,7 @@ async def run(args: argparse.Namespace, data_dir: Path) -> dict[str, Any]:
         "clients": args.clients,
         "seconds": round(elapsed, 1),
         "warmup_seconds": args.warmup,
+        "warmup_errors": warmup_errors,
         "requests": total,
         "throughput_rps": round(total / elapsed, 1),
         "errors": errors,
