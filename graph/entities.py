@@ -115,9 +115,10 @@ class EntityOps(Scoped):
         unknown = set(props) - allowed
         if unknown:
             raise InvalidInput(f"cannot update entity fields {sorted(unknown)}")
-        if not await self.write("entity_update", id=entity_id, props=props):
+        rows = await self.write("entity_update", id=entity_id, props=props)
+        if not rows:
             raise NotFound("entity", entity_id)
-        return await self.get_entity(entity_id)
+        return entity_from(rows[0]["e"])
 
     async def relate(
         self,
@@ -145,6 +146,36 @@ class EntityOps(Scoped):
             missing = {source_id, target_id} - set(await self.get_entities([source_id, target_id]))
             raise NotFound("entity", sorted(missing)[0] if missing else source_id)
         return rel
+
+    async def relate_once(
+        self,
+        source_id: str,
+        target_id: str,
+        relation: str,
+        since: float | None = None,
+        source_memory_id: str | None = None,
+        set_parent: bool = False,
+    ) -> tuple[bool, Entity]:
+        """Relate ``source_id`` to ``target_id`` unless it already is (by this relation), in
+        one statement; ``set_parent``: a new relation also makes the target the parent of a
+        source without one. Returns whether the relation is new, and the source as it is now.
+
+        Raises:
+            NotFound: either entity is not in this tenant.
+        """
+        rel = EntityRelation(
+            id=new_id(),
+            source_id=source_id,
+            target_id=target_id,
+            relation=relation,
+            since=since,
+            source_memory_id=source_memory_id,
+        )
+        rows = await self.write("entity_relate_once", row=rel.model_dump(), set_parent=set_parent)
+        if not rows:
+            missing = {source_id, target_id} - set(await self.get_entities([source_id, target_id]))
+            raise NotFound("entity", sorted(missing)[0] if missing else source_id)
+        return bool(rows[0]["created"]), entity_from(rows[0]["e"])
 
     async def relations(self, entity_id: str, at: float | None = None) -> list[EntityRelation]:
         rows = await self.read("entity_relations", id=entity_id, at=at)

@@ -147,20 +147,22 @@ async def _relations(
         target = _our_org(turn) if rel.object == OURS else lookup(rel.object)
         if target is None or target.id == subject.id:
             continue
+        # A relation stated again (the usual case) costs this read; a new one, one write
+        # that checks again under the source's lock (turns stating it at once record it once).
         existing = await tenant.relations(subject.id)
         if any(r.target_id == target.id and r.relation == rel.relation for r in existing):
             continue
-        await tenant.relate(
+        created, current = await tenant.relate_once(
             subject.id,
             target.id,
             rel.relation,
             since=turn.at,
             source_memory_id=turn.source_memory_id,
+            set_parent=rel.relation in ("works_for", "belongs_to"),
         )
-        current = turn.entities.get(subject.id, subject)
-        if rel.relation in ("works_for", "belongs_to") and current.parent_id is None:
-            turn.entities[subject.id] = await tenant.update_entity(subject.id, parent_id=target.id)
-        changed.add(subject.id)
+        if created:
+            turn.entities[subject.id] = current
+            changed.add(subject.id)
     return changed
 
 

@@ -215,6 +215,51 @@ async def test_relationships_with_since_until(graph: GraphStore, tenant_id: str)
         await g.relate(peter.id, new_id(), "knows")
 
 
+async def test_relate_once_relates_a_pair_once_and_sets_a_missing_parent(
+    graph: GraphStore, tenant_id: str, other_tenant_id: str
+) -> None:
+    g = graph.tenant(tenant_id)
+    peter = await g.create_entity("Peter", EntityType.PERSON)
+    wobs = await g.create_entity("WOBS", EntityType.ORG)
+    acme = await g.create_entity("Acme", EntityType.ORG)
+
+    before = graph.round_trips
+    created, now_peter = await g.relate_once(peter.id, wobs.id, "works_for", set_parent=True)
+    assert graph.round_trips - before == 1  # check, relate and parent in one statement
+    assert created and now_peter.parent_id == wobs.id
+
+    # the same relation again: nothing new; another employer keeps the first parent
+    assert (await g.relate_once(peter.id, wobs.id, "works_for", set_parent=True))[0] is False
+    created, now_peter = await g.relate_once(peter.id, acme.id, "works_for", set_parent=True)
+    assert created and now_peter.parent_id == wobs.id
+    assert (await g.relate_once(peter.id, wobs.id, "located_in"))[0]  # another relation
+    relations = await g.relations(peter.id)
+    assert sorted((r.target_id, r.relation) for r in relations) == sorted(
+        [(wobs.id, "works_for"), (acme.id, "works_for"), (wobs.id, "located_in")]
+    )
+
+    # two turns stating the same relation at once record it once
+    anna = await g.create_entity("Anna", EntityType.PERSON)
+    results = await asyncio.gather(
+        *(g.relate_once(anna.id, wobs.id, "works_for", set_parent=True) for _ in range(4))
+    )
+    assert sum(created for created, _ in results) == 1
+    assert [r.target_id for r in await g.relations(anna.id)] == [wobs.id]
+    assert (await g.get_entity(anna.id)).parent_id == wobs.id
+    (row,) = await g.read("entity_get", ids=[anna.id])
+    assert "_lock" not in row["e"]  # the write that serializes them leaves nothing behind
+
+    # another tenant can relate neither end, and changes nothing
+    theirs = graph.tenant(other_tenant_id)
+    their_org = await theirs.create_entity("Initech", EntityType.ORG)
+    with pytest.raises(NotFound):
+        await theirs.relate_once(peter.id, their_org.id, "works_for", set_parent=True)
+    with pytest.raises(NotFound):
+        await g.relate_once(anna.id, their_org.id, "works_for", set_parent=True)
+    assert len(await g.relations(peter.id)) == 3
+    assert await theirs.relations(their_org.id) == []
+
+
 async def test_forget_and_erase(graph: GraphStore, tenant_id: str) -> None:
     g = graph.tenant(tenant_id)
     peter = await g.create_entity("Peter", EntityType.PERSON, aliases=["Pete"])
