@@ -17,7 +17,7 @@ from core.text import normalize_name
 from core.types import Entity, EntityType
 from resolution.gazetteer import KnownName
 from resolution.patterns import OURS, find_type_declarations
-from resolution.types import Mention, ResolvedMention
+from resolution.types import Mention, ResolvedMention, type_filter
 
 if TYPE_CHECKING:
     from resolution.resolver import Resolver, Turn
@@ -52,7 +52,17 @@ async def link_new(resolver: Resolver, turn: Turn, names: Sequence[tuple[int, Me
                 turn.resolved[index] = ResolvedMention(m, entity, 1.0, method)
 
     async def create(m: Mention, etype: EntityType) -> Entity:
-        entity = await tenant.create_entity(m.text, etype, at=turn.at)
+        # Turns of other sessions may meet the same new name at the same time: creations in a
+        # tenant take turns, and one takes what another created since this turn resolved, as
+        # resolution would have (else "Zephyr Labs" named in four sessions at once became
+        # three entities, and the fourth turn lost its links on the alias key's constraint).
+        async with resolver.creating(turn.tenant_id):
+            same = type_filter(m, await tenant.find_by_alias(m.text))
+            if len(same) == 1:
+                turn.entities[same[0].id] = same[0]
+                set_all(m.text, same[0], "alias")
+                return same[0]
+            entity = await tenant.create_entity(m.text, etype, at=turn.at)
         created.append(entity)
         turn.entities[entity.id] = entity
         set_all(m.text, entity, "created")

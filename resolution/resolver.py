@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
+import zlib
 from collections import OrderedDict
 from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, field
@@ -44,8 +45,11 @@ from resolution.types import (
     ResolvedMention,
     TrackedEntity,
     TrackerState,
+    type_filter,
 )
 from retrieval.embedders import Embedder
+
+_CREATION_STRIPES = 64  # entity-creation locks, shared by tenants that hash alike
 
 MAX_SESSION_ID = 200
 FOCUSED = 0.5  # tracker salience at which an entity counts as "in the conversation's focus"
@@ -99,6 +103,7 @@ class Resolver:
         self.tracker = EntityTracker(settings)
         self.names = GazetteerCache(graph, settings.max_cached_tenants, settings.gazetteer_ttl)
         self._session_locks: OrderedDict[tuple[str, str], asyncio.Lock] = OrderedDict()
+        self._creation_locks = [asyncio.Lock() for _ in range(_CREATION_STRIPES)]
 
     async def load(self) -> None:
         """Load the spaCy model now rather than on the first call."""
@@ -296,7 +301,7 @@ class Resolver:
             if key not in decided:
                 ids, method = pools[key]
                 candidates = [turn.entities[i] for i in sorted(ids) if i in turn.entities]
-                decided[key] = await self._choose(turn, m, _type_filter(m, candidates), method)
+                decided[key] = await self._choose(turn, m, type_filter(m, candidates), method)
             r = decided[key]
             turn.resolved[index] = ResolvedMention(
                 m, r.entity, r.confidence, r.method, r.candidates
@@ -344,6 +349,12 @@ class Resolver:
                 turn.resolved[index] = ResolvedMention(m, known[ident], 0.6, "tracker")
         turn.state = state
 
+    def creating(self, tenant_id: str) -> asyncio.Lock:
+        """Held while a turn creates an entity in ``tenant_id`` (one lock per stripe of
+        tenants): the check for an entity a concurrent turn just created, and the creation,
+        happen as one step in this process."""
+        return self._creation_locks[zlib.crc32(tenant_id.encode()) % _CREATION_STRIPES]
+
     def _session_lock(self, tenant_id: str, session_id: str) -> asyncio.Lock:
         key = (tenant_id, session_id)
         lock = self._session_locks.get(key)
@@ -374,13 +385,3 @@ def _ranked(state: TrackerState, found: dict[str, Entity]) -> list[TrackedEntity
         if i in found
     ]
     return sorted(out, key=lambda t: (-t.salience, t.entity.id))
-
-
-def _type_filter(m: Mention, candidates: list[Entity]) -> list[Entity]:
-    """Types must agree when some candidate agrees with the mention's type; the type of a
-    mention is often a statistical guess ("Jordan" as a place), so a disagreeing guess does
-    not hide a known entity. Ruler mentions take their type from the candidates anyway."""
-    if m.entity_type is None or m.source == "ruler":
-        return candidates
-    agreeing = [c for c in candidates if c.type is m.entity_type]
-    return agreeing or candidates

@@ -144,3 +144,13 @@ class EntityResolver(Protocol):
     async def tracked(self, tenant_id: str, session_id: str) -> Sequence[TrackedEntity]:
         """The session's entities by salience, highest first."""
         ...
+
+
+def type_filter(m: Mention, candidates: list[Entity]) -> list[Entity]:
+    """Types must agree when some candidate agrees with the mention's type; the type of a
+    mention is often a statistical guess ("Jordan" as a place), so a disagreeing guess does
+    not hide a known entity. Ruler mentions take their type from the candidates anyway."""
+    if m.entity_type is None or m.source == "ruler":
+        return candidates
+    agreeing = [c for c in candidates if c.type is m.entity_type]
+    return agreeing or candidates

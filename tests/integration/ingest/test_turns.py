@@ -116,6 +116,29 @@ async def test_bad_turns_are_rejected_and_change_nothing(
     assert await brain.graph.tenant(tenant_id).memory_counts() == (0, 0)
 
 
+async def test_a_new_name_met_in_several_sessions_at_once_becomes_one_entity(
+    ingest: IngestService, brain: Brain, tenant_id: str
+) -> None:
+    people = ["Marta Quill", "Omar Reyes", "Lena Fox", "Ivan Petrov"]
+    results = await asyncio.gather(
+        *(
+            ingest.record_turn(
+                tenant_id, TurnInput(session_id=f"s{i}", content=f"{p} works for Zephyr Labs.")
+            )
+            for i, p in enumerate(people)
+        )
+    )
+    g = brain.graph.tenant(tenant_id)
+    (org,) = await g.find_by_alias("Zephyr Labs")  # was three entities, one turn unlinked
+    assert org.type is EntityType.ORG
+    for person, result in zip(people, results, strict=True):
+        (who,) = await g.find_by_alias(person)
+        assert {who.id, org.id} <= set(result.episode.entity_ids)
+        assert [(r.target_id, r.relation) for r in await g.relations(who.id)] == [
+            (org.id, "works_for")
+        ]
+
+
 async def test_another_tenant_sees_nothing_of_a_recorded_turn(
     ingest: IngestService, brain: Brain, tenant_id: str, other_tenant_id: str
 ) -> None:
