@@ -13,8 +13,10 @@ jobs in that same transaction and run by the ``JobQueue``: it never blocks or lo
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import math
+import zlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -96,6 +98,7 @@ class TurnRecorder:
         # Turns of one session are recorded one at a time (the window is read-modify-write);
         # striped locks keep that bounded in memory however many sessions there are.
         self._locks = [asyncio.Lock() for _ in range(LOCK_STRIPES)]
+        self._task_locks = [asyncio.Lock() for _ in range(LOCK_STRIPES)]
 
     async def record_turn(self, tenant_id: str, turn: TurnInput) -> TurnResult:
         """Record one turn; raises InvalidInput (nothing written) for bad input."""
@@ -171,62 +174,71 @@ class TurnRecorder:
         stating = turn.role is Role.USER and not pleasantry
         found = candidates(rules.extract(content), resolution, **ctx) if stating else []
         task_found = scan(content, resolution) if stating else []
-        facts, existing_tasks = await asyncio.gather(
-            self.planner.plan(tenant, found, turn.user_id, at),
-            tenant.tasks_by_keys([c.key for c in task_found]),
+        # Identical task texts said in several sessions at once are one task: the turns of a
+        # tenant that state tasks look for the existing ones and write theirs one at a time.
+        deduplicating = (
+            self._task_locks[zlib.crc32(tenant_id.encode()) % LOCK_STRIPES]
+            if task_found
+            else contextlib.nullcontext()
         )
-        tasks = plan_tasks(task_found, existing_tasks, resolution, self.settings.ingest, **ctx)
-
-        ws = WriteSet()
-        extracted: list[Memory] = []
-        for planned in facts:
-            if planned.plan.action is Action.SKIP:
-                continue
-            memory = self.writer.build(tenant_id, planned.candidate.item)
-            extracted.append(memory)
-            for old in planned.plan.existing:
-                if planned.plan.action is Action.SUPERSEDE:
-                    ws.pairs.append(
-                        {"old_id": old.id, "new_id": memory.id, "reason": planned.plan.reason}
-                    )
-                else:
-                    ws.conflicts.append(self.planner.conflict_row(memory, old, planned.plan, at))
-        for item, extra in tasks.new:
-            memory = self.writer.build(tenant_id, item)
-            extracted.append(memory)
-            ws.extras[memory.id] = extra
-
-        props, index = next_session(
-            session, episode.id, at, self.settings.ingest, turn.user_id, turn.project_id
-        )
-        ws.extras[episode.id] = {
-            "turn_role": turn.role.value,
-            "turn_speaker": turn.speaker,
-            "turn_index": index,
-        }
-        ws.vectors[episode.id] = vector
-        jobs = self._jobs(turn, episode, list(entities), at)
-        ws.memories = [episode, *extracted]
-        if tasks.mentions:
-            ws.after.append(("ingest_task_mention", {"rows": tasks.mentions}))
-        saved = dict(props)
-        if resolution.state is not None:
-            saved |= {
-                "entity_tracker": dump_state(resolution.state),
-                "entity_tracker_turn": resolution.state.turn,
-                "entity_tracker_at": now(),
-            }
-        ws.after.append(
-            (
-                "ingest_turn_session",
-                {
-                    "session_id": session_id,
-                    "props": saved,
-                    "jobs": [job_row(j) for j in jobs],
-                },
+        async with deduplicating:
+            facts, existing_tasks = await asyncio.gather(
+                self.planner.plan(tenant, found, turn.user_id, at),
+                tenant.tasks_by_keys([c.key for c in task_found]),
             )
-        )
-        indexed = await persist(self.writer, tenant_id, ws, at)
+            tasks = plan_tasks(task_found, existing_tasks, resolution, self.settings.ingest, **ctx)
+
+            ws = WriteSet()
+            extracted: list[Memory] = []
+            for planned in facts:
+                if planned.plan.action is Action.SKIP:
+                    continue
+                memory = self.writer.build(tenant_id, planned.candidate.item)
+                extracted.append(memory)
+                for old in planned.plan.existing:
+                    if planned.plan.action is Action.SUPERSEDE:
+                        ws.pairs.append(
+                            {"old_id": old.id, "new_id": memory.id, "reason": planned.plan.reason}
+                        )
+                    else:
+                        conflict = self.planner.conflict_row(memory, old, planned.plan, at)
+                        ws.conflicts.append(conflict)
+            for item, extra in tasks.new:
+                memory = self.writer.build(tenant_id, item)
+                extracted.append(memory)
+                ws.extras[memory.id] = extra
+
+            props, index = next_session(
+                session, episode.id, at, self.settings.ingest, turn.user_id, turn.project_id
+            )
+            ws.extras[episode.id] = {
+                "turn_role": turn.role.value,
+                "turn_speaker": turn.speaker,
+                "turn_index": index,
+            }
+            ws.vectors[episode.id] = vector
+            jobs = self._jobs(turn, episode, list(entities), at)
+            ws.memories = [episode, *extracted]
+            if tasks.mentions:
+                ws.after.append(("ingest_task_mention", {"rows": tasks.mentions}))
+            saved = dict(props)
+            if resolution.state is not None:
+                saved |= {
+                    "entity_tracker": dump_state(resolution.state),
+                    "entity_tracker_turn": resolution.state.turn,
+                    "entity_tracker_at": now(),
+                }
+            ws.after.append(
+                (
+                    "ingest_turn_session",
+                    {
+                        "session_id": session_id,
+                        "props": saved,
+                        "jobs": [job_row(j) for j in jobs],
+                    },
+                )
+            )
+            indexed = await persist(self.writer, tenant_id, ws, at)
         if self.queue is not None and jobs:
             self.queue.schedule(tenant_id, jobs)
 

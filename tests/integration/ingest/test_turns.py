@@ -139,6 +139,22 @@ async def test_a_new_name_met_in_several_sessions_at_once_becomes_one_entity(
         ]
 
 
+async def test_one_task_said_in_several_sessions_at_once_is_one_task(
+    ingest: IngestService, tenant_id: str
+) -> None:
+    todo = "TODO: send the traffic report to the Anderson team"
+    results = await asyncio.gather(
+        *(
+            ingest.record_turn(tenant_id, TurnInput(session_id=f"t{i}", content=todo))
+            for i in range(3)
+        )
+    )
+    ids = {t.id for r in results for t in r.tasks}
+    assert len(ids) == 1  # was three candidate tasks
+    (task,) = await ingest.tasks(tenant_id)
+    assert task.id in ids
+
+
 async def test_another_tenant_sees_nothing_of_a_recorded_turn(
     ingest: IngestService, brain: Brain, tenant_id: str, other_tenant_id: str
 ) -> None:
