@@ -143,8 +143,7 @@ class EntityOps(Scoped):
             source_memory_id=source_memory_id,
         )
         if not await self.write("entity_relate", row=rel.model_dump()):
-            missing = {source_id, target_id} - set(await self.get_entities([source_id, target_id]))
-            raise NotFound("entity", sorted(missing)[0] if missing else source_id)
+            raise await self._missing_end(source_id, target_id)
         return rel
 
     async def relate_once(
@@ -173,9 +172,13 @@ class EntityOps(Scoped):
         )
         rows = await self.write("entity_relate_once", row=rel.model_dump(), set_parent=set_parent)
         if not rows:
-            missing = {source_id, target_id} - set(await self.get_entities([source_id, target_id]))
-            raise NotFound("entity", sorted(missing)[0] if missing else source_id)
+            raise await self._missing_end(source_id, target_id)
         return bool(rows[0]["created"]), entity_from(rows[0]["e"])
+
+    async def _missing_end(self, source_id: str, target_id: str) -> NotFound:
+        """Which end of a relation that matched nothing is not in this tenant."""
+        missing = {source_id, target_id} - set(await self.get_entities([source_id, target_id]))
+        return NotFound("entity", sorted(missing)[0] if missing else source_id)
 
     async def relations(self, entity_id: str, at: float | None = None) -> list[EntityRelation]:
         rows = await self.read("entity_relations", id=entity_id, at=at)
