@@ -1,14 +1,31 @@
-// Link already-created new memories as the successors of current old ones (corrections,
-// new document versions). Old ones get superseded_by/superseded_at and are marked unindexed
-// until their vector payload says so; each new one joins its predecessor's chain.
-// params: $tenant, $pairs: [{old_id, new_id, reason}], $at
-// returns: old_id, new_id (one row per link made; none when old is gone or already superseded)
+// Link already-created new memories as the successors of old ones (corrections, new
+// document versions). Each new memory succeeds the current end of the old one's chain: the
+// old memory itself, or, when another write superseded it since the caller read it (a
+// correction made at the same time in another process), that write's memory — so a chain
+// never forks and a fact keeps one current value. The old memory is written before the chain
+// is read (a property set and removed: nothing stays), so two transactions superseding it at
+// once take turns: on Neo4j the second waits for the first's lock, on ArcadeDB it fails on
+// the new version and the driver runs it again. The superseded memory gets
+// superseded_by/superseded_at and is marked unindexed until its vector payload says so; the
+// new one joins the chain.
+// params: $tenant, $pairs: [{old_id, new_id, reason, reason_after_another}], $at
+// returns: old_id (the memory superseded), new_id (one row per link made; none when the old
+//          memory is gone)
 UNWIND $pairs AS p
 MATCH (old:Memory {id: p.old_id})
-WHERE old.tenant_id = $tenant AND old.superseded_by IS NULL
+WHERE old.tenant_id = $tenant
 MATCH (new:Memory {id: p.new_id})
 WHERE new.tenant_id = $tenant
-SET new.supersedes = old.id, new.chain_id = coalesce(old.chain_id, old.id)
-SET old.superseded_by = new.id, old.superseded_at = $at, old.indexed = false
-CREATE (old)-[:SUPERSEDED_BY {reason: p.reason, at: $at}]->(new)
-RETURN old.id AS old_id, new.id AS new_id
+SET old._lock = true
+REMOVE old._lock
+WITH p, old, new
+MATCH (old)-[:SUPERSEDED_BY*0..]->(head:Memory)
+WHERE head.superseded_by IS NULL AND head <> new
+WITH p, old, new, head
+SET new.supersedes = head.id, new.chain_id = coalesce(head.chain_id, head.id)
+SET head.superseded_by = new.id, head.superseded_at = $at, head.indexed = false
+CREATE (head)-[:SUPERSEDED_BY {
+  reason: CASE WHEN head = old THEN p.reason ELSE p.reason_after_another END,
+  at: $at
+}]->(new)
+RETURN head.id AS old_id, new.id AS new_id

@@ -1,8 +1,15 @@
 // Replace a current memory with a new version and keep the chain. The old one gets
 // superseded_by/superseded_at and is marked unindexed until its vector payload is updated.
 // params: $tenant, $old_id, $row (new memory properties), $reason, $at
+// The old memory is written before it is checked (a property set and removed: nothing
+// stays), so of two calls superseding it at once one succeeds and the other finds it
+// superseded: on Neo4j the second waits for the first's lock, on ArcadeDB it fails on the new
+// version and the driver runs it again.
 // returns: id (of the new memory); no row when old_id is missing or already superseded
 MATCH (old:Memory {id: $old_id, tenant_id: $tenant})
+SET old._lock = true
+REMOVE old._lock
+WITH old
 WHERE old.superseded_by IS NULL
 CREATE (new:Memory)
 SET new = $row, new.tenant_id = $tenant, new.indexed = false, new.supersedes = old.id,

@@ -8,8 +8,10 @@ the embedded ArcadeDB and a Neo4j server: both speak Bolt and the same Cypher.
 
 from __future__ import annotations
 
+import asyncio
 import contextvars
 import logging
+import random
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
@@ -34,6 +36,13 @@ T = TypeVar("T")
 Rows = list[dict[str, Any]]
 Runner = AsyncManagedTransaction | AsyncSession  # a transaction, or a session (auto-commit)
 RETRY_DELAY = 0.02  # seconds before a failed transaction's first retry (doubled each time)
+# ArcadeDB can fail a write transaction that follows a link another transaction committed
+# while it ran to a record its own (already written) pages do not hold yet: "Record not
+# found", sent over Bolt as this client error, not as a transient one. Run again, the
+# transaction reads the committed state (a read-then-write race across processes; seen on
+# two supersedes of one memory at once).
+STALE_READ = "Neo.ClientError.Statement.EntityNotFound"
+STALE_READ_ATTEMPTS = 4
 # Data migrations, in order: cypher/system/migrate_<name>.cypher, each applied once.
 MIGRATIONS = ("pinned_key", "task_tenant")
 # The statements of the write transaction being run in this task (None outside one).
@@ -132,7 +141,8 @@ class GraphStore:
         """Run ``work`` in a managed write transaction (retried by the driver on transient
         errors). A constraint violation is retried once: two transactions that MERGE the same
         new node (two first writes of a tenant) collide on its unique key, and the loser's
-        retry finds the node; a real violation fails again and raises Conflict."""
+        retry finds the node; a real violation fails again and raises Conflict. A stale read
+        (``STALE_READ``) is retried too, with backoff."""
         sent: list[str] = []
 
         async def attempt(tx: AsyncManagedTransaction) -> T:
@@ -145,15 +155,21 @@ class GraphStore:
             finally:
                 _sent.reset(token)
 
+        violated = stale = 0
         try:
-            for attempt_no in (1, 2):
+            while True:
                 try:
                     async with self._driver.session(database=self._database) as session:
                         return await session.execute_write(attempt)
                 except ConstraintError as e:
-                    if attempt_no == 2:
+                    violated += 1
+                    if violated == 2:
                         raise Conflict(f"constraint violated: {e.message}") from e
-            raise AssertionError("unreachable")
+                except Neo4jError as e:
+                    stale += 1
+                    if e.code != STALE_READ or stale == STALE_READ_ATTEMPTS:
+                        raise
+                    await asyncio.sleep(RETRY_DELAY * 2**stale * random.uniform(0.5, 1.0))
         except (Neo4jError, ServiceUnavailable, SessionExpired, OSError) as e:
             raise BackendError(f"graph write failed: {e}") from e
 

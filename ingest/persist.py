@@ -28,6 +28,7 @@ from retrieval.vector_index import VectorPoint
 log = logging.getLogger(__name__)
 
 Step = tuple[str, dict[str, Any]]
+SUPERSEDE = "ingest_supersede_batch"
 
 
 @dataclass
@@ -43,10 +44,9 @@ class WriteSet:
     # Vectors already being computed (memory id → its vector), e.g. a turn's own text,
     # started before the rest of the write was known.
     vectors: dict[str, Awaitable[list[float]]] = field(default_factory=dict)
-
-    @property
-    def superseded(self) -> list[str]:
-        return list(dict.fromkeys(p["old_id"] for p in self.pairs))
+    # The memories the write superseded, set by ``persist``: the pairs' old ones, or the
+    # current end of their chain when a concurrent write superseded one first.
+    superseded: list[str] = field(default_factory=list)
 
 
 def steps_of(ws: WriteSet, at: float) -> list[Step]:
@@ -65,7 +65,8 @@ def steps_of(ws: WriteSet, at: float) -> list[Step]:
     else:
         steps.insert(0, ("tenant_ensure", {"at": at}))
     if ws.pairs:
-        steps.append(("ingest_supersede_batch", {"pairs": ws.pairs, "at": at}))
+        pairs = [{**p, "reason_after_another": _after_another(p["reason"])} for p in ws.pairs]
+        steps.append((SUPERSEDE, {"pairs": pairs, "at": at}))
     if ws.conflicts:
         steps.append(("ingest_conflict_create", {"rows": ws.conflicts}))
     return [*steps, *ws.after]
@@ -86,14 +87,18 @@ async def persist(writer: MemoryWriter, tenant_id: str, ws: WriteSet, at: float)
         async with writer.marks.writing(tenant_id):
             carried = writer.marks.take(tenant_id)
             marks = [("memory_mark_indexed", {"ids": carried, "indexed": True})] if carried else []
+            steps = steps_of(ws, at)
             try:
-                await tenant.write_many([*steps_of(ws, at), *marks])
+                results = await tenant.write_many([*steps, *marks])
             except BaseException:
                 writer.marks.add(tenant_id, carried)  # still pending: the batch takes them
                 raise
     except BaseException:
         embedding.cancel()
         raise
+    made = zip(steps, results[: len(steps)], strict=True)
+    linked = [rows for (name, _), rows in made if name == SUPERSEDE]
+    ws.superseded = list(dict.fromkeys(r["old_id"] for rows in linked for r in rows))
     try:
         vectors = await embedding
         if ws.memories:
@@ -129,3 +134,9 @@ async def _vectors(writer: MemoryWriter, ws: WriteSet) -> list[list[float]]:
 
 def _clean(extra: Mapping[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in extra.items() if v is not None}
+
+
+def _after_another(reason: str | None) -> str:
+    """The reason of a link made to the end of a chain another write extended since the
+    caller read it (``cypher/ingest_supersede_batch.cypher``)."""
+    return f"{reason or 'superseded'} (after a concurrent change)"

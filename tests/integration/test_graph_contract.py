@@ -13,6 +13,7 @@ from core.ids import new_id
 from core.text import content_hash
 from core.types import EntityType, Memory, MemoryType
 from graph.cypher import statement
+from graph.records import memory_row
 from graph.store import GraphStore
 
 pytestmark = pytest.mark.integration
@@ -126,6 +127,67 @@ async def test_superseding_a_non_current_memory_is_a_conflict(
         await g.supersede(first.id, make(tenant_id, "v3"), "fork")
     assert err.value.details["current_id"] == second.id
     assert [link.memory.content for link in await g.chain(first.id)] == ["v1", "v2"]
+
+
+async def test_supersedes_at_once_of_one_memory_leave_one_chain_and_one_current(
+    graph: GraphStore, tenant_id: str, other_tenant_id: str
+) -> None:
+    # What API replicas correcting one fact at once send (each planned against "v1"): the
+    # ingest write creates its memory and links it to the current end of the chain, so the
+    # chain does not fork and one memory is current.
+    g = graph.tenant(tenant_id)
+    first = make(tenant_id, "v1")
+    news = [make(tenant_id, f"v2-{i}") for i in range(4)]
+    await g.create_memories([first])
+
+    async def correct(new: Memory) -> list[dict[str, object]]:
+        rows = [{"props": memory_row(new), "entity_ids": []}]
+        pairs = [
+            {
+                "old_id": first.id,
+                "new_id": new.id,
+                "reason": "changed",
+                "reason_after_another": "changed (after a concurrent change)",
+            }
+        ]
+        _, linked = await g.write_many(
+            [
+                ("ingest_memories_create", {"rows": rows, "at": now()}),
+                ("ingest_supersede_batch", {"pairs": pairs, "at": now()}),
+            ]
+        )
+        return linked
+
+    results = await asyncio.gather(*(correct(n) for n in news))
+    assert all(len(rows) == 1 for rows in results)  # every correction was linked
+    replaced = sorted(str(rows[0]["old_id"]) for rows in results)
+    chain = await g.chain(first.id)
+    assert [link.memory.id for link in chain][0] == first.id and len(chain) == 5
+    # each write reports the memory it actually superseded: the chain's links, once each
+    assert replaced == sorted(link.memory.id for link in chain[:-1])
+    stored = await g.get_memories([first.id, *(n.id for n in news)])
+    assert [m.id for m in stored.values() if m.superseded_by is None] == [chain[-1].memory.id]
+    assert sum("concurrent" in (link.reason or "") for link in chain) == 3
+    (row,) = await g.read("memory_get", ids=[first.id])
+    assert "_lock" not in row["m"]
+
+    # explicit supersedes at once: one wins, the others are told the memory is superseded
+    head = chain[-1].memory.id
+    outcomes = await asyncio.gather(
+        *(g.supersede(head, make(tenant_id, f"v3-{i}"), "fix") for i in range(3)),
+        return_exceptions=True,
+    )
+    assert sum(isinstance(o, Memory) for o in outcomes) == 1
+    assert all(isinstance(o, (Memory, Conflict)) for o in outcomes)
+    assert len(await g.chain(first.id)) == 6
+
+    # another tenant's write links nothing to this tenant's chain
+    theirs = graph.tenant(other_tenant_id)
+    their = make(other_tenant_id, "hijack")
+    await theirs.create_memories([their])
+    pairs = [{"old_id": first.id, "new_id": their.id, "reason": "x", "reason_after_another": "x"}]
+    (linked,) = await theirs.write_many([("ingest_supersede_batch", {"pairs": pairs, "at": now()})])
+    assert linked == [] and len(await g.chain(first.id)) == 6
 
 
 async def test_supersede_carries_entity_links(graph: GraphStore, tenant_id: str) -> None:
