@@ -75,6 +75,14 @@ class DocumentIngester:
             )
         if "\x00" in text:
             raise InvalidInput("document text contains a NUL character", field="text")
+        # Versions of one path ingested at once take turns: each reads the version the one
+        # before it wrote (one version number each, the older chunks superseded).
+        async with self.writer.statements.of("document", tenant_id, path):
+            return await self._ingest(tenant_id, path, text, project_id)
+
+    async def _ingest(
+        self, tenant_id: str, path: str, text: str, project_id: str | None
+    ) -> DocumentResult:
         tenant = self.writer.graph.tenant(tenant_id)
         digest = content_hash(text)
         previous = await tenant.get_document(path)

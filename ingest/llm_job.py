@@ -16,10 +16,10 @@ from core.errors import BackendError, NotFound
 from core.text import content_hash
 from core.types import MemoryType
 from ingest.corrections import Action
-from ingest.extraction import candidates
+from ingest.extraction import Candidate, candidates
 from ingest.llm import LLMExtractor, LLMItem
 from ingest.persist import WriteSet, persist
-from ingest.planning import FactPlanner
+from ingest.planning import FactPlanner, fact_keys
 from ingest.rules import Extracted
 from ingest.writer import MemoryWriter
 from resolution.types import EntityResolver
@@ -75,7 +75,7 @@ class LLMExtractJob:
         if result is None:
             raise BackendError("LLM extraction failed; the rule-based result stands")
         known = await tenant.memory_hashes_for_episode(episode.session_id or "", episode.id)
-        ws = WriteSet()
+        stated: list[tuple[LLMItem, list[Candidate]]] = []
         for item in result.items:
             if item.type == "task" or content_hash(item.content) in known:
                 continue
@@ -91,28 +91,41 @@ class LLMExtractJob:
                 episode_id=episode.id,
                 at=episode.created_at,
             )
-            for planned in await self.planner.plan(
-                tenant, found, episode.user_id, episode.created_at
-            ):
-                if planned.plan.action is Action.SKIP:
-                    continue
-                new = planned.candidate.item.model_copy(
-                    update={
-                        "source": f"llm:{item.type}:{episode.id}",
-                        "confidence": item.confidence,
-                    }
-                )
-                memory = self.writer.build(tenant_id, new)
-                ws.memories.append(memory)
-                known.add(memory.content_hash)
-                for old in planned.plan.existing:
-                    if planned.plan.action is Action.SUPERSEDE:
-                        ws.pairs.append(
-                            {"old_id": old.id, "new_id": memory.id, "reason": planned.plan.reason}
-                        )
-                    else:
-                        ws.conflicts.append(
-                            self.planner.conflict_row(memory, old, planned.plan, episode.created_at)
-                        )
-        if ws.memories:
-            await persist(self.writer, tenant_id, ws, episode.created_at)
+            stated.append((item, found))
+        # Planned and written while no other write of this process changes the same facts
+        # (a turn correcting one of them meanwhile would fork its chain).
+        keys = [k for _, found in stated for k in fact_keys(tenant_id, found)]
+        async with self.writer.statements.holding(keys):
+            ws = WriteSet()
+            for item, found in stated:
+                for planned in await self.planner.plan(
+                    tenant, found, episode.user_id, episode.created_at
+                ):
+                    if planned.plan.action is Action.SKIP:
+                        continue
+                    new = planned.candidate.item.model_copy(
+                        update={
+                            "source": f"llm:{item.type}:{episode.id}",
+                            "confidence": item.confidence,
+                        }
+                    )
+                    memory = self.writer.build(tenant_id, new)
+                    ws.memories.append(memory)
+                    known.add(memory.content_hash)
+                    for old in planned.plan.existing:
+                        if planned.plan.action is Action.SUPERSEDE:
+                            ws.pairs.append(
+                                {
+                                    "old_id": old.id,
+                                    "new_id": memory.id,
+                                    "reason": planned.plan.reason,
+                                }
+                            )
+                        else:
+                            ws.conflicts.append(
+                                self.planner.conflict_row(
+                                    memory, old, planned.plan, episode.created_at
+                                )
+                            )
+            if ws.memories:
+                await persist(self.writer, tenant_id, ws, episode.created_at)

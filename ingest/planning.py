@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -90,6 +90,16 @@ class FactPlanner:
             "reason": plan.reason or "contradiction",
             "at": at,
         }
+
+
+def fact_keys(tenant_id: str, found: Iterable[Candidate]) -> list[tuple[str, ...]]:
+    """The statement-lock keys of these candidates (``MemoryWriter.statements``): one per
+    subject and predicate, the unit a correction supersedes."""
+    return [
+        ("fact", tenant_id, c.item.subject, c.item.predicate)
+        for c in found
+        if c.item.subject and c.item.predicate
+    ]
 
 
 async def _none() -> list[Memory]:

@@ -13,10 +13,8 @@ jobs in that same transaction and run by the ``JobQueue``: it never blocks or lo
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import math
-import zlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,6 +22,7 @@ from core.clock import now
 from core.errors import BackendError, InvalidInput, NotFound
 from core.ids import new_id
 from core.ingest_types import FactConflict, Job, Role, Session, Task, Turn, TurnInput
+from core.locks import StripedLocks
 from core.settings import Settings
 from core.types import Entity, Memory, MemoryType, NewMemory
 from core.validation import check_content
@@ -33,7 +32,7 @@ from ingest import rules
 from ingest.corrections import Action
 from ingest.extraction import candidates
 from ingest.persist import WriteSet, persist
-from ingest.planning import FactPlanner
+from ingest.planning import FactPlanner, fact_keys
 from ingest.queue import JobQueue
 from ingest.sentences import is_pleasantry
 from ingest.sessions import check_session_id, next_session
@@ -95,10 +94,8 @@ class TurnRecorder:
         self.queue = queue
         self.llm_enabled = llm_enabled
         self.planner = FactPlanner(settings.ingest)
-        # Turns of one session are recorded one at a time (the window is read-modify-write);
-        # striped locks keep that bounded in memory however many sessions there are.
-        self._locks = [asyncio.Lock() for _ in range(LOCK_STRIPES)]
-        self._task_locks = [asyncio.Lock() for _ in range(LOCK_STRIPES)]
+        # Turns of one session are recorded one at a time (the window is read-modify-write).
+        self._sessions = StripedLocks(LOCK_STRIPES)
 
     async def record_turn(self, tenant_id: str, turn: TurnInput) -> TurnResult:
         """Record one turn; raises InvalidInput (nothing written) for bad input."""
@@ -109,7 +106,7 @@ class TurnRecorder:
         at = now() if turn.at is None else float(turn.at)
         if not math.isfinite(at) or at < 0:
             raise InvalidInput("at must be a time in epoch seconds", field="at")
-        async with self._locks[hash((tenant_id, session_id)) % LOCK_STRIPES]:
+        async with self._sessions.of(tenant_id, session_id):
             return await self._record(tenant_id, turn, content, session_id, at)
 
     async def _record(
@@ -174,14 +171,12 @@ class TurnRecorder:
         stating = turn.role is Role.USER and not pleasantry
         found = candidates(rules.extract(content), resolution, **ctx) if stating else []
         task_found = scan(content, resolution) if stating else []
-        # Identical task texts said in several sessions at once are one task: the turns of a
-        # tenant that state tasks look for the existing ones and write theirs one at a time.
-        deduplicating = (
-            self._task_locks[zlib.crc32(tenant_id.encode()) % LOCK_STRIPES]
-            if task_found
-            else contextlib.nullcontext()
-        )
-        async with deduplicating:
+        # Turns stating the same fact or task in several sessions at once take turns from
+        # the read of the current facts and tasks to the write: a correction is planned
+        # against the one before it (one current value, one chain), an identical task is
+        # one task. Turns stating other things do not wait for each other.
+        stated = [*fact_keys(tenant_id, found), *(("task", tenant_id, c.key) for c in task_found)]
+        async with self.writer.statements.holding(stated):
             facts, existing_tasks = await asyncio.gather(
                 self.planner.plan(tenant, found, turn.user_id, at),
                 tenant.tasks_by_keys([c.key for c in task_found]),

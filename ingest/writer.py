@@ -16,6 +16,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from core.clock import now, to_epoch
 from core.errors import BackendError, InvalidInput, NotFound
 from core.ids import check_ids, new_id
+from core.locks import StripedLocks
 from core.settings import LimitSettings
 from core.text import content_hash
 from core.types import EraseReport, Memory, MemoryType, NewMemory, default_decay
@@ -43,6 +44,10 @@ class MemoryWriter:
         self.embedder = embedder
         self.limits = limits
         self.marks = IndexMarks(graph)  # the ingest path's deferred ``indexed`` marks
+        # Held by ingest writes from reading what they change to writing it, per statement
+        # (a fact's subject and predicate, a task, a document path), so writes of this
+        # process that change the same thing take turns (turns, LLM jobs, documents).
+        self.statements = StripedLocks()
 
     def build(
         self, tenant_id: str, item: NewMemory, at: float | None = None, memory_id: str | None = None

@@ -20,13 +20,13 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
-import zlib
 from collections import OrderedDict
 from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, field
 
 from core.clock import now
 from core.errors import BackendError, InvalidInput
+from core.locks import StripedLocks
 from core.settings import ResolutionSettings
 from core.text import normalize_name
 from core.types import Entity
@@ -103,7 +103,7 @@ class Resolver:
         self.tracker = EntityTracker(settings)
         self.names = GazetteerCache(graph, settings.max_cached_tenants, settings.gazetteer_ttl)
         self._session_locks: OrderedDict[tuple[str, str], asyncio.Lock] = OrderedDict()
-        self._creation_locks = [asyncio.Lock() for _ in range(_CREATION_STRIPES)]
+        self._creation_locks = StripedLocks(_CREATION_STRIPES)
 
     async def load(self) -> None:
         """Load the spaCy model now rather than on the first call."""
@@ -353,7 +353,7 @@ class Resolver:
         """Held while a turn creates an entity in ``tenant_id`` (one lock per stripe of
         tenants): the check for an entity a concurrent turn just created, and the creation,
         happen as one step in this process."""
-        return self._creation_locks[zlib.crc32(tenant_id.encode()) % _CREATION_STRIPES]
+        return self._creation_locks.of(tenant_id)
 
     def _session_lock(self, tenant_id: str, session_id: str) -> asyncio.Lock:
         key = (tenant_id, session_id)

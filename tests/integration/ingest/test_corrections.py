@@ -4,6 +4,8 @@ never supersede each other; repeated statements add nothing."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from api.brain import Brain
@@ -128,3 +130,31 @@ async def test_a_pronoun_correction_supersedes_the_tracked_entitys_fact(
     assert new.subject == old.subject  # "he" is Peter, through the session's entity tracker
     assert new.content == "Actually Peter is an editor now."
     assert later.superseded == (old.id,)
+
+
+async def test_corrections_said_in_several_sessions_at_once_leave_one_current_value(
+    ingest: IngestService, brain: Brain, tenant_id: str
+) -> None:
+    first = await say(ingest, tenant_id, "Peter is one of our writers.", T0)
+    old = next(m for m in first.extracted if m.predicate == "role")
+    said = ["an editor", "a manager", "an editor", "a designer"]
+    results = await asyncio.gather(
+        *(
+            say(ingest, tenant_id, f"Actually, Peter is {role} now.", T0 + 60 + i, user=f"u{i}")
+            for i, role in enumerate(said)
+        )
+    )
+    # Was: four current roles, each turn reporting that it superseded "writer".
+    chain = await brain.lineage(tenant_id, old.id)
+    assert chain[0].memory.id == old.id and chain[-1].current
+    assert sum(link.current for link in chain) == 1
+    made = [m.id for r in results for m in r.extracted if m.predicate == "role"]
+    assert sorted(made) == sorted(link.memory.id for link in chain[1:])  # none left outside
+    replaced = [i for r in results for i in r.superseded]
+    assert sorted(replaced) == sorted(link.memory.id for link in chain[:-1])  # each once
+    # Each step of the chain changes the value: "editor" twice in a row is said once.
+    values = [link.memory.object for link in chain]
+    assert all(a != b for a, b in zip(values, values[1:], strict=False))
+    hits = await brain.search(tenant_id, SearchQuery(query="What is Peter's role?"))
+    current_roles = [h.memory.id for h in hits.hits if h.memory.predicate == "role"]
+    assert current_roles == [chain[-1].memory.id]

@@ -3,6 +3,8 @@ entity links, supersession of the previous version, bad input, tenant isolation.
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from api.brain import Brain
@@ -81,6 +83,26 @@ async def test_unchanged_is_a_no_op_and_a_change_supersedes_old_chunks(
         for m in (await brain.graph.tenant(tenant_id).get_memories(list(found))).values()
         if m.type is not MemoryType.DOCUMENT
     }
+
+
+async def test_versions_of_one_document_ingested_at_once_take_turns(
+    ingest: IngestService, brain: Brain, tenant_id: str
+) -> None:
+    v1 = await ingest.ingest_document(tenant_id, "h.md", handbook())
+    edits = [handbook(f"- step {i}\n") for i in range(3)]
+    results = await asyncio.gather(
+        *(ingest.ingest_document(tenant_id, "h.md", text) for text in edits)
+    )
+    # Was: three "version 2"s, each superseding version 1, all their chunks current.
+    assert sorted(r.document.version for r in results) == [2, 3, 4]
+    last = max(results, key=lambda r: r.document.version)
+    stored = await brain.graph.tenant(tenant_id).get_document("h.md")
+    assert stored is not None and stored.version == 4
+    assert list(stored.chunk_ids) == [c.id for c in last.chunks]
+    every = [c.id for r in (v1, *results) for c in r.chunks]
+    memories = await brain.graph.tenant(tenant_id).get_memories(every)
+    current = {i for i, m in memories.items() if m.superseded_by is None}
+    assert current == {c.id for c in last.chunks}
 
 
 @pytest.mark.parametrize(
