@@ -161,10 +161,14 @@ class Brain(EntityFacade, LifecycleFacade):
     # -- memories ------------------------------------------------------------------------------
 
     async def remember(self, tenant_id: str, item: NewMemory) -> Memory:
-        return (await self.writer.remember(tenant_id, [item]))[0]
+        return (await self.remember_many(tenant_id, [item]))[0]
 
     async def remember_many(self, tenant_id: str, items: Sequence[NewMemory]) -> list[Memory]:
-        return await self.writer.remember(tenant_id, items)
+        stored = await self.writer.remember(tenant_id, items)
+        await self.ingest.refresh_profiles_later(
+            tenant_id, [e for m in stored for e in m.entity_ids]
+        )
+        return stored
 
     async def memory(self, tenant_id: str, memory_id: str) -> Memory:
         return await self.graph.tenant(tenant_id).get_memory(check_id(memory_id))
@@ -175,7 +179,9 @@ class Brain(EntityFacade, LifecycleFacade):
     async def supersede(
         self, tenant_id: str, memory_id: str, content: str, reason: str | None = None
     ) -> Memory:
-        return await self.writer.supersede(tenant_id, check_id(memory_id), content, reason)
+        new = await self.writer.supersede(tenant_id, check_id(memory_id), content, reason)
+        await self.ingest.refresh_profiles_later(tenant_id, new.entity_ids)
+        return new
 
     async def lineage(self, tenant_id: str, memory_id: str) -> list[LineageLink]:
         return await self.graph.tenant(tenant_id).chain(check_id(memory_id))

@@ -86,6 +86,10 @@ class JobQueue:
         """
         self._kinds[kind] = _Kind(handler, merge, max(0.0, settle))
 
+    def handles(self, kind: str) -> bool:
+        """Is a handler registered for ``kind``?"""
+        return kind in self._kinds
+
     @property
     def running(self) -> bool:
         return any(not w.done() for w in self._workers)

@@ -12,13 +12,14 @@ given) and ``llm_extract`` (when ``settings.ingest.llm.provider`` is not "none")
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 import httpx
 
 from core.clock import now
-from core.errors import NotFound
+from core.errors import BackendError, NotFound
 from core.ids import check_id
 from core.ingest_types import (
     DocumentResult,
@@ -41,6 +42,8 @@ from ingest.writer import MemoryWriter
 from resolution.types import EntityResolver
 from retrieval.embedders import Embedder
 from retrieval.vector_index import VectorIndex
+
+log = logging.getLogger(__name__)
 
 ProfileRefresh = Callable[[str, Sequence[str]], Awaitable[object]]
 
@@ -123,7 +126,21 @@ class IngestService:
     async def ingest_document(
         self, tenant_id: str, source_path: str, text: str, project_id: str | None = None
     ) -> DocumentResult:
-        return await self.documents.ingest_document(tenant_id, source_path, text, project_id)
+        result = await self.documents.ingest_document(tenant_id, source_path, text, project_id)
+        await self.refresh_profiles_later(tenant_id, [e.id for e in result.entities])
+        return result
+
+    async def refresh_profiles_later(self, tenant_id: str, entity_ids: Sequence[str]) -> None:
+        """Queue a profile refresh of these entities after a write that is not a turn (a turn
+        queues its own in its transaction). The write is already durable: if the job cannot
+        be stored, the lifecycle's reprofile job catches up, and this only logs."""
+        ids = list(dict.fromkeys(entity_ids))
+        if not ids or not self.queue.handles(PROFILE_JOB):
+            return
+        try:
+            await self.queue.enqueue(tenant_id, PROFILE_JOB, {"entity_ids": ids})
+        except BackendError:
+            log.warning("could not queue a profile refresh of %d entities", len(ids), exc_info=True)
 
     # -- tasks and conflicts -------------------------------------------------------------------
 

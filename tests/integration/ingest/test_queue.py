@@ -12,8 +12,10 @@ import pytest
 from api.brain import Brain
 from core.ingest_types import JobStatus, TurnInput
 from core.settings import IngestSettings
+from core.types import EntityType, NewMemory
 from ingest.queue import JobQueue
 from ingest.service import IngestService
+from resolution.resolver import Resolver
 from tests.integration.ingest.conftest import build_ingest
 
 pytestmark = pytest.mark.integration
@@ -54,6 +56,37 @@ async def test_pending_jobs_survive_a_stop_and_resume_on_restart(
     await restarted.stop()
     assert sorted(done) == [0, 1, 2, 3, 4]
     assert await brain.graph.tenant(tenant_id).pending_jobs() == []
+
+
+async def test_memories_and_documents_about_entities_queue_their_profile_refresh(
+    brain: Brain, resolver: Resolver, tenant_id: str
+) -> None:
+    # Not only turns: a remembered memory or a document about an entity changes its profile
+    # too. Without the refresh the first ambiguous mention built it on demand (seconds).
+    g = brain.graph.tenant(tenant_id)
+    mira = await g.create_entity("Mira Holt", EntityType.PERSON)
+    await brain.remember(
+        tenant_id, NewMemory(content="Mira Holt edits the travel newsletter.", entity_ids=[mira.id])
+    )
+    (job,) = await g.pending_jobs()
+    assert job.kind == "profile_refresh" and job.payload["entity_ids"] == [mira.id]
+    # Run by a service started on the same graph (the brain's own queue is not started here).
+    service = build_ingest(brain, resolver)
+    assert await service.start(tenants=[tenant_id]) == 1
+    try:
+        await service.queue.drain()
+        profiled = await g.get_entity(mira.id)
+        assert profiled.profile_summary and "newsletter" in profiled.profile_summary
+        result = await service.ingest_document(
+            tenant_id, "notes/mira.md", "# Mira Holt\n\nMira Holt also runs the podcast."
+        )
+        assert mira.id in {e.id for e in result.entities}
+        await service.queue.drain()
+        profiled = await g.get_entity(mira.id)
+        assert profiled.profile_summary and "podcast" in profiled.profile_summary
+    finally:
+        await service.stop()
+    assert await g.pending_jobs() == []
 
 
 async def test_a_failing_job_is_retried_then_kept_as_failed(brain: Brain, tenant_id: str) -> None:
