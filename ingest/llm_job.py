@@ -112,20 +112,6 @@ class LLMExtractJob:
                     memory = self.writer.build(tenant_id, new)
                     ws.memories.append(memory)
                     known.add(memory.content_hash)
-                    for old in planned.plan.existing:
-                        if planned.plan.action is Action.SUPERSEDE:
-                            ws.pairs.append(
-                                {
-                                    "old_id": old.id,
-                                    "new_id": memory.id,
-                                    "reason": planned.plan.reason,
-                                }
-                            )
-                        else:
-                            ws.conflicts.append(
-                                self.planner.conflict_row(
-                                    memory, old, planned.plan, episode.created_at
-                                )
-                            )
+                    self.planner.link(ws, memory, planned.plan, episode.created_at)
             if ws.memories:
                 await persist(self.writer, tenant_id, ws, episode.created_at)

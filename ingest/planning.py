@@ -13,6 +13,7 @@ from core.types import Memory
 from graph.tenant import TenantGraph
 from ingest.corrections import Action, FactPlan, plan_fact
 from ingest.extraction import Candidate
+from ingest.persist import WriteSet
 
 
 @dataclass(frozen=True)
@@ -78,6 +79,15 @@ class FactPlanner:
                 plan = FactPlan(Action.CREATE)
             out.append(PlannedFact(c, plan))
         return out
+
+    def link(self, ws: WriteSet, memory: Memory, plan: FactPlan, at: float) -> None:
+        """Add what ``plan`` asks of the new ``memory`` to the write: a supersede link to each
+        fact it replaces, or a conflict with each fact it contradicts."""
+        for old in plan.existing:
+            if plan.action is Action.SUPERSEDE:
+                ws.pairs.append({"old_id": old.id, "new_id": memory.id, "reason": plan.reason})
+            elif plan.action is Action.CONFLICT:
+                ws.conflicts.append(self.conflict_row(memory, old, plan, at))
 
     @staticmethod
     def conflict_row(memory: Memory, old: Memory, plan: FactPlan, at: float) -> dict[str, Any]:

@@ -190,14 +190,7 @@ class TurnRecorder:
                     continue
                 memory = self.writer.build(tenant_id, planned.candidate.item)
                 extracted.append(memory)
-                for old in planned.plan.existing:
-                    if planned.plan.action is Action.SUPERSEDE:
-                        ws.pairs.append(
-                            {"old_id": old.id, "new_id": memory.id, "reason": planned.plan.reason}
-                        )
-                    else:
-                        conflict = self.planner.conflict_row(memory, old, planned.plan, at)
-                        ws.conflicts.append(conflict)
+                self.planner.link(ws, memory, planned.plan, at)
             for item, extra in tasks.new:
                 memory = self.writer.build(tenant_id, item)
                 extracted.append(memory)
