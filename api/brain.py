@@ -47,7 +47,6 @@ from ingest.lifecycle.service import LifecycleService
 from ingest.reconcile import ReconcileReport, reconcile
 from ingest.service import IngestService
 from ingest.sessions import check_session_id
-from ingest.writer import MemoryWriter
 from resolution.profiles import ReprofileReport
 from resolution.resolver import Resolver
 from resolution.tracker import load_state
@@ -109,7 +108,6 @@ class Brain(EntityFacade, LifecycleFacade):
         self.graph = graph
         self.index = index
         self.embedder = embedder
-        self.writer = MemoryWriter(graph, index, embedder, settings.limits)
         self.resolver = Resolver(graph, embedder, settings.resolution)
         r = settings.retrieval
         self.access = AccessRecorder(graph, r.access_flush_seconds, r.access_max_pending)
@@ -118,6 +116,9 @@ class Brain(EntityFacade, LifecycleFacade):
         self.ingest = IngestService.build(
             settings, graph, index, embedder, self.resolver, self.resolver.refresh_profiles
         )
+        # One writer for every write of this process, turns and the operations here alike: one
+        # set of statement locks and one batch of deferred index marks.
+        self.writer = self.ingest.writer
         self.lifecycle = LifecycleService(
             self.writer,
             settings.lifecycle,
