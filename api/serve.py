@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 
 import uvicorn
 
@@ -10,7 +11,10 @@ from api.app import create_app
 from api.auth import create_key
 from api.brain import Brain
 from api.demo import DEMO_TENANT, seed_demo
+from core.heap import freeze_startup_heap
 from core.settings import Settings
+
+log = logging.getLogger(__name__)
 
 
 async def serve(settings: Settings, demo: bool = False) -> int:
@@ -25,6 +29,7 @@ async def serve(settings: Settings, demo: bool = False) -> int:
         raise
     if settings.lifecycle.scheduler:
         brain.lifecycle.scheduler.start()  # stopped by brain.close() at shutdown
+    log.info("start-up heap frozen (%d objects)", freeze_startup_heap())
     # From here uvicorn's lifespan owns the engines: on SIGINT/SIGTERM it stops accepting,
     # finishes in-flight requests, then closes the index, the model and the graph engine.
     app = create_app(settings, brain, owns_brain=True)
