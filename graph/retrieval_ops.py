@@ -101,4 +101,5 @@ class RetrievalOps(Scoped):
         if not counts:
             return 0
         rows = [{"id": k, "n": int(n), "at": at} for k, n in counts.items()]
-        return len(await self.write("retrieval_record_access", rows=rows))
+        found = await self.write("retrieval_record_access", rows=rows)
+        return int(found[0]["updated"]) if found else 0

@@ -231,7 +231,7 @@ async def test_access_counts_are_batched(
         await retriever.search(tenant_id, SearchQuery(query="wifi password"))
     assert retriever.access.pending == 3
     flushes = retriever.access.flushes
-    await retriever.access.flush()
+    assert await retriever.access.flush() == 1  # memories updated
     assert retriever.access.flushes == flushes + 1  # one UNWIND write for three accesses
     stored = await brain.memory(tenant_id, m.id)
     assert stored.access_count == 3 and stored.last_accessed_at is not None
