@@ -96,7 +96,7 @@ class Retriever:
             InvalidInput: empty or oversized query, top-k out of range, since after until,
                 unknown or out-of-range weights.
         """
-        response, _ = await self.search_with_core(tenant_id, query, entities)
+        response, _ = await self._search(tenant_id, query, entities, with_core=False)
         return response
 
     async def search_with_core(
@@ -106,6 +106,17 @@ class Retriever:
         entities: Mapping[str, Entity] | None = None,
     ) -> tuple[SearchResponse, list[Memory]]:
         """``search`` plus the pinned memories the core path found (for context assembly)."""
+        return await self._search(tenant_id, query, entities, with_core=True)
+
+    async def _search(
+        self,
+        tenant_id: str,
+        query: SearchQuery,
+        entities: Mapping[str, Entity] | None,
+        with_core: bool,
+    ) -> tuple[SearchResponse, list[Memory]]:
+        """The search; ``with_core`` also hydrates every pinned memory (a context's core
+        layer), not only those that reach the shortlist."""
         start = time.perf_counter()
         weights = self._validate(query)
         s = self.settings
@@ -197,7 +208,7 @@ class Retriever:
                 stand_ins[i] = m
         stand_ins.update(supplied)
         first = order(stand_ins, tenant_id, query, at, evidence, s)
-        wanted = shortlist(first, query.top_k, core)
+        wanted = shortlist(first, query.top_k, core if with_core else ())
         hydrated = await tenant.get_memories([i for i in wanted if i not in supplied])
         hydrated.update({i: supplied[i] for i in wanted if i in supplied})
         exact = rank(hydrated, tenant_id, query, at, evidence, s)
