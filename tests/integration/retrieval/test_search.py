@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,8 @@ from api.brain import Brain
 from core.clock import now
 from core.errors import BackendError, InvalidInput
 from core.retrieval_types import SIGNALS, SearchMode, SearchQuery
-from core.types import EntityType, MemoryType, NewMemory
+from core.types import EntityType, Memory, MemoryType, NewMemory
+from graph.memories import MemoryOps
 from retrieval.edge_index import EdgeVectorIndex
 from retrieval.retriever import Retriever
 
@@ -337,3 +339,35 @@ async def test_a_failing_engine_fails_the_search_and_leaves_no_stray_errors(
         await asyncio.sleep(0.05)  # let the stopped parts finish
         gc.collect()  # an error nobody took is logged when its task is collected
     assert "never retrieved" not in caplog.text
+
+
+async def test_search_hydrates_its_shortlist_and_assembly_every_pinned_memory(
+    brain: Brain, retriever: Retriever, tenant_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rooms = ["kitchen", "lobby", "garage", "office", "studio", "cellar", "attic", "porch"]
+    pinned = await brain.remember_many(
+        tenant_id,
+        [
+            NewMemory(content=f"House rule {i}: keep the {rooms[i % 8]} tidy", pinned=True)
+            for i in range(15)
+        ],
+    )
+    await brain.remember_many(
+        tenant_id,
+        [NewMemory(content=f"Invoice {i} for the Anderson order was sent") for i in range(30)],
+    )
+    hydrated: list[list[str]] = []
+    real = MemoryOps.get_memories
+
+    async def spy(self: MemoryOps, ids: Sequence[str]) -> dict[str, Memory]:
+        hydrated.append(list(ids))
+        return await real(self, ids)
+
+    monkeypatch.setattr(MemoryOps, "get_memories", spy)
+    query = SearchQuery(query="the invoice for the Anderson order", top_k=2)
+    response = await retriever.search(tenant_id, query)
+    assert response.hits and len(hydrated) == 1
+    assert len(hydrated[0]) <= 2 * 2 + 10  # the shortlist, not the 15 pinned memories besides
+    hydrated.clear()
+    _, core = await retriever.search_with_core(tenant_id, query)
+    assert {m.id for m in core} == {m.id for m in pinned}  # the context's core layer
