@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -53,6 +54,9 @@ def test_serve_demo_then_keys_create_attaches(tmp_path: Path) -> None:
         key = next(line.split()[-1] for line in text.splitlines() if "API key" in line)
         url = f"http://127.0.0.1:{port}/graphql"
         assert f"ready at {url}" in text and "curl -s" in text
+        # The models are loaded and frozen out of the collector before serving (core/heap.py).
+        frozen = re.search(r"start-up heap frozen \((\d+) objects\)", text)
+        assert frozen is not None and int(frozen.group(1)) > 100_000
 
         hits = httpx.post(
             url, json={"query": SEARCH}, headers={"Authorization": f"Bearer {key}"}
