@@ -166,6 +166,8 @@ class Brain(EntityFacade, LifecycleFacade):
 
     async def remember_many(self, tenant_id: str, items: Sequence[NewMemory]) -> list[Memory]:
         stored = await self.writer.remember(tenant_id, items)
+        if any(m.pinned for m in stored):
+            self.retriever.core.invalidate(tenant_id)  # core memory shows it on the next read
         await self.ingest.refresh_profiles_later(
             tenant_id, [e for m in stored for e in m.entity_ids]
         )
@@ -181,6 +183,8 @@ class Brain(EntityFacade, LifecycleFacade):
         self, tenant_id: str, memory_id: str, content: str, reason: str | None = None
     ) -> Memory:
         new = await self.writer.supersede(tenant_id, check_id(memory_id), content, reason)
+        if new.pinned:
+            self.retriever.core.invalidate(tenant_id)  # the new version replaces the old in core
         await self.ingest.refresh_profiles_later(tenant_id, new.entity_ids)
         return new
 
@@ -196,7 +200,10 @@ class Brain(EntityFacade, LifecycleFacade):
         return await tenant.entity_chains(entity_id, predicate)
 
     async def forget(self, tenant_id: str, memory_id: str) -> Memory:
-        return await self.writer.forget(tenant_id, check_id(memory_id))
+        forgotten = await self.writer.forget(tenant_id, check_id(memory_id))
+        if forgotten.pinned:
+            self.retriever.core.invalidate(tenant_id)
+        return forgotten
 
     async def erase(
         self,
@@ -383,6 +390,7 @@ class Brain(EntityFacade, LifecycleFacade):
         tenant = self.graph.tenant(tenant_id)
         await tenant.get_memory(check_id(memory_id))
         await tenant.set_pinned([memory_id], False)
+        self.retriever.core.invalidate(tenant_id)
         await self.index.set_payload(tenant_id, [memory_id], {"pinned": False})
         await tenant.mark_indexed([memory_id])
         return await tenant.get_memory(memory_id)
@@ -400,6 +408,7 @@ class Brain(EntityFacade, LifecycleFacade):
         """Recreate exported records in ``tenant_id`` (ids kept), then index them."""
         counts = await self.graph.tenant(tenant_id).import_records(records)
         self.resolver.names.invalidate(tenant_id)
+        self.retriever.core.invalidate(tenant_id)
         report = await self.reconcile([tenant_id])
         return {**counts, "indexed": report.reindexed}
 

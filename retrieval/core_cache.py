@@ -6,9 +6,11 @@ someone pins, updates or unpins. The read is one index lookup (``pinned_key``, ~
 is still kept per tenant for ``ttl`` seconds: one round trip fewer per request. Past half its
 life an entry is refreshed in the background while it is still served, so under steady
 traffic no request waits for that read; an entry older than ``ttl`` is never served.
-``invalidate`` makes a change visible at once in this process; other replicas see it within
-``ttl``. Cached ids are only candidates: each one is hydrated and filtered (expired,
-superseded) on every request, so a stale entry can never serve a removed memory.
+``invalidate`` makes a change visible at once in this process (``Brain`` calls it when a
+memory is pinned, unpinned, updated or forgotten as core memory, and on erase and import);
+other replicas see it within ``ttl``. Cached ids are only candidates: each one is hydrated
+and filtered (expired, superseded) on every request, so a stale entry can never serve a
+removed memory.
 """
 
 from __future__ import annotations

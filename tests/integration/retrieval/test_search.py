@@ -371,3 +371,23 @@ async def test_search_hydrates_its_shortlist_and_assembly_every_pinned_memory(
     hydrated.clear()
     _, core = await retriever.search_with_core(tenant_id, query)
     assert {m.id for m in core} == {m.id for m in pinned}  # the context's core layer
+
+
+async def test_core_memory_changes_show_on_the_next_read(brain: Brain, tenant_id: str) -> None:
+    async def core_ids() -> set[str]:
+        response = await brain.search(tenant_id, SearchQuery(query="house rules", top_k=10))
+        assert response.metadata.candidates_per_path["CORE"] == len(
+            {h.memory.id for h in response.hits if "CORE" in h.paths}
+        )  # every cached core id is a live, current memory
+        return {h.memory.id for h in response.hits if "CORE" in h.paths}
+
+    a = await brain.pin_core(tenant_id, NewMemory(content="House rule: we never work on Sundays"))
+    assert await core_ids() == {a.id}  # the tenant's core ids are cached now
+    b = await brain.pin_core(tenant_id, NewMemory(content="House rule: invoices go out monthly"))
+    assert await core_ids() == {a.id, b.id}
+    c = await brain.update_core(tenant_id, b.id, "House rule: invoices go out every two weeks")
+    assert await core_ids() == {a.id, c.id}
+    await brain.unpin_core(tenant_id, a.id)
+    assert await core_ids() == {c.id}
+    await brain.forget(tenant_id, c.id)
+    assert await core_ids() == set()
