@@ -225,8 +225,8 @@ async def measure_facade(brain: Brain, queries: int, rng: random.Random) -> dict
 async def warm_up(brain: Brain, seconds: float, rng: random.Random) -> int:
     """Searches and contexts through the facade for ``seconds``, not measured, on texts the
     measured runs never send. A fresh graph engine compiles its hot code during its first
-    few hundred reads: over the first 150 searches it used 42 ms of CPU a search, 6-10 ms
-    after 450 (``docs/BENCHMARKS.md``). A long-running service pays that once."""
+    few hundred reads: over the first 150 searches it used 42 ms of CPU a search, 5-11 ms
+    after 300 (``docs/BENCHMARKS.md``). A long-running service pays that once."""
     session = "bench-warm-up"
     deadline = time.monotonic() + seconds
     done = 0
