@@ -116,8 +116,9 @@ class Brain(EntityFacade, LifecycleFacade):
         self.ingest = IngestService.build(
             settings, graph, index, embedder, self.resolver, self.resolver.refresh_profiles
         )
-        # One writer for every write of this process, turns and the operations here alike: one
-        # set of statement locks and one batch of deferred index marks.
+        # One writer for every write of this process, turns and the operations here alike, so
+        # they share its statement locks and deferred index marks (the operations here use
+        # neither yet; core-memory changes invalidate the retriever's core cache below).
         self.writer = self.ingest.writer
         self.lifecycle = LifecycleService(
             self.writer,

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import json
 import os
 import random
@@ -133,7 +134,10 @@ async def run(
         # statements (see bench/retrieval.py), which a long-running service pays once.
         warm = 0
         deadline = time.monotonic() + warmup
-        for text in business_turns(100_000, seed=11):
+        texts = itertools.chain.from_iterable(
+            business_turns(500, seed=11 + k) for k in itertools.count()
+        )
+        for text in texts:
             if time.monotonic() >= deadline:
                 break
             await service.record_turn(
