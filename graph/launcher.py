@@ -173,6 +173,11 @@ class EmbeddedGraphEngine:
                 raise EngineStartError(f"port {port} on 127.0.0.1 is already in use")
         cmd = [
             str(java),
+            # The heap is sized once (initial = maximum). A heap that starts small and grows
+            # has a small young generation: under a steady read load it promoted ~10 MB/s of
+            # short-lived objects into the old generation, which then needed a full
+            # collection (65 ms at 1 GB) every minute or so (docs/BENCHMARKS.md).
+            f"-Xms{self.settings.heap}",
             f"-Xmx{self.settings.heap}",
             "-XX:+UseSerialGC" if (os.cpu_count() or 2) <= 2 else "-XX:+UseG1GC",
             f"-Darcadedb.server.rootPath={self.root}",

@@ -35,6 +35,14 @@ def test_password_is_private_and_attach_finds_the_running_engine(
     assert info == embedded_graph.engine.info
 
 
+def test_the_engine_heap_is_sized_once(settings: Settings, embedded_graph: GraphRuntime) -> None:
+    # Initial heap = maximum: a growing heap's small young generation promotes short-lived
+    # objects and the old generation then needs full collections under load.
+    args = (settings.graph_dir.resolve() / "jvm.args").read_text().split()
+    assert f'"-Xms{settings.graph.heap}"' in args
+    assert f'"-Xmx{settings.graph.heap}"' in args
+
+
 def test_no_attach_without_a_running_engine(tmp_path: Path) -> None:
     assert attach_info(tmp_path) is None
 
