@@ -31,6 +31,7 @@ import qdrant_edge as qe
 from core.errors import BackendError, BrainError
 from core.settings import VectorSettings
 from retrieval.bm25 import Bm25Encoder, SparseTerms
+from retrieval.payload_cache import PayloadCache
 from retrieval.vector_conditions import (
     RRF_K,
     TENANT,
@@ -88,6 +89,7 @@ class EdgeVectorIndex(VectorIndex):
         self._bm25 = Bm25Encoder()
         self._shard: qe.EdgeShard | None = None
         self._write_lock = asyncio.Lock()
+        self.payloads = PayloadCache(settings.payload_cache)
 
     async def open(self) -> None:
         async with self._write_lock:
@@ -97,6 +99,7 @@ class EdgeVectorIndex(VectorIndex):
     async def close(self) -> None:
         async with self._write_lock:
             shard, self._shard = self._shard, None
+            self.payloads.drop(None)
             if shard is not None:
                 await self._run("close", _flush_and_close, shard)
 
@@ -121,7 +124,10 @@ class EdgeVectorIndex(VectorIndex):
             ]
             shard.update(qe.UpdateOperation.upsert_points(batch))
 
-        await self._write("upsert", upsert)
+        try:
+            await self._write("upsert", upsert)
+        finally:
+            self.payloads.drop(p.id for p in points)
 
     async def set_payload(
         self, tenant_id: str, ids: Sequence[str], payload: Mapping[str, Any]
@@ -130,15 +136,24 @@ class EdgeVectorIndex(VectorIndex):
         where = _ids_filter(tenant_id, ids)
         if where is not None:
             operation = qe.UpdateOperation.set_payload_by_filter(where, update)
-            await self._write("set_payload", lambda shard: shard.update(operation))
+            try:
+                await self._write("set_payload", lambda shard: shard.update(operation))
+            finally:
+                self.payloads.drop(ids)
 
     async def delete(self, tenant_id: str, ids: Sequence[str]) -> None:
         where = _ids_filter(tenant_id, ids)
         if where is not None:
-            await self._delete(where)
+            try:
+                await self._delete(where)
+            finally:
+                self.payloads.drop(ids)
 
     async def delete_by_filter(self, flt: VectorFilter) -> None:
-        await self._delete(_filter(filter_conditions(flt)))
+        try:
+            await self._delete(_filter(filter_conditions(flt)))
+        finally:
+            self.payloads.drop(None)
 
     async def dense_search(
         self, vector: Sequence[float], flt: VectorFilter, limit: int, payload: bool = True
@@ -193,11 +208,19 @@ class EdgeVectorIndex(VectorIndex):
         return nearest(windows, [[str(p.id) for p in points] for points in results])
 
     async def retrieve(self, tenant_id: str, ids: Sequence[str]) -> dict[str, Mapping[str, Any]]:
-        where = _ids_filter(tenant_id, ids)
+        found: dict[str, Mapping[str, Any]] = {}
+        for point_id in ids:
+            cached = self.payloads.get(point_id)
+            if cached is not None and cached.get(TENANT) == tenant_id:
+                found[point_id] = cached
+        where = _ids_filter(tenant_id, [i for i in ids if i not in found])
         if where is None:
-            return {}
+            return found
+        generation = self.payloads.generation
         records = await self._read("retrieve", lambda shard: _scroll(shard, where, True))
-        return {str(record.id): record.payload or {} for record in records}
+        read = {str(record.id): record.payload or {} for record in records}
+        found.update(self.payloads.store(generation, read))
+        return found
 
     async def vectors(self, tenant_id: str, ids: Sequence[str]) -> dict[str, list[float]]:
         where = _ids_filter(tenant_id, ids)
@@ -258,18 +281,46 @@ class EdgeVectorIndex(VectorIndex):
     ) -> list[ScoredId]:
         if limit <= 0:
             return []
+        # Ids and scores only: the payloads come from the cache, and those it lacks are read
+        # in the same worker call (see retrieval/payload_cache.py).
         request = qe.QueryRequest(
             limit,
             query=query,
             prefetches=prefetches,
             filter=where,
             params=params,
-            with_payload=payload,
+            with_payload=False,
         )
-        points = await self._read("query", lambda shard: shard.query(request))
         if not payload:
+            points = await self._read("query", lambda shard: shard.query(request))
             return [ScoredId(str(p.id), p.score, {}) for p in points]
-        return [ScoredId(str(p.id), p.score, p.payload or {}) for p in points]
+        generation = self.payloads.generation
+        rows, read = await self._read("query", lambda shard: self._query_payloads(shard, request))
+        stored = self.payloads.store(generation, read)
+        out: list[ScoredId] = []
+        for point_id, score, cached in rows:
+            data = cached if cached is not None else stored.get(point_id)
+            if data is not None:  # None: deleted between the search and the payload read
+                out.append(ScoredId(point_id, score, data))
+        return out
+
+    def _query_payloads(
+        self, shard: qe.EdgeShard, request: qe.QueryRequest
+    ) -> tuple[list[tuple[str, float, Mapping[str, Any] | None]], dict[str, Mapping[str, Any]]]:
+        """Each point found with its cached payload (None if not cached), and the payloads
+        read for those the cache lacked. Runs in a worker thread."""
+        rows: list[tuple[str, float, Mapping[str, Any] | None]] = []
+        missing: list[qe.PointId] = []
+        for point in shard.query(request):
+            point_id = str(point.id)
+            cached = self.payloads.get(point_id)
+            rows.append((point_id, point.score, cached))
+            if cached is None:
+                missing.append(point.id)
+        if not missing:
+            return rows, {}
+        records = shard.retrieve(missing, True, False)
+        return rows, {str(r.id): r.payload or {} for r in records}
 
     async def _delete(self, where: qe.Filter) -> None:
         operation = qe.UpdateOperation.delete_points_by_filter(where)

@@ -405,3 +405,60 @@ async def test_edge_concurrent_writes_and_reads(tmp_path: Path) -> None:
     await asyncio.gather(*(index.upsert(b) for b in batches), *searches)
     assert await index.count(T1) == 400
     await index.close()
+
+
+async def test_payloads_read_after_a_write_are_the_written_ones(index: VectorIndex) -> None:
+    # Every payload is read first: the Edge backend keeps what it read in memory, and each
+    # write below must reach the next read anyway.
+    a, b = point(angle=10, text="alpha"), point(angle=20, text="alpha beta")
+    await index.upsert([a, b])
+    flt = VectorFilter(T1, include_superseded=True)
+    first = {h.id: h.payload for h in await index.dense_search(unit(0), flt, 10)}
+    assert first[a.id]["pinned"] is False and first[b.id]["importance"] == 0.5
+    assert set(await index.retrieve(T1, [a.id, b.id])) == {a.id, b.id}
+
+    await index.set_payload(T1, [a.id], {"superseded_at": 2000.0, "pinned": True})
+    await index.upsert([point(angle=20, text="alpha beta", pid=b.id, importance=0.9)])
+
+    dense = {h.id: h.payload for h in await index.dense_search(unit(0), flt, 10)}
+    keyword = {h.id: h.payload for h in await index.keyword_search("alpha", flt, 10)}
+    for seen in (dense, keyword, await index.retrieve(T1, [a.id, b.id])):
+        assert seen[a.id]["pinned"] is True and seen[a.id]["superseded_at"] == 2000.0
+        assert seen[b.id]["importance"] == 0.9
+
+    await index.delete(T1, [a.id])
+    assert await index.retrieve(T1, [a.id]) == {}
+    await index.delete_by_filter(flt)
+    assert await index.retrieve(T1, [b.id]) == {}
+
+
+async def test_a_point_read_by_one_tenant_is_not_retrieved_by_another(index: VectorIndex) -> None:
+    a = point(T1)
+    await index.upsert([a])
+    assert ids(await index.dense_search(unit(0), VectorFilter(T1), 10)) == [a.id]
+    assert await index.retrieve(T2, [a.id]) == {}
+
+
+async def test_edge_reads_each_payload_from_the_shard_once(tmp_path: Path) -> None:
+    index = EdgeVectorIndex(tmp_path / "vectors", DIM, VectorSettings())
+    await index.open()
+    try:
+        await index.upsert([point(angle=i, text=f"note {i}") for i in range(5)])
+        first = await index.dense_search(unit(0), VectorFilter(T1), 10)
+        assert index.payloads.fetched == 5
+        again = await index.dense_search(unit(0), VectorFilter(T1), 10)
+        keyword = await index.keyword_search("note", VectorFilter(T1), 10)
+        assert index.payloads.fetched == 5  # both served from memory
+        assert [(h.id, dict(h.payload)) for h in again] == [(h.id, dict(h.payload)) for h in first]
+        assert {h.id: dict(h.payload) for h in keyword} == {h.id: dict(h.payload) for h in first}
+    finally:
+        await index.close()
+
+    off = EdgeVectorIndex(tmp_path / "vectors", DIM, VectorSettings(payload_cache=0))
+    await off.open()
+    try:
+        for _ in range(2):
+            assert len(await off.dense_search(unit(0), VectorFilter(T1), 10)) == 5
+        assert off.payloads.fetched == 10 and len(off.payloads) == 0
+    finally:
+        await off.close()
