@@ -12,6 +12,11 @@ moves the generation on; a read that started before a write does not store what 
 a payload read just before a write cannot outlive it. All of it runs on the event loop's
 thread except ``get``, which a worker thread may call while it reads the shard.
 
+The payloads are shared by every reader: nothing may change one. They hold only strings,
+numbers and tuples (list values become tuples), so the garbage collector stops tracking them
+at its next full collection: 50,000 cached payloads must not be walked by every full
+collection (that is what ``gc.freeze`` saved ``brain serve`` from, see ``core/heap.py``).
+
 Example::
 
     cache = PayloadCache(100_000)
@@ -25,12 +30,11 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Mapping
-from types import MappingProxyType
 from typing import Any
 
 
 class PayloadCache:
-    """Read-only payloads by point id, at most ``size`` of them (0 turns the cache off)."""
+    """Payloads by point id, at most ``size`` of them (0 turns the cache off)."""
 
     def __init__(self, size: int) -> None:
         self._size = size
@@ -48,10 +52,11 @@ class PayloadCache:
         self, generation: int, payloads: Mapping[str, Mapping[str, Any]]
     ) -> dict[str, Mapping[str, Any]]:
         """Keep ``payloads``, read when the generation was ``generation``, unless a write has
-        happened since. Returns them read-only, kept or not."""
+        happened since. Returns them as kept (list values as tuples), kept or not."""
         self.fetched += len(payloads)
         frozen: dict[str, Mapping[str, Any]] = {
-            i: MappingProxyType(dict(p)) for i, p in payloads.items()
+            i: {k: tuple(v) if isinstance(v, list) else v for k, v in p.items()}
+            for i, p in payloads.items()
         }
         if generation != self.generation or self._size <= 0:
             return frozen

@@ -128,7 +128,8 @@ class VectorIndex(Protocol):
         Seeds with neither are left out. One round trip for all windows."""
 
     async def retrieve(self, tenant_id: str, ids: Sequence[str]) -> dict[str, Mapping[str, Any]]:
-        """Payloads of the points that exist among ``ids`` for this tenant."""
+        """Payloads of the points that exist among ``ids`` for this tenant. Payloads are
+        shared and read-only; an array value may come back as a list or a tuple."""
 
     async def vectors(self, tenant_id: str, ids: Sequence[str]) -> dict[str, list[float]]:
         """Dense vectors of the points that exist among ``ids`` for this tenant (lifecycle

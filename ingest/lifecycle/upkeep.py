@@ -44,7 +44,7 @@ def drifted(expected: Mapping[str, Any], stored: Mapping[str, Any]) -> dict[str,
         if isinstance(value, float) and isinstance(have, (int, float)):
             if abs(float(have) - value) > 1e-6 * max(1.0, abs(value)):
                 out[key] = value
-        elif isinstance(value, list) and isinstance(have, list):
+        elif isinstance(value, list) and isinstance(have, (list, tuple)):
             if sorted(map(str, value)) != sorted(map(str, have)):
                 out[key] = value
         elif have != value:
