@@ -9,8 +9,8 @@ shard for ids and scores only and takes the payloads from here, reading only tho
 The cache is exact because this process is the shard's only writer (an Edge shard belongs to
 one process): every write drops the ids it touched, or everything for a write by filter, and
 moves the generation on; a read that started before a write does not store what it read, so
-a payload read just before a write cannot outlive it. All of it runs on the event loop's
-thread except ``get``, which a worker thread may call while it reads the shard.
+a payload read (in a worker thread) just before a write cannot outlive it. Its methods run on
+the event loop's thread.
 
 The payloads are shared by every reader: nothing may change one. They hold only strings,
 numbers and tuples (list values become tuples), so the garbage collector stops tracking them
@@ -21,7 +21,7 @@ Example::
 
     cache = PayloadCache(100_000)
     generation = cache.generation
-    ...  # read payloads from the shard (maybe in a worker thread)
+    ...  # read payloads from the shard in a worker thread
     cache.store(generation, {"id-1": {"tenant_id": "t1", "type": "fact"}})
     cache.drop(["id-1"])  # after a write to id-1
 """

@@ -462,3 +462,30 @@ async def test_edge_reads_each_payload_from_the_shard_once(tmp_path: Path) -> No
         assert off.payloads.fetched == 10 and len(off.payloads) == 0
     finally:
         await off.close()
+
+
+async def test_edge_searches_run_on_the_callers_thread(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Edge holds the GIL through a search: a worker thread would add two hand-offs and no
+    # parallelism. Writes still go to a worker thread.
+    handed_off: list[str] = []
+    to_thread = asyncio.to_thread
+
+    async def counting(fn: Any, /, *args: Any, **kwargs: Any) -> Any:
+        handed_off.append(str(args[1]) if len(args) > 1 else "?")  # _mapped(path, op, ...)
+        return await to_thread(fn, *args, **kwargs)
+
+    monkeypatch.setattr(asyncio, "to_thread", counting)
+    index = EdgeVectorIndex(tmp_path / "vectors", DIM, VectorSettings())
+    await index.open()
+    try:
+        await index.upsert([point(angle=i, text=f"note {i}", session_id="s1") for i in range(5)])
+        assert "upsert" in handed_off
+        writes = len(handed_off)
+        await index.dense_search(unit(0), VectorFilter(T1), 10)
+        await index.keyword_search("note", VectorFilter(T1), 10)
+        await index.hybrid_search(unit(0), "note", VectorFilter(T1), 10)
+        assert handed_off[writes:] == []
+    finally:
+        await index.close()
