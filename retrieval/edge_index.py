@@ -43,6 +43,7 @@ from retrieval.vector_conditions import (
     Match,
     MatchAnyOf,
     Range,
+    canonical_ids,
     check_dense,
     check_payload_update,
     filter_conditions,
@@ -130,7 +131,7 @@ class EdgeVectorIndex(VectorIndex):
         try:
             await self._write("upsert", upsert)
         finally:
-            self.payloads.drop(p.id for p in points)
+            self.payloads.drop(canonical_ids(p.id for p in points))
 
     async def set_payload(
         self, tenant_id: str, ids: Sequence[str], payload: Mapping[str, Any]
@@ -142,7 +143,7 @@ class EdgeVectorIndex(VectorIndex):
             try:
                 await self._write("set_payload", lambda shard: shard.update(operation))
             finally:
-                self.payloads.drop(ids)
+                self.payloads.drop(canonical_ids(ids))
 
     async def delete(self, tenant_id: str, ids: Sequence[str]) -> None:
         where = _ids_filter(tenant_id, ids)
@@ -150,7 +151,7 @@ class EdgeVectorIndex(VectorIndex):
             try:
                 await self._delete(where)
             finally:
-                self.payloads.drop(ids)
+                self.payloads.drop(canonical_ids(ids))
 
     async def delete_by_filter(self, flt: VectorFilter) -> None:
         try:

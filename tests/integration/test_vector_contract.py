@@ -426,6 +426,11 @@ async def test_payloads_read_after_a_write_are_the_written_ones(index: VectorInd
         assert seen[a.id]["pinned"] is True and seen[a.id]["superseded_at"] == 2000.0
         assert seen[b.id]["importance"] == 0.9
 
+    # An id written in another spelling (upper case) names the same point.
+    await index.set_payload(T1, [b.id.upper()], {"importance": 0.2})
+    after = {h.id: h.payload for h in await index.dense_search(unit(0), flt, 10)}
+    assert after[b.id]["importance"] == 0.2
+
     await index.delete(T1, [a.id])
     assert await index.retrieve(T1, [a.id]) == {}
     await index.delete_by_filter(flt)
