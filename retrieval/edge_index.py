@@ -285,46 +285,56 @@ class EdgeVectorIndex(VectorIndex):
     ) -> list[ScoredId]:
         if limit <= 0:
             return []
-        # Ids and scores only: the payloads come from the cache, and those it lacks are read
-        # in the same call (see retrieval/payload_cache.py).
+        # Ids and scores only when the cache has held most of what searches returned lately:
+        # the payloads come from it, and those it lacks are read in the same call.
+        cached = payload and self.payloads.use
         request = qe.QueryRequest(
             limit,
             query=query,
             prefetches=prefetches,
             filter=where,
             params=params,
-            with_payload=False,
+            with_payload=payload and not cached,
         )
         if not payload:
             points = self._search("query", lambda shard: shard.query(request))
             return [ScoredId(str(p.id), p.score, {}) for p in points]
         generation = self.payloads.generation
-        rows, read = self._search("query", lambda shard: self._query_payloads(shard, request))
+        rows, read = self._search(
+            "query", lambda shard: self._query_payloads(shard, request, cached)
+        )
         stored = self.payloads.store(generation, read)
         out: list[ScoredId] = []
-        for point_id, score, cached in rows:
-            data = cached if cached is not None else stored.get(point_id)
+        for point_id, score, known in rows:
+            data = known if known is not None else stored.get(point_id)
             if data is not None:  # None: deleted between the search and the payload read
                 out.append(ScoredId(point_id, score, data))
         return out
 
     def _query_payloads(
-        self, shard: qe.EdgeShard, request: qe.QueryRequest
+        self, shard: qe.EdgeShard, request: qe.QueryRequest, cached: bool
     ) -> tuple[list[tuple[str, float, Mapping[str, Any] | None]], dict[str, Mapping[str, Any]]]:
-        """Each point found with its cached payload (None if not cached), and the payloads
-        read for those the cache lacked."""
+        """Each point found with its cached payload (None if not taken from the cache), and
+        the payloads read from the shard: those the cache lacked, or all when not ``cached``."""
         rows: list[tuple[str, float, Mapping[str, Any] | None]] = []
+        read: dict[str, Mapping[str, Any]] = {}
         missing: list[qe.PointId] = []
+        hits = 0
         for point in shard.query(request):
             point_id = str(point.id)
-            cached = self.payloads.get(point_id)
-            rows.append((point_id, point.score, cached))
-            if cached is None:
+            known = self.payloads.get(point_id)
+            hits += known is not None
+            if not cached:
+                rows.append((point_id, point.score, None))
+                read[point_id] = point.payload or {}
+                continue
+            rows.append((point_id, point.score, known))
+            if known is None:
                 missing.append(point.id)
-        if not missing:
-            return rows, {}
-        records = shard.retrieve(missing, True, False)
-        return rows, {str(r.id): r.payload or {} for r in records}
+        self.payloads.seen(hits, len(rows))
+        if missing:
+            read.update({str(r.id): r.payload or {} for r in shard.retrieve(missing, True, False)})
+        return rows, read
 
     async def _delete(self, where: qe.Filter) -> None:
         operation = qe.UpdateOperation.delete_points_by_filter(where)

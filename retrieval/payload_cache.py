@@ -12,6 +12,12 @@ moves the generation on; a read that started before a write does not store what 
 a payload read (in a worker thread) just before a write cannot outlive it. Its methods run on
 the event loop's thread.
 
+Whether a search asks the shard for payloads or takes them from here depends on how often the
+cache has held what searches returned lately (``use``): asking for ids and then reading every
+payload by id cost 0.95-1.09 ms per 50 points against 0.84-0.94 ms for a search that returns
+them, so a tenant much larger than the cache (random searches over 250,000 memories) keeps
+the plain search, and the cache keeps learning from what it returns.
+
 The payloads are shared by every reader: nothing may change one. They hold only strings,
 numbers and tuples (list values become tuples), so the garbage collector stops tracking them
 at its next full collection: 50,000 cached payloads must not be walked by every full
@@ -32,6 +38,9 @@ import itertools
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+USE_ABOVE = 0.5  # share of returned points found here above which searches skip payloads
+_SMOOTHING = 0.2  # weight of the latest search in the moving share
+
 
 class PayloadCache:
     """Payloads by point id, at most ``size`` of them (0 turns the cache off)."""
@@ -41,6 +50,17 @@ class PayloadCache:
         self._items: dict[str, Mapping[str, Any]] = {}
         self.generation = 0
         self.fetched = 0  # payloads read from the shard since start (how often it missed)
+        self.hit_share = 0.0  # moving share of returned points that were here
+
+    @property
+    def use(self) -> bool:
+        """Should the next search ask for ids only and take payloads from here?"""
+        return self._size > 0 and self.hit_share > USE_ABOVE
+
+    def seen(self, hits: int, returned: int) -> None:
+        """A search returned ``returned`` points, ``hits`` of them held here."""
+        if returned:
+            self.hit_share += _SMOOTHING * (hits / returned - self.hit_share)
 
     def __len__(self) -> int:
         return len(self._items)

@@ -450,21 +450,31 @@ async def test_edge_reads_each_payload_from_the_shard_once(tmp_path: Path) -> No
     try:
         await index.upsert([point(angle=i, text=f"note {i}") for i in range(5)])
         first = await index.dense_search(unit(0), VectorFilter(T1), 10)
-        assert index.payloads.fetched == 5
+        assert index.payloads.fetched == 5 and not index.payloads.use
+        # Searches that keep returning what the cache holds switch to ids and scores only.
+        for _ in range(5):
+            again = await index.dense_search(unit(0), VectorFilter(T1), 10)
+        assert index.payloads.use
+        fetched = index.payloads.fetched
         again = await index.dense_search(unit(0), VectorFilter(T1), 10)
         keyword = await index.keyword_search("note", VectorFilter(T1), 10)
-        assert index.payloads.fetched == 5  # both served from memory
+        assert index.payloads.fetched == fetched  # both served from memory
         assert [(h.id, dict(h.payload)) for h in again] == [(h.id, dict(h.payload)) for h in first]
         assert {h.id: dict(h.payload) for h in keyword} == {h.id: dict(h.payload) for h in first}
+        # A write reaches searches that take payloads from memory.
+        await index.set_payload(T1, [first[0].id], {"importance": 0.9})
+        assert index.payloads.use
+        after = {h.id: h.payload for h in await index.dense_search(unit(0), VectorFilter(T1), 10)}
+        assert after[first[0].id]["importance"] == 0.9
     finally:
         await index.close()
 
     off = EdgeVectorIndex(tmp_path / "vectors", DIM, VectorSettings(payload_cache=0))
     await off.open()
     try:
-        for _ in range(2):
+        for _ in range(8):
             assert len(await off.dense_search(unit(0), VectorFilter(T1), 10)) == 5
-        assert off.payloads.fetched == 10 and len(off.payloads) == 0
+        assert off.payloads.fetched == 40 and len(off.payloads) == 0 and not off.payloads.use
     finally:
         await off.close()
 

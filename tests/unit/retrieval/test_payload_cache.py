@@ -1,5 +1,6 @@
 """PayloadCache: a read that overlaps a write is not kept; the oldest entries leave first;
-kept payloads are not walked by the garbage collector."""
+kept payloads are not walked by the garbage collector; searches use it while it holds most
+of what they return."""
 
 from __future__ import annotations
 
@@ -44,3 +45,18 @@ def test_kept_payloads_leave_the_garbage_collectors_lists() -> None:
     kept = cache.get("a")
     assert kept is not None and kept["entity_ids"] == ("e1", "e2")
     assert not gc.is_tracked(kept)
+
+
+def test_searches_use_the_cache_while_it_holds_most_of_what_they_return() -> None:
+    cache = PayloadCache(10)
+    assert not cache.use  # nothing held yet: searches ask for payloads
+    for _ in range(5):
+        cache.seen(9, 10)
+    assert cache.use
+    for _ in range(5):
+        cache.seen(1, 10)  # a tenant much larger than the cache
+    assert not cache.use
+    off = PayloadCache(0)
+    for _ in range(10):
+        off.seen(10, 10)
+    assert not off.use
