@@ -16,7 +16,8 @@ Whether a search asks the shard for payloads or takes them from here depends on 
 cache has held what searches returned lately (``use``): asking for ids and then reading every
 payload by id cost 0.95-1.09 ms per 50 points against 0.84-0.94 ms for a search that returns
 them, so a tenant much larger than the cache (random searches over 250,000 memories) keeps
-the plain search, and the cache keeps learning from what it returns.
+the plain search. The cache learns from what plain searches return until it is full; full,
+it takes new entries only while searches use it.
 
 The payloads are shared by every reader: nothing may change one. They hold only strings,
 numbers and tuples (list values become tuples), so the garbage collector stops tracking them
@@ -79,6 +80,10 @@ class PayloadCache:
             for i, p in payloads.items()
         }
         if generation != self.generation or self._size <= 0:
+            return frozen
+        if len(self._items) >= self._size and not self.use:
+            # Full, and searches find little here (a tenant much larger than the cache):
+            # replacing entries would only churn memory and the garbage collector.
             return frozen
         self._items.update(frozen)
         overflow = len(self._items) - self._size

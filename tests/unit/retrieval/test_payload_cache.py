@@ -29,12 +29,16 @@ def test_a_write_drops_its_points_and_a_filter_write_drops_all() -> None:
     assert len(cache) == 0
 
 
-def test_the_oldest_payloads_leave_first() -> None:
+def test_the_oldest_payloads_leave_first_while_searches_use_the_cache() -> None:
     cache = PayloadCache(2)
-    for key in "abc":
-        cache.store(cache.generation, {key: {"v": key}})
+    cache.store(cache.generation, {"a": {"v": "a"}, "b": {"v": "b"}})
+    cache.store(cache.generation, {"c": {"v": "c"}})  # full and unused: not kept
+    assert (cache.get("a"), cache.get("c")) == ({"v": "a"}, None)
+    for _ in range(5):
+        cache.seen(2, 2)
+    cache.store(cache.generation, {"c": {"v": "c"}})
     assert (cache.get("a"), cache.get("b"), cache.get("c")) == (None, {"v": "b"}, {"v": "c"})
-    assert cache.fetched == 3
+    assert cache.fetched == 4
 
 
 def test_kept_payloads_leave_the_garbage_collectors_lists() -> None:
