@@ -27,9 +27,34 @@ def _alias_norm(alias: str) -> str:
     return norm
 
 
+def _entity_row(
+    texts: list[str],
+    type: EntityType,
+    parent_id: str | None,
+    context_tags: Sequence[str],
+    at: float | None,
+) -> dict[str, Any]:
+    when = now() if at is None else at
+    row: dict[str, Any] = {
+        "id": new_id(),
+        "name": texts[0],
+        "type": EntityType(type).value,
+        "aliases": texts,
+        "parent_id": parent_id,
+        "context_tags": list(context_tags),
+        "first_seen": when,
+        "last_seen": when,
+    }
+    return {k: v for k, v in row.items() if v is not None}
+
+
 class EntityOps(Scoped):
     def _alias_key(self, norm: str) -> str:
         return f"{self.tenant_id}|{norm}"
+
+    def _alias_row(self, text: str) -> dict[str, str]:
+        norm = _alias_norm(text)
+        return {"key": self._alias_key(norm), "norm": norm, "text": text}
 
     async def create_entity(
         self,
@@ -42,31 +67,36 @@ class EntityOps(Scoped):
     ) -> Entity:
         """Create an entity; its name is always one of its aliases."""
         texts = list(dict.fromkeys([name.strip() if isinstance(name, str) else name, *aliases]))
-        alias_rows = [
-            {"key": self._alias_key(_alias_norm(t)), "norm": _alias_norm(t), "text": t}
-            for t in texts
-        ]
+        alias_rows = [self._alias_row(t) for t in texts]
         if parent_id is not None:
             await self.get_entity(parent_id)
-        when = now() if at is None else at
-        row: dict[str, Any] = {
-            "id": new_id(),
-            "name": texts[0],
-            "type": EntityType(type).value,
-            "aliases": texts,
-            "parent_id": parent_id,
-            "context_tags": list(context_tags),
-            "first_seen": when,
-            "last_seen": when,
-        }
-        row = {k: v for k, v in row.items() if v is not None}
+        row = _entity_row(texts, type, parent_id, context_tags, at)
         await self.write_many(
             [
-                ("tenant_ensure", {"at": when}),
+                ("tenant_ensure", {"at": row["first_seen"]}),
                 ("entity_create", {"row": row, "aliases": alias_rows}),
             ]
         )
         return await self.get_entity(row["id"])
+
+    async def create_entity_once(
+        self, name: str, type: EntityType, agree: EntityType | None, at: float | None = None
+    ) -> tuple[Entity, bool]:
+        """The entity ``name`` names, else a new one of ``type``: (entity, created). ``name``
+        names an entity when exactly one has it as an alias (of type ``agree`` when some do;
+        merges followed). The check and the creation are one transaction that concurrent
+        calls for the same name take in turn, in any process."""
+        text = name.strip() if isinstance(name, str) else name
+        alias = self._alias_row(text)
+        row = _entity_row([text], type, None, (), at)
+        agreeing = None if agree is None else EntityType(agree).value
+        _, rows = await self.write_many(
+            [
+                ("tenant_ensure", {"at": row["first_seen"]}),
+                ("entity_create_once", {"row": row, "alias": alias, "type": agreeing}),
+            ]
+        )
+        return await self.get_entity(rows[0]["id"]), bool(rows[0]["created"])
 
     async def add_alias(self, entity_id: str, alias: str) -> Entity:
         norm = _alias_norm(alias)
