@@ -17,7 +17,7 @@ from core.text import normalize_name
 from core.types import Entity, EntityType
 from resolution.gazetteer import KnownName
 from resolution.patterns import OURS, find_type_declarations
-from resolution.types import Mention, ResolvedMention, type_filter
+from resolution.types import Mention, ResolvedMention
 
 if TYPE_CHECKING:
     from resolution.resolver import Resolver, Turn
@@ -52,17 +52,18 @@ async def link_new(resolver: Resolver, turn: Turn, names: Sequence[tuple[int, Me
                 turn.resolved[index] = ResolvedMention(m, entity, 1.0, method)
 
     async def create(m: Mention, etype: EntityType) -> Entity:
-        # Turns of other sessions may meet the same new name at the same time: creations in a
-        # tenant take turns, and one takes what another created since this turn resolved, as
-        # resolution would have (else "Zephyr Labs" named in four sessions at once became
-        # three entities, and the fourth turn lost its links on the alias key's constraint).
+        # Turns of other sessions, here or in another replica, may meet the same new name at
+        # the same time: one creates it and the others take what it created, as resolution
+        # would have (else "Zephyr Labs" named in four sessions at once became three
+        # entities). The graph statement decides; the lock only spares this process's turns
+        # the engine's retries.
+        agree = None if m.source == "ruler" else m.entity_type  # as type_filter agrees
         async with resolver.creating(turn.tenant_id):
-            same = type_filter(m, await tenant.find_by_alias(m.text))
-            if len(same) == 1:
-                turn.entities[same[0].id] = same[0]
-                set_all(m.text, same[0], "alias")
-                return same[0]
-            entity = await tenant.create_entity(m.text, etype, at=turn.at)
+            entity, fresh = await tenant.create_entity_once(m.text, etype, agree, at=turn.at)
+        if not fresh:
+            turn.entities[entity.id] = entity
+            set_all(m.text, entity, "alias")
+            return entity
         created.append(entity)
         turn.entities[entity.id] = entity
         set_all(m.text, entity, "created")

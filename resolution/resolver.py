@@ -351,8 +351,9 @@ class Resolver:
 
     def creating(self, tenant_id: str) -> asyncio.Lock:
         """Held while a turn creates an entity in ``tenant_id`` (one lock per stripe of
-        tenants): the check for an entity a concurrent turn just created, and the creation,
-        happen as one step in this process."""
+        tenants). The graph statement already makes the check for an entity a concurrent
+        turn just created and the creation one step, in any process; the lock spares this
+        process's turns the engine's conflicts and retries."""
         return self._creation_locks.of(tenant_id)
 
     def _session_lock(self, tenant_id: str, session_id: str) -> asyncio.Lock:
