@@ -1,9 +1,11 @@
 // Relate two entities of the tenant unless the source already has this relation to the
 // target, in one round trip. With $set_parent, a new relation also makes the target the
-// parent of a source that has none ("Peter works for WOBS"). The source is written before
-// the check (a property set and removed: nothing stays), so two transactions relating the
-// same pair at once cannot both find no relation: on Neo4j the second waits for the first's
-// lock, on ArcadeDB it fails on the source's new version and the driver runs it again.
+// parent of a source that has none ("Peter works for WOBS"). Two transactions relating the
+// same pair at once cannot both find no relation: on Neo4j the source is written before the
+// check (a property set and removed: nothing stays), so the second waits for the first's
+// lock; on ArcadeDB the second fails at commit on the relationship both created between the
+// same two nodes (measured; a property set and removed alone changes nothing there, see
+// entity_create_once) and the driver runs it again.
 // params: $tenant, $row {id, source_id, target_id, relation, since, until, source_memory_id},
 //         $set_parent
 // returns: created, e (the source's properties after the change); no row when either
