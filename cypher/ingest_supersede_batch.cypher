@@ -4,8 +4,9 @@
 // correction made at the same time in another process), that write's memory — so a chain
 // never forks and a fact keeps one current value. The old memory is written before the chain
 // is read (a property set and removed: nothing stays), so two transactions superseding it at
-// once take turns: on Neo4j the second waits for the first's lock, on ArcadeDB it fails on
-// the new version and the driver runs it again. The superseded memory gets
+// once take turns: on Neo4j the second waits for the first's lock; on ArcadeDB (where a
+// property set and removed is no write) it fails at commit on the chain end both wrote
+// (superseded_by) and the driver runs it again. The superseded memory gets
 // superseded_by/superseded_at and is marked unindexed until its vector payload says so; the
 // new one joins the chain.
 // params: $tenant, $pairs: [{old_id, new_id, reason, reason_after_another}], $at

@@ -3,8 +3,9 @@
 // params: $tenant, $old_id, $row (new memory properties), $reason, $at
 // The old memory is written before it is checked (a property set and removed: nothing
 // stays), so of two calls superseding it at once one succeeds and the other finds it
-// superseded: on Neo4j the second waits for the first's lock, on ArcadeDB it fails on the new
-// version and the driver runs it again.
+// superseded: on Neo4j the second waits for the first's lock; on ArcadeDB (where a property
+// set and removed is no write) it fails at commit on superseded_by, which both wrote, and the
+// driver runs it again.
 // returns: id (of the new memory); no row when old_id is missing or already superseded
 MATCH (old:Memory {id: $old_id, tenant_id: $tenant})
 SET old._lock = true
