@@ -103,7 +103,10 @@ def _parser() -> argparse.ArgumentParser:
     context.add_argument("--query", help="what the next model call is about")
     context.add_argument("--budget", type=int, help="token budget (default: the layer budgets)")
 
-    ingest = cmd("ingest", "ingest documents: files, or folders walked for text files")
+    ingest = cmd(
+        "ingest",
+        "ingest documents: files, or folders walked for text files (hidden ones left out)",
+    )
     tenant(ingest)
     ingest.add_argument("paths", nargs="+", metavar="PATH")
     ingest.add_argument("--project", help="project id for the documents")

@@ -7,6 +7,7 @@ import importlib.metadata
 import json
 import sys
 import time
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -140,26 +141,42 @@ async def _with_brain(args: argparse.Namespace, brain: Brain) -> int:
 TEXT_SUFFIXES = {".md", ".markdown", ".txt", ".rst", ".adoc", ".org", ".html", ".csv"}
 
 
-def document_files(paths: list[Path]) -> list[Path]:
-    """The files to ingest: given files as they are, folders walked for text documents."""
+def document_files(paths: list[Path]) -> tuple[list[Path], list[Path]]:
+    """The files to ingest (given files as they are, folders walked for text documents), and
+    the files of those folders left out for not being text documents (by suffix). A walk does
+    not enter hidden folders nor take hidden files (``.git``, ``.DS_Store``)."""
     files: list[Path] = []
+    skipped: list[Path] = []
     for path in paths:
         if path.is_dir():
-            files += sorted(
-                p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in TEXT_SUFFIXES
-            )
+            found = (p for p in path.rglob("*") if p.is_file())
+            for p in sorted(p for p in found if not _hidden(p.relative_to(path))):
+                (files if p.suffix.lower() in TEXT_SUFFIXES else skipped).append(p)
         elif path.is_file():
             files.append(path)
         else:
             raise InvalidInput(f"{path}: no such file or folder", field="paths")
-    return files
+    return files, skipped
+
+
+def _hidden(relative: Path) -> bool:
+    return any(part.startswith(".") for part in relative.parts)
 
 
 async def ingest_paths(
     brain: Brain, tenant_id: str, paths: list[Path], project_id: str | None
 ) -> int:
     """Ingest each document with a progress line and print a summary; 1 if any failed."""
-    files = document_files(paths)
+    files, skipped = document_files(paths)
+    if skipped:
+        suffixes = Counter(p.suffix.lower() or "(none)" for p in skipped)
+        kinds = ", ".join(f"{suffix} {n}" for suffix, n in sorted(suffixes.items()))
+        print(
+            f"left out {len(skipped)} of the folders' files as not text documents ({kinds});"
+            f" text documents end in {' '.join(sorted(TEXT_SUFFIXES))}:"
+            " name a file to ingest it anyway",
+            file=sys.stderr,
+        )
     chunks = unchanged = failed = 0
     for number, path in enumerate(files, 1):
         prefix = f"[{number}/{len(files)}] {path}"
@@ -179,7 +196,13 @@ async def ingest_paths(
                 f"{prefix}: {len(result.chunks)} chunks, v{result.document.version}",
                 file=sys.stderr,
             )
-    summary = {"files": len(files), "chunks": chunks, "unchanged": unchanged, "failed": failed}
+    summary = {
+        "files": len(files),
+        "chunks": chunks,
+        "unchanged": unchanged,
+        "failed": failed,
+        "skipped": len(skipped),
+    }
     print(json.dumps(summary))
     return 1 if failed else 0
 

@@ -56,9 +56,13 @@ async def test_remember_search_export_import_doctor(
     )
     (docs / "sub" / "notes.txt").write_text("Peter reviews the Anderson order on Fridays.\n")
     (docs / "image.png").write_bytes(b"\x89PNG")
+    (docs / ".git").mkdir()
+    (docs / ".git" / "README.md").write_text("A hidden folder's notes are not documents.\n")
     code, out, err = await brain(capsys, "ingest", "--data-dir", two, "--tenant", "acme", str(docs))
-    assert code == 0 and json.loads(out) == {"files": 2, "chunks": 2, "unchanged": 0, "failed": 0}
+    summary = {"files": 2, "chunks": 2, "unchanged": 0, "failed": 0, "skipped": 1}
+    assert code == 0 and json.loads(out) == summary
     assert "[1/2]" in err and "[2/2]" in err
+    assert "left out 1 of the folders' files as not text documents (.png 1)" in err
     code, out, err = await brain(
         capsys,
         "ingest",
