@@ -21,7 +21,7 @@ from typing import Any
 from api.brain_entities import EntityFacade
 from api.brain_lifecycle import LifecycleFacade
 from core.clock import now
-from core.errors import BackendError, InvalidInput
+from core.errors import BackendError, Conflict, InvalidInput
 from core.ids import check_id
 from core.retrieval_types import (
     AssembledContext,
@@ -406,12 +406,42 @@ class Brain(EntityFacade, LifecycleFacade):
     async def import_tenant(
         self, tenant_id: str, records: Sequence[dict[str, Any]]
     ) -> dict[str, int]:
-        """Recreate exported records in ``tenant_id`` (ids kept), then index them."""
+        """Recreate exported records in ``tenant_id`` (ids kept), then index them.
+
+        Raises:
+            Conflict: some of the records' ids exist in this database already (nothing is
+                imported): an import into a tenant that has it, or into a database that holds
+                the exported tenant.
+        """
+        await self._check_ids_free(tenant_id, records)
         counts = await self.graph.tenant(tenant_id).import_records(records)
         self.resolver.names.invalidate(tenant_id)
         self.retriever.core.invalidate(tenant_id)
         report = await self.reconcile([tenant_id])
         return {**counts, "indexed": report.reindexed}
+
+    async def _check_ids_free(self, tenant_id: str, records: Sequence[dict[str, Any]]) -> None:
+        ids: dict[str, list[str]] = {"memory": [], "entity": []}
+        for rec in records:
+            if rec.get("kind") in ids and isinstance(rec.get(rec["kind"]), dict):
+                ids[rec["kind"]].append(str(rec[rec["kind"]].get("id")))
+        rows = await self.graph.system.read(
+            "import_taken_ids", memory_ids=ids["memory"], entity_ids=ids["entity"]
+        )
+        if not rows:
+            return
+        here = sum(r["tenant_id"] == tenant_id for r in rows)
+        if here == len(rows):
+            where = f"tenant {tenant_id!r} has them: the export was imported there already"
+        else:
+            where = (
+                "another tenant of this database has them (ids are unique across tenants): "
+                "import into another database, or erase that tenant first"
+            )
+        raise Conflict(
+            f"nothing imported: {len(rows)} of the export's {sum(map(len, ids.values()))} "
+            f"memory and entity ids exist already; {where}"
+        )
 
     # -- operations ----------------------------------------------------------------------------
 

@@ -117,9 +117,13 @@ async def test_import_over_existing_ids_is_a_conflict_and_changes_nothing(
     path = tmp_path / "export.jsonl"
     with path.open("w") as f:
         await export_tenant(brain, tenant_id, f)
-    with pytest.raises(Conflict):
+    with pytest.raises(Conflict, match="another tenant of this database has them"):
         await brain.import_tenant(other_tenant_id, read_export(path))
     assert (await brain.graph.tenant(other_tenant_id).memory_counts())[0] == 0
+    # the same file into the tenant it came from: said plainly, and nothing doubles
+    with pytest.raises(Conflict, match=f"tenant '{tenant_id}' has them: the export was imported"):
+        await brain.import_tenant(tenant_id, read_export(path))
+    assert (await brain.graph.tenant(tenant_id).memory_counts())[0] == 1
 
 
 def test_bad_export_files_name_the_line(tmp_path: Path) -> None:
