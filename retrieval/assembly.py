@@ -74,7 +74,7 @@ class ContextAssembler:
         turns = [t for t in request.recent_turns if t.tenant_id == tenant_id and t.is_live(at)]
         text = request.query or (turns[-1].content if turns else None)
         hits, core = await self._hits(tenant_id, request, text, turns, at, entities)
-        candidates = self._layered(hits, core, {t.id for t in turns})
+        candidates = self._layered(hits, core, turns)
         packed = pack(
             self.counter,
             budget,
@@ -130,14 +130,23 @@ class ContextAssembler:
 
     @staticmethod
     def _layered(
-        hits: list[Hit], core: list[Memory], turn_ids: set[str]
+        hits: list[Hit], core: list[Memory], turns: list[Memory]
     ) -> dict[Layer, list[tuple[Memory, float]]]:
+        """Hits and core memories by layer, best first. A memory whose text is already in the
+        context (a recent turn, or a better hit) is left out: a turn's episode and a memory
+        extracted from it often say the same sentence, and both match the same queries."""
         out: dict[Layer, list[tuple[Memory, float]]] = {layer: [] for layer in Layer}
+        turn_ids = {t.id for t in turns}
+        said = {_said(t.content) for t in turns}
         placed: set[str] = set()
         for hit in hits:
             m = hit.memory
             if m.id in turn_ids or not m.is_current or m.type is MemoryType.WORKING:
                 continue
+            text = _said(m.content)
+            if text in said:
+                continue
+            said.add(text)
             if m.type is MemoryType.PROCEDURAL:
                 layer = Layer.PROCEDURAL
             elif m.pinned or hit.paths == (RetrievalPath.CORE,):
@@ -149,9 +158,15 @@ class ContextAssembler:
             out[layer].append((m, hit.score))
             placed.add(m.id)
         for m in core:  # core memory is always offered, matched by the query or not
-            if m.id not in placed and m.is_current:
+            if m.id not in placed and m.is_current and _said(m.content) not in said:
                 layer = (
                     Layer.PROCEDURAL if m.type is MemoryType.PROCEDURAL else Layer.PROJECT_CONTEXT
                 )
                 out[layer].append((m, m.importance))
         return out
+
+
+def _said(text: str) -> str:
+    """What a text says, for spotting the same sentence twice: case, spacing and the final
+    full stop do not count."""
+    return " ".join(text.split()).casefold().rstrip(".!")

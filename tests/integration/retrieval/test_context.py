@@ -8,6 +8,7 @@ from api.brain import Brain
 from core.clock import now
 from core.errors import InvalidInput
 from core.ids import new_id
+from core.ingest_types import TurnInput
 from core.retrieval_types import ContextRequest, Layer
 from core.text import content_hash
 from core.types import DecayClass, Memory, MemoryType, NewMemory
@@ -101,3 +102,22 @@ async def test_bad_context_requests(assembler: ContextAssembler, tenant_id: str)
         await assembler.assemble(tenant_id, ContextRequest(session_id=" "))
     with pytest.raises(InvalidInput):
         await assembler.assemble(tenant_id, ContextRequest(session_id="s", token_budget=10))
+
+
+async def test_a_sentence_is_in_the_context_once(brain: Brain, tenant_id: str) -> None:
+    # A turn's episode and the memory the rules extract from it say the same sentence; both
+    # match the query, and the turn may be in the recent conversation as well.
+    said = "Peter Zhang joined Acme Corp as head of sales last week."
+    result = await brain.ingest.record_turn(
+        tenant_id, TurnInput(session_id="s1", user_id="u1", content=said)
+    )
+    assert [m.content for m in result.extracted] == [said]  # the twin this test is about
+    await brain.remember(
+        tenant_id, NewMemory(content="peter zhang joined  Acme Corp as head of sales last week")
+    )
+    for session in ("s2", "s1"):  # elsewhere, and where it is a recent turn
+        ctx = await brain.assemble_context(
+            tenant_id, session, query="What do we know about Peter Zhang?"
+        )
+        assert ctx.text.casefold().count("joined acme corp") == 1, ctx.text
+    assert said in ctx.layers[Layer.RECENT_CONVERSATION]
