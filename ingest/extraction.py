@@ -78,7 +78,7 @@ def candidates(
                 "they",
                 "it",
             }:
-                offset = ex.subject_start - ex.start
+                offset = ex.subject_at if ex.subject_at is not None else ex.subject_start - ex.start
                 content = (
                     content[:offset]
                     + subject_entity.name

@@ -9,7 +9,7 @@ Pleasantries and questions produce nothing.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from core.types import MemoryType
 from ingest.sentences import Sentence, is_pleasantry, split_sentences
@@ -82,6 +82,9 @@ class Extracted:
     end: int = 0
     subject: str | None = None  # surface text: a name, a pronoun, or "user" (preferences)
     subject_start: int = -1  # offset of the subject in the turn
+    # The subject's offset in ``content`` when the content is a statement of its own rather
+    # than the sentence (one sentence stating several facts; see ``_statement``).
+    subject_at: int | None = None
     predicate: str | None = None
     object: str | None = None
     negated: bool = False
@@ -90,7 +93,18 @@ class Extracted:
     confidence: float = 0.7
 
 
+def _statement(subject: str, fact: Extracted) -> str:
+    """One fact as a sentence of its own: "Peter is a writer.", "Peter works at WOBS."."""
+    value = fact.object or ""
+    if fact.predicate == "employer":
+        return f"{subject} {'no longer works' if fact.negated else 'works'} at {value}."
+    article = "" if _TITLE_OF.match(value) else ("an " if value[:1] in "aeiou" else "a ")
+    return f"{subject} is {'no longer ' if fact.negated else ''}{article}{value}."
+
+
 def _role_object(text: str) -> str:
+    if _TITLE_OF.match(text.strip()):
+        return " ".join(text.split())  # "VP of Engineering": the whole title, as said
     word = text.strip().lower()
     word = re.sub(r"^(?:new|lead|senior|junior|head|main|chief)\s+", "", word)
     if word.endswith("ies"):
@@ -100,6 +114,18 @@ def _role_object(text: str) -> str:
     return word
 
 
+# A title with its department ("head of sales", "VP of Engineering"): the words after "of"
+# stop at a preposition or a time word, so "head of sales at Acme last week" keeps its org.
+TITLE = (
+    r"(?i:head|director|vp|vice president|manager|chief)\s+of\s+"
+    r"(?!(?:at|for|with|in|last|this|next|now)\b)[A-Za-z][\w&-]*"
+    r"(?:\s+(?!(?:at|for|with|in|last|this|next|now|anymore|these)\b)[A-Za-z][\w&-]*){0,2}"
+)
+_TITLE_OF = re.compile(TITLE)
+ROLE = rf"(?:{TITLE}|(?:new\s+|lead\s+|senior\s+|junior\s+|head\s+|main\s+)?[a-z][a-z-]{{2,30}})"
+# What a correction sets the new value against: "head of marketing, not sales".
+CONTRAST = r"(?P<contrast>,?\s+not\s+(?:an?\s+|the\s+)?[\w-]+(?:\s+[\w-]+){0,3})?"
+
 _FACTS: list[tuple[str, re.Pattern[str]]] = [
     (
         "role",
@@ -107,7 +133,15 @@ _FACTS: list[tuple[str, re.Pattern[str]]] = [
             rf"^{CUE}{SUBJ}\s+(?:is|was|'s)\s+(?P<neg>not\s+|no longer\s+)?(?:now\s+)?"
             r"(?:one of (?:our|the|their|his|her)\s+|(?:our|the|their|a|an|his|her)\s+)"
             r"(?P<obj>(?:new\s+|lead\s+|senior\s+|junior\s+|head\s+|main\s+)?[a-z][a-z-]{2,30})"
-            rf"(?:\s+(?:at|for|with)\s+(?P<org>{NAME}))?{TAIL}"
+            rf"(?:\s+(?:at|for|with)\s+(?P<org>{NAME}))?{CONTRAST}{TAIL}"
+        ),
+    ),
+    (
+        "role",
+        re.compile(
+            rf"^{CUE}{SUBJ}\s+(?:is|was|'s)\s+(?P<neg>not\s+|no longer\s+)?(?:now\s+)?"
+            rf"(?:(?:our|the|their|his|her)\s+)?(?P<obj>{TITLE})"
+            rf"(?:\s+(?:at|for|with)\s+(?P<org>{NAME}))?{CONTRAST}{TAIL}"
         ),
     ),
     (
@@ -121,7 +155,13 @@ _FACTS: list[tuple[str, re.Pattern[str]]] = [
             rf"(?:works|work|worked|is working)\s+(?:for|at)\s+{OBJ_NAME}{TAIL}"
         ),
     ),
-    ("employer", re.compile(rf"^{CUE}{SUBJ}\s+(?:has\s+)?(?:just\s+)?joined\s+{OBJ_NAME}{TAIL}")),
+    (
+        "employer",
+        re.compile(
+            rf"^{CUE}{SUBJ}\s+(?:has\s+)?(?:just\s+)?joined\s+{OBJ_NAME}"
+            rf"(?:\s+as\s+(?:(?:a|an|the|our|their)\s+)?(?P<role>{ROLE}))?{TAIL}"
+        ),
+    ),
     (
         "location",
         re.compile(
@@ -273,7 +313,10 @@ def _facts(s: Sentence, clause: str) -> list[Extracted]:
             obj = _role_object(obj)
         negated = bool(groups.get("neg"))
         correction = (
-            bool(groups.get("cue")) or bool(groups.get("now")) or bool(_CORRECTION.search(clause))
+            bool(groups.get("cue"))
+            or bool(groups.get("now"))
+            or bool(groups.get("contrast"))
+            or bool(_CORRECTION.search(clause))
         )
         base = dict(
             memory_type=MemoryType.FACT,
@@ -291,6 +334,13 @@ def _facts(s: Sentence, clause: str) -> list[Extracted]:
         if groups.get("org"):
             org = groups["org"].strip().rstrip(".")
             out.append(Extracted("fact", predicate="employer", object=org, **base))  # type: ignore[arg-type]
+        if groups.get("role"):  # "joined Acme as head of sales"
+            role = _role_object(groups["role"])
+            out.append(Extracted("fact", predicate="role", object=role, **base))  # type: ignore[arg-type]
+        if len(out) > 1:
+            # Each fact of the sentence says only itself: when one is corrected later, the
+            # other must not carry the old value on in its text.
+            out = [replace(e, content=_statement(subj, e), subject_at=0) for e in out]
         return out
     return []
 

@@ -107,17 +107,17 @@ async def test_bad_context_requests(assembler: ContextAssembler, tenant_id: str)
 async def test_a_sentence_is_in_the_context_once(brain: Brain, tenant_id: str) -> None:
     # A turn's episode and the memory the rules extract from it say the same sentence; both
     # match the query, and the turn may be in the recent conversation as well.
-    said = "Peter Zhang joined Acme Corp as head of sales last week."
+    said = "Peter Zhang visited the Berlin office yesterday."
     result = await brain.ingest.record_turn(
         tenant_id, TurnInput(session_id="s1", user_id="u1", content=said)
     )
     assert [m.content for m in result.extracted] == [said]  # the twin this test is about
     await brain.remember(
-        tenant_id, NewMemory(content="peter zhang joined  Acme Corp as head of sales last week")
+        tenant_id, NewMemory(content="peter zhang visited the  Berlin office yesterday")
     )
     for session in ("s2", "s1"):  # elsewhere, and where it is a recent turn
         ctx = await brain.assemble_context(
-            tenant_id, session, query="What do we know about Peter Zhang?"
+            tenant_id, session, query="When did Peter Zhang visit the Berlin office?"
         )
-        assert ctx.text.casefold().count("joined acme corp") == 1, ctx.text
+        assert ctx.text.casefold().count("visited the berlin office") == 1, ctx.text
     assert said in ctx.layers[Layer.RECENT_CONVERSATION]
