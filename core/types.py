@@ -99,6 +99,9 @@ class Memory(_Frozen):
     merged_into: str | None = None
     summarized_by: str | None = None
     pruned_at: float | None = None
+    # An episode (a turn as said) one of whose statements a later memory superseded: when
+    # that first happened. It stays current (it is what was said); contexts mark it.
+    corrected_at: float | None = None
 
     @property
     def is_current(self) -> bool:

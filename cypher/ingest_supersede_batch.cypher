@@ -8,7 +8,10 @@
 // property set and removed is no write) it fails at commit on the chain end both wrote
 // (superseded_by) and the driver runs it again. The superseded memory gets
 // superseded_by/superseded_at and is marked unindexed until its vector payload says so; the
-// new one joins the chain.
+// new one joins the chain. The episode the superseded memory was extracted from (its source
+// ends with the episode's id: "rule:fact:<id>", "llm:fact:<id>") gets corrected_at, the
+// first time one of its statements was corrected: the turn stays as it was said, and a
+// context shows it as corrected later.
 // params: $tenant, $pairs: [{old_id, new_id, reason, reason_after_another}], $at
 // returns: old_id (the memory superseded), new_id (one row per link made; none when the old
 //          memory is gone)
@@ -29,4 +32,10 @@ CREATE (head)-[:SUPERSEDED_BY {
   reason: CASE WHEN head = old THEN p.reason ELSE p.reason_after_another END,
   at: $at
 }]->(new)
+WITH head, new, CASE WHEN head.source STARTS WITH 'rule:' OR head.source STARTS WITH 'llm:'
+                     THEN last(split(head.source, ':')) END AS episode_id
+OPTIONAL MATCH (episode:Memory {id: episode_id})
+WHERE episode.tenant_id = $tenant AND episode.type = 'episodic'
+FOREACH (x IN CASE WHEN episode IS NULL THEN [] ELSE [episode] END |
+  SET x.corrected_at = coalesce(x.corrected_at, $at))
 RETURN head.id AS old_id, new.id AS new_id

@@ -6,6 +6,8 @@
 // superseded: on Neo4j the second waits for the first's lock; on ArcadeDB (where a property
 // set and removed is no write) it fails at commit on superseded_by, which both wrote, and the
 // driver runs it again.
+// The episode the old memory was extracted from gets corrected_at (see
+// ingest_supersede_batch).
 // returns: id (of the new memory); no row when old_id is missing or already superseded
 MATCH (old:Memory {id: $old_id, tenant_id: $tenant})
 SET old._lock = true
@@ -19,6 +21,12 @@ SET new = $row, new.tenant_id = $tenant, new.indexed = false, new.supersedes = o
     new.task_tenant = CASE WHEN $row.type = 'task' THEN $tenant END
 SET old.superseded_by = new.id, old.superseded_at = $at, old.indexed = false
 CREATE (old)-[:SUPERSEDED_BY {reason: $reason, at: $at}]->(new)
+WITH old, new, CASE WHEN old.source STARTS WITH 'rule:' OR old.source STARTS WITH 'llm:'
+                    THEN last(split(old.source, ':')) END AS episode_id
+OPTIONAL MATCH (episode:Memory {id: episode_id})
+WHERE episode.tenant_id = $tenant AND episode.type = 'episodic'
+FOREACH (x IN CASE WHEN episode IS NULL THEN [] ELSE [episode] END |
+  SET x.corrected_at = coalesce(x.corrected_at, $at))
 WITH old, new
 OPTIONAL MATCH (old)-[:ABOUT]->(e:Entity)
 FOREACH (x IN CASE WHEN e IS NULL THEN [] ELSE [e] END | MERGE (new)-[:ABOUT]->(x))

@@ -26,8 +26,12 @@ def one_line(text: str) -> str:
 
 
 def memory_line(memory: Memory) -> str:
-    """``- [fact] Peter is a writer at WOBS``"""
-    return f"- [{memory.type.value}] {one_line(memory.content)}"
+    """``- [fact] Peter is a writer at WOBS``; a turn with a statement corrected since:
+    ``- [episodic, corrected later] Peter is a writer at WOBS``."""
+    label = memory.type.value
+    if memory.corrected_at is not None:
+        label += ", corrected later"
+    return f"- [{label}] {one_line(memory.content)}"
 
 
 def turn_line(turn: Memory) -> str:

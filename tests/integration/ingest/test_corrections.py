@@ -12,7 +12,7 @@ from api.brain import Brain
 from core.errors import NotFound
 from core.ingest_types import TurnInput
 from core.retrieval_types import SearchQuery
-from core.types import MemoryType
+from core.types import MemoryType, NewMemory
 from ingest.service import IngestService
 
 pytestmark = pytest.mark.integration
@@ -158,3 +158,37 @@ async def test_corrections_said_in_several_sessions_at_once_leave_one_current_va
     hits = await brain.search(tenant_id, SearchQuery(query="What is Peter's role?"))
     current_roles = [h.memory.id for h in hits.hits if h.memory.predicate == "role"]
     assert current_roles == [chain[-1].memory.id]
+
+
+async def test_a_corrected_statement_is_not_served_as_current(
+    ingest: IngestService, brain: Brain, tenant_id: str
+) -> None:
+    # One sentence, two facts: each is stored as its own statement, so correcting the role
+    # leaves no "writer" in the employer fact; the turn itself is kept as said, marked.
+    first = await say(ingest, tenant_id, "Dana Lee is a writer at WOBS.", T0)
+    assert sorted(m.content for m in first.extracted) == [
+        "Dana Lee is a writer.",
+        "Dana Lee works at WOBS.",
+    ]
+    assert (await brain.memory(tenant_id, first.episode.id)).corrected_at is None
+    second = await say(ingest, tenant_id, "Actually, Dana Lee is an editor now.", T0 + 86_400)
+    assert len(second.superseded) == 1
+    assert (await brain.memory(tenant_id, first.episode.id)).corrected_at == T0 + 86_400
+    ctx = await brain.assemble_context(tenant_id, "s-other", query="What does Dana Lee do?")
+    lines = ctx.text.splitlines()
+    assert any("editor" in line for line in lines)
+    assert "- [fact] Dana Lee works at WOBS." in lines
+    stale = [line for line in lines if "writer" in line]
+    assert stale == ["- [episodic, corrected later] Dana Lee is a writer at WOBS."]
+
+
+async def test_superseding_an_extracted_fact_by_hand_marks_its_turn(
+    ingest: IngestService, brain: Brain, tenant_id: str
+) -> None:
+    turn = await say(ingest, tenant_id, "Anna works for Globex.", T0)
+    (fact,) = turn.extracted
+    await brain.supersede(tenant_id, fact.id, "Anna works for Initech.")
+    assert (await brain.memory(tenant_id, turn.episode.id)).corrected_at is not None
+    mine = await brain.remember(tenant_id, NewMemory(content="Anna likes tea."))
+    await brain.supersede(tenant_id, mine.id, "Anna likes coffee.")  # no turn behind it
+    assert (await brain.memory(tenant_id, mine.id)).corrected_at is None
