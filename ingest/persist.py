@@ -29,6 +29,7 @@ log = logging.getLogger(__name__)
 
 Step = tuple[str, dict[str, Any]]
 SUPERSEDE = "ingest_supersede_batch"
+TASK_DEDUPE = "ingest_task_dedupe"
 
 
 @dataclass
@@ -47,6 +48,9 @@ class WriteSet:
     # The memories the write superseded, set by ``persist``: the pairs' old ones, or the
     # current end of their chain when a concurrent write superseded one first.
     superseded: list[str] = field(default_factory=list)
+    # New tasks another writer had created too, set by ``persist``: new id → the task that
+    # absorbed it (the new one is gone; see ``TASK_DEDUPE``).
+    folded: dict[str, str] = field(default_factory=dict)
 
 
 def steps_of(ws: WriteSet, at: float) -> list[Step]:
@@ -97,10 +101,17 @@ async def persist(writer: MemoryWriter, tenant_id: str, ws: WriteSet, at: float)
         embedding.cancel()
         raise
     made = zip(steps, results[: len(steps)], strict=True)
-    linked = [rows for (name, _), rows in made if name == SUPERSEDE]
+    linked, folded = [], []
+    for (name, _), rows in made:
+        if name == SUPERSEDE:
+            linked.append(rows)
+        elif name == TASK_DEDUPE:
+            folded.extend(rows)
     ws.superseded = list(dict.fromkeys(r["old_id"] for rows in linked for r in rows))
+    ws.folded = {r["id"]: r["into"] for r in folded}
+    computed = _without(embedding, ws, set(ws.folded)) if ws.folded else embedding
     try:
-        vectors = await embedding
+        vectors = await computed
         if ws.memories:
             await writer.index.upsert(
                 [
@@ -117,6 +128,20 @@ async def persist(writer: MemoryWriter, tenant_id: str, ws: WriteSet, at: float)
         log.exception("indexing after a durable ingest write failed; the reconciler finishes it")
         return False
     return True
+
+
+def _without(
+    embedding: Awaitable[list[list[float]]], ws: WriteSet, gone: set[str]
+) -> Awaitable[list[list[float]]]:
+    """``ws.memories`` without ``gone``, and their vectors to match."""
+    kept = [i for i, m in enumerate(ws.memories) if m.id not in gone]
+    ws.memories = [ws.memories[i] for i in kept]
+
+    async def vectors() -> list[list[float]]:
+        computed = await embedding
+        return [computed[i] for i in kept]
+
+    return vectors()
 
 
 async def _vectors(writer: MemoryWriter, ws: WriteSet) -> list[list[float]]:

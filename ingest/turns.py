@@ -31,7 +31,7 @@ from graph.store import GraphStore
 from ingest import rules
 from ingest.corrections import Action
 from ingest.extraction import candidates
-from ingest.persist import WriteSet, persist
+from ingest.persist import TASK_DEDUPE, WriteSet, persist
 from ingest.planning import FactPlanner, fact_keys
 from ingest.queue import JobQueue
 from ingest.sentences import is_pleasantry
@@ -195,6 +195,10 @@ class TurnRecorder:
                 memory = self.writer.build(tenant_id, item)
                 extracted.append(memory)
                 ws.extras[memory.id] = extra
+            if tasks.new:
+                ws.after.append(
+                    (TASK_DEDUPE, {"claim": new_id(), "rows": _dedupe_rows(extracted, ws, at)})
+                )
 
             props, index = next_session(
                 session, episode.id, at, self.settings.ingest, turn.user_id, turn.project_id
@@ -230,8 +234,11 @@ class TurnRecorder:
         if self.queue is not None and jobs:
             self.queue.schedule(tenant_id, jobs)
 
+        extracted = [m for m in extracted if m.id not in ws.folded]
         new_tasks = await tenant.list_tasks_by_id(
-            [m.id for m in extracted if m.type is MemoryType.TASK] + [t.id for t in tasks.repeated]
+            [m.id for m in extracted if m.type is MemoryType.TASK]
+            + [t.id for t in tasks.repeated]
+            + list(ws.folded.values())
         )
         return TurnResult(
             episode=episode.model_copy(update={"indexed": indexed}),
@@ -307,3 +314,18 @@ class TurnRecorder:
         session = await tenant.get_session(session_id)
         assert session is not None
         return session
+
+
+def _dedupe_rows(extracted: list[Memory], ws: WriteSet, at: float) -> list[dict[str, Any]]:
+    """The new tasks as ``TASK_DEDUPE`` reads them."""
+    return [
+        {
+            "id": m.id,
+            "key": ws.extras[m.id]["task_key"],
+            "confidence": ws.extras[m.id]["task_confidence"],
+            "priority": ws.extras[m.id]["task_priority"],
+            "at": at,
+        }
+        for m in extracted
+        if m.type is MemoryType.TASK
+    ]

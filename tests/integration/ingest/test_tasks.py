@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from api.brain import Brain
@@ -11,6 +13,8 @@ from core.ingest_types import Role, TaskPriority, TaskStatus, TurnInput
 from core.retrieval_types import SearchQuery
 from core.types import MemoryType
 from ingest.service import IngestService
+from resolution.resolver import Resolver
+from tests.integration.ingest.conftest import build_ingest
 
 pytestmark = pytest.mark.integration
 
@@ -131,3 +135,33 @@ async def test_a_tenants_tasks_are_one_index_lookup_also_after_an_upgrade(
     assert await ours.confirmed_task_ids(10) == [task.id]
     records = [r async for r in ours.export_records()]
     assert all("task_tenant" not in r.get("memory", {}) for r in records)
+
+
+async def test_a_task_said_in_two_replicas_at_once_is_one_task(
+    ingest: IngestService, brain: Brain, resolver: Resolver, tenant_id: str
+) -> None:
+    # A second service on the same engines is what another API replica is: its in-process
+    # locks do not order its turns against this one's; the graph statement does.
+    replica = build_ingest(brain, resolver)
+    await replica.start(tenants=[])
+    text = "TODO: renew the certificate for the blog network"
+    results = []
+    try:
+        for _ in range(2):  # the race is not certain in one round
+            results += await asyncio.gather(
+                *(
+                    service.record_turn(
+                        tenant_id, TurnInput(session_id=f"r{i}", user_id="u1", content=text)
+                    )
+                    for i, service in enumerate((ingest, replica, ingest, replica))
+                )
+            )
+    finally:
+        await replica.stop()
+    (task,) = await ingest.tasks(tenant_id)
+    assert task.mentions == 8
+    assert all([t.id for t in r.tasks] == [task.id] for r in results)
+    assert [m.id for r in results for m in r.extracted if m.type is MemoryType.TASK] == [task.id]
+    hits = await brain.search(tenant_id, SearchQuery(query="renew the certificate", top_k=10))
+    assert [h.memory.id for h in hits.hits if h.memory.type is MemoryType.TASK] == [task.id]
+    assert await brain.index.count(tenant_id) == 1 + 8  # the task and eight turns, no stray
