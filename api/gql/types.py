@@ -76,6 +76,10 @@ class MemoryNode:
     pruned_at: datetime | None = strawberry.field(
         description="Soft-pruned by the lifecycle (faded and unused)."
     )
+    corrected_at: datetime | None = strawberry.field(
+        description="A turn (episodic) with a statement a later memory superseded: when that "
+        "first happened. The turn stays current, as it was said."
+    )
 
     @staticmethod
     def of(m: CoreMemory) -> MemoryNode:
@@ -104,6 +108,7 @@ class MemoryNode:
             merged_into_id=strawberry.ID(m.merged_into) if m.merged_into else None,
             summarized_by_id=strawberry.ID(m.summarized_by) if m.summarized_by else None,
             pruned_at=to_datetime(m.pruned_at),
+            corrected_at=to_datetime(m.corrected_at),
         )
 
     @strawberry.field(description="The entities this memory is about.")

@@ -79,12 +79,19 @@ async def test_turns_tasks_sessions_documents(
 async def test_assemble_context_through_the_api(brain: Brain, tenant_id: str) -> None:
     _, key = await create_key(brain.graph, tenant_id)
     client = Client(brain, key)
-    for text in [
-        "The company is Wolf of Blog Street, also known as WOBS. Peter is one of our writers.",
-        "Our deploy target is Heroku.",
-        "Actually, our deploy target is AWS now.",
-    ]:
-        await client.data(TURN, content=text)
+    said = [
+        (await client.data(TURN, content=text))["recordTurn"]["episode"]["id"]
+        for text in [
+            "The company is Wolf of Blog Street, also known as WOBS. Peter is one of our writers.",
+            "Our deploy target is Heroku.",
+            "Actually, our deploy target is AWS now.",
+            "Actually, Peter is an editor now.",
+        ]
+    ]
+    corrected = """query($id: ID!) { memory(id: $id) { ... on Memory { current correctedAt } } }"""
+    writers = (await client.data(corrected, id=said[0]))["memory"]
+    assert writers["current"] and writers["correctedAt"]  # the turn stands, marked corrected
+    assert (await client.data(corrected, id=said[3]))["memory"]["correctedAt"] is None
     query = """query($q: String, $budget: Int) { assembleContext(input: {sessionId: "s1", userId: "u1", query: $q, tokenBudget: $budget}) {
       __typename ... on Context { totalTokens tokenBudget text
         tokenCounts { procedural projectContext memories documentChunks recentConversation }
