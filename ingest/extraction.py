@@ -13,10 +13,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from core.ingest_types import user_subject
-from core.types import Entity, NewMemory
+from core.types import Entity, EntityType, NewMemory
 from ingest.corrections import negated_object
-from ingest.rules import Extracted
-from resolution.types import Resolution, ResolvedMention
+from ingest.rules import OUR, Extracted
+from resolution.types import Mention, Resolution, ResolvedMention
 
 
 @dataclass(frozen=True)
@@ -37,7 +37,12 @@ def entities_in_span(resolution: Resolution, start: int, end: int) -> list[Entit
 
 
 def subject_of(ex: Extracted, resolution: Resolution) -> ResolvedMention | None:
-    """The resolved mention at the subject's position (or with its exact text)."""
+    """The resolved mention at the subject's position (or with its exact text). "Our" is the
+    speaker's organisation: the session's scene organisation, else the one organisation the
+    text names besides the value; with neither, no subject (a fact about a guess is never
+    stored)."""
+    if (ex.subject or "").casefold() == OUR:
+        return _our_org(resolution, ex.object)
     best: ResolvedMention | None = None
     for r in resolution.resolved:
         if r.entity is None:
@@ -48,6 +53,30 @@ def subject_of(ex: Extracted, resolution: Resolution) -> ResolvedMention | None:
         if best is None and ex.subject and m.text.casefold() == ex.subject.casefold():
             best = r
     return best
+
+
+def _our_org(resolution: Resolution, value: str | None) -> ResolvedMention | None:
+    said = (value or "").casefold()
+    # An organisation named as the value ("our deploy target is Fly") is not its owner.
+    valued = {
+        r.entity.id
+        for r in resolution.resolved
+        if r.entity is not None and r.mention.text.casefold() == said
+    }
+    orgs = {
+        r.entity.id: r
+        for r in resolution.resolved
+        if r.entity is not None and r.entity.type is EntityType.ORG and r.entity.id not in valued
+    }
+    for tracked in resolution.tracked:
+        entity = tracked.entity
+        if tracked.scope == "scene" and entity.type is EntityType.ORG and entity.id not in valued:
+            found = orgs.get(entity.id)
+            if found is not None:
+                return found
+            mention = Mention(OUR, -1, -1, EntityType.ORG, "scene")
+            return ResolvedMention(mention, entity, tracked.salience, "scene")
+    return next(iter(orgs.values())) if len(orgs) == 1 else None
 
 
 def candidates(

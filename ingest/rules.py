@@ -16,6 +16,13 @@ from ingest.sentences import Sentence, is_pleasantry, split_sentences
 
 NAME = r"[A-Z][\w&.'-]*(?:\s+(?:(?:of|de|van|von|der|the|and|&)\s+)?[A-Z][\w&.'-]*)*"
 PRONOUN = r"[Hh]e|[Ss]he|[Tt]hey|[Ii]t"
+OUR = "our"  # a fact's subject that is the speaker's organisation (``extraction.subject_of``)
+# What "our ... is ..." states as a fact of the organisation (other sentences of that shape,
+# "our team is great", are not facts with one value).
+ORG_ATTRIBUTES = (
+    r"(?i:deploy(?:ment)? target|office|base|city|location|headquarters|hq|main client"
+    r"|biggest client|hosting provider|cloud provider|payment provider|ceo|cto|cfo)"
+)
 SUBJ = rf"(?P<subj>{NAME}|{PRONOUN})"
 CUE = r"(?P<cue>(?i:(?:actually|correction|update|sorry|wait|no|oh|scratch that)[,:!]?\s+)*)"
 OBJ_NAME = rf"(?P<obj>{NAME}|[\w.-]+)"
@@ -65,6 +72,8 @@ _PREDICATE_SYNONYMS = {
     "location": "location",
     "city": "location",
     "office": "location",
+    "headquarters": "location",
+    "hq": "location",
     "base": "location",
     "deploy target": "deploy_target",
     "deployment target": "deploy_target",
@@ -204,6 +213,13 @@ _FACTS: list[tuple[str, re.Pattern[str]]] = [
     ),
     ("reports_to", re.compile(rf"^{CUE}{SUBJ}\s+(?:now\s+)?reports to\s+{OBJ_NAME}{TAIL}")),
     (
+        "*",  # the speaker's organisation: "Our deploy target is AWS now", "our HQ is in Berlin"
+        re.compile(
+            rf"^{CUE}(?P<subj>[Oo]ur)\s+(?P<pred>{ORG_ATTRIBUTES})\s+is\s+(?:now\s+)?"
+            r"(?:in\s+|an?\s+|the\s+)?(?P<obj>[\w.& -]{1,60}?)(?P<now>\s+now)?[.!]?$"
+        ),
+    ),
+    (
         "*",  # possessive: "WOBS's main client is Anderson", "Peter's role is editor"
         re.compile(
             rf"^{CUE}{SUBJ}'s\s+(?P<pred>[a-z][a-z ]{{1,30}}?)\s+is\s+(?:now\s+)?"
@@ -301,12 +317,13 @@ def _facts(s: Sentence, clause: str) -> list[Extracted]:
         if m is None:
             continue
         subj = m.group("subj")
-        if subj.casefold() in _NOT_SUBJECTS and not re.fullmatch(PRONOUN, subj):
+        said = subj.casefold()
+        if said in _NOT_SUBJECTS and said != OUR and not re.fullmatch(PRONOUN, subj):
             continue
         groups = m.groupdict()
         pred = predicate
         if predicate == "*":
-            raw = " ".join(groups["pred"].split())
+            raw = " ".join(groups["pred"].split()).lower()
             pred = _PREDICATE_SYNONYMS.get(raw, raw.replace(" ", "_"))
         obj = groups["obj"].strip().rstrip(".!")
         if pred == "role":

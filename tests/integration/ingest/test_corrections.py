@@ -192,3 +192,20 @@ async def test_superseding_an_extracted_fact_by_hand_marks_its_turn(
     mine = await brain.remember(tenant_id, NewMemory(content="Anna likes tea."))
     await brain.supersede(tenant_id, mine.id, "Anna likes coffee.")  # no turn behind it
     assert (await brain.memory(tenant_id, mine.id)).corrected_at is None
+
+
+async def test_our_facts_belong_to_the_sessions_organisation(
+    ingest: IngestService, brain: Brain, tenant_id: str
+) -> None:
+    await say(ingest, tenant_id, "The company is Wolf of Blog Street, also known as WOBS.", T0)
+    (wobs,) = await brain.graph.tenant(tenant_id).find_by_alias("WOBS")
+    heroku = await say(ingest, tenant_id, "Our deploy target is Heroku.", T0 + 10)
+    (old,) = heroku.extracted
+    assert (old.subject, old.predicate, old.object) == (wobs.id, "deploy_target", "Heroku")
+    assert wobs.id in old.entity_ids
+    aws = await say(ingest, tenant_id, "Actually, our deploy target is AWS now.", T0 + 20)
+    assert aws.superseded == (old.id,)
+    assert (await brain.memory(tenant_id, heroku.episode.id)).corrected_at == T0 + 20
+    # a session that has named no organisation: whose deploy target is unknown, so no fact
+    other = await say(ingest, tenant_id, "Our deploy target is Fly.", T0 + 30, user="u2")
+    assert other.extracted == () and other.superseded == ()
