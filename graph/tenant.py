@@ -18,6 +18,7 @@ from graph.listing import ListingOps
 from graph.memories import MemoryOps
 from graph.resolution_ops import ResolutionOps
 from graph.retrieval_ops import RetrievalOps
+from graph.scoped import Check
 from graph.transfer import TransferOps
 
 if TYPE_CHECKING:
@@ -57,13 +58,22 @@ class TenantGraph(
         run = self._store._run
         return await self._store._execute_write(lambda tx: run(tx, text, params, name))
 
-    async def write_many(self, steps: list[tuple[str, dict[str, Any]]]) -> list[Rows]:
-        """Run several named statements in one transaction (all or nothing)."""
+    async def write_many(
+        self, steps: list[tuple[str, dict[str, Any]]], check: Check | None = None
+    ) -> list[Rows]:
+        """Run several named statements in one transaction (all or nothing). ``check`` sees
+        each statement's rows as they come; raising there rolls everything back."""
         texts = [
             (name, statement(name), {**params, "tenant": self.tenant_id}) for name, params in steps
         ]
 
         async def work(tx: AsyncManagedTransaction) -> list[Rows]:
-            return [await self._store._run(tx, text, params, name) for name, text, params in texts]
+            results = []
+            for name, text, params in texts:
+                rows = await self._store._run(tx, text, params, name)
+                if check is not None:
+                    check(name, rows)
+                results.append(rows)
+            return results
 
         return await self._store._execute_write(work)

@@ -6,15 +6,21 @@ a memory of ``type=document`` linked to the entities it names, and every current
 previous version is superseded — not deleted — by the new chunk of the same section (same
 heading), or else the one at the same position, with the reason. The ``(:Document)`` record
 (path, hash, version, chunk ids) is saved in the same transaction as the chunks.
+
+Versions of one path take turns: in a process under a striped lock, across processes by a
+version check in the transaction (``cypher/ingest_document_claim.cypher``); a write planned
+against a version another process has since replaced is given up and planned again.
 """
 
 from __future__ import annotations
 
+import contextlib
+import functools
 from collections.abc import Sequence
 from typing import Any
 
 from core.clock import now
-from core.errors import InvalidInput
+from core.errors import Conflict, InvalidInput
 from core.ids import new_id
 from core.ingest_types import Document, DocumentResult
 from core.settings import Settings
@@ -26,6 +32,8 @@ from ingest.writer import MemoryWriter
 from resolution.types import EntityResolver
 
 MAX_PATH = 1000
+CLAIM = "ingest_document_claim"
+PLAN_ATTEMPTS = 3  # plans of one version against a path other processes keep writing
 
 
 def check_path(value: object) -> str:
@@ -78,7 +86,16 @@ class DocumentIngester:
         # Versions of one path ingested at once take turns: each reads the version the one
         # before it wrote (one version number each, the older chunks superseded).
         async with self.writer.statements.of("document", tenant_id, path):
-            return await self._ingest(tenant_id, path, text, project_id)
+            for _ in range(PLAN_ATTEMPTS - 1):
+                with contextlib.suppress(_Outdated):
+                    return await self._ingest(tenant_id, path, text, project_id)
+            try:
+                return await self._ingest(tenant_id, path, text, project_id)
+            except _Outdated as e:
+                raise Conflict(
+                    f"document {path} kept changing while this version was written "
+                    f"({PLAN_ATTEMPTS} attempts): send it again"
+                ) from e
 
     async def _ingest(
         self, tenant_id: str, path: str, text: str, project_id: str | None
@@ -135,6 +152,12 @@ class DocumentIngester:
         if project_id is not None:
             props["project_id"] = project_id
         ws.after.append(("ingest_document_save", {"source_path": path, "props": props}))
+        # Another process may write this path meanwhile (another API replica): the claim
+        # reads its version under the tenant node's write, and a newer one than planned for
+        # gives this transaction up (``_Outdated``); ``ingest_document`` plans again.
+        planned = previous.version if previous else 0
+        ws.before.append((CLAIM, {"source_path": path, "claim": new_id(), "at": at}))
+        ws.check = functools.partial(_check_version, planned)
         await persist(self.writer, tenant_id, ws, at)
         document = Document(source_path=path, **props)
         indexed = [m.model_copy(update={"indexed": True}) for m in ws.memories]
@@ -162,3 +185,12 @@ class DocumentIngester:
             {"old_id": old_id, "new_id": memories[t].id, "reason": reason}
             for old_id, t in zip(current, targets, strict=True)
         ]
+
+
+class _Outdated(Exception):
+    """The document path has a newer version than the write was planned against."""
+
+
+def _check_version(planned: int, name: str, rows: list[dict[str, Any]]) -> None:
+    if name == CLAIM and rows and int(rows[0]["version"]) != planned:
+        raise _Outdated(name)

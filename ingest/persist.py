@@ -21,6 +21,7 @@ from typing import Any
 from core.errors import BackendError
 from core.types import Memory
 from graph.records import memory_row
+from graph.scoped import Check
 from ingest.writer import MemoryWriter
 from retrieval.payload import payload_of
 from retrieval.vector_index import VectorPoint
@@ -51,6 +52,8 @@ class WriteSet:
     # New tasks another writer had created too, set by ``persist``: new id → the task that
     # absorbed it (the new one is gone; see ``TASK_DEDUPE``).
     folded: dict[str, str] = field(default_factory=dict)
+    # Sees each statement's rows inside the transaction; raising gives the write up.
+    check: Check | None = None
 
 
 def steps_of(ws: WriteSet, at: float) -> list[Step]:
@@ -93,7 +96,7 @@ async def persist(writer: MemoryWriter, tenant_id: str, ws: WriteSet, at: float)
             marks = [("memory_mark_indexed", {"ids": carried, "indexed": True})] if carried else []
             steps = steps_of(ws, at)
             try:
-                results = await tenant.write_many([*steps, *marks])
+                results = await tenant.write_many([*steps, *marks], ws.check)
             except BaseException:
                 writer.marks.add(tenant_id, carried)  # still pending: the batch takes them
                 raise

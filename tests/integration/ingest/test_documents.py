@@ -13,6 +13,8 @@ from core.retrieval_types import SearchQuery
 from core.tokens import token_counter
 from core.types import MemoryType
 from ingest.service import IngestService
+from resolution.resolver import Resolver
+from tests.integration.ingest.conftest import build_ingest
 
 pytestmark = pytest.mark.integration
 
@@ -127,3 +129,32 @@ async def test_documents_are_tenant_scoped(
     assert not theirs.unchanged and theirs.superseded == 0  # same path, separate tenants
     for chunk in mine.chunks:
         assert (await brain.memory(tenant_id, chunk.id)).is_current
+
+
+async def test_versions_written_by_two_replicas_at_once_take_turns(
+    ingest: IngestService, brain: Brain, resolver: Resolver, tenant_id: str
+) -> None:
+    # Another service on the same engines is another API replica: the in-process path lock
+    # does not order its writes; the version check under the tenant node's write does.
+    replica = build_ingest(brain, resolver)
+    await replica.start(tenants=[])
+    edits = [handbook(f"- step {i}\n") for i in range(4)]
+    try:
+        results = await asyncio.gather(  # a new path: the first versions race as well
+            *(
+                service.ingest_document(tenant_id, "r.md", text)
+                for service, text in zip((ingest, replica, ingest, replica), edits, strict=True)
+            )
+        )
+    finally:
+        await replica.stop()
+    assert sorted(r.document.version for r in results) == [1, 2, 3, 4]
+    last = max(results, key=lambda r: r.document.version)
+    stored = await brain.graph.tenant(tenant_id).get_document("r.md")
+    assert stored is not None and stored.version == 4
+    assert list(stored.chunk_ids) == [c.id for c in last.chunks]
+    every = [c.id for r in results for c in r.chunks]
+    memories = await brain.graph.tenant(tenant_id).get_memories(every)
+    assert len(memories) == len(every)  # the chunks of a given-up write were rolled back
+    current = {i for i, m in memories.items() if m.superseded_by is None}
+    assert current == {c.id for c in last.chunks}
