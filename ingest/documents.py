@@ -15,6 +15,7 @@ against a version another process has since replaced is given up and planned aga
 from __future__ import annotations
 
 import contextlib
+import functools
 from collections.abc import Sequence
 from typing import Any
 
@@ -26,12 +27,13 @@ from core.settings import Settings
 from core.text import content_hash
 from core.types import Entity, Memory, MemoryType, NewMemory
 from ingest.chunking import Chunk, chunk_text
-from ingest.persist import PLAN_ATTEMPTS, Outdated, WriteSet, expect, persist
+from ingest.persist import WriteSet, persist
 from ingest.writer import MemoryWriter
 from resolution.types import EntityResolver
 
 MAX_PATH = 1000
 CLAIM = "ingest_document_claim"
+PLAN_ATTEMPTS = 3  # plans of one version against a path other processes keep writing
 
 
 def check_path(value: object) -> str:
@@ -85,11 +87,11 @@ class DocumentIngester:
         # before it wrote (one version number each, the older chunks superseded).
         async with self.writer.statements.of("document", tenant_id, path):
             for _ in range(PLAN_ATTEMPTS - 1):
-                with contextlib.suppress(Outdated):
+                with contextlib.suppress(_Outdated):
                     return await self._ingest(tenant_id, path, text, project_id)
             try:
                 return await self._ingest(tenant_id, path, text, project_id)
-            except Outdated as e:
+            except _Outdated as e:
                 raise Conflict(
                     f"document {path} kept changing while this version was written "
                     f"({PLAN_ATTEMPTS} attempts): send it again"
@@ -152,9 +154,10 @@ class DocumentIngester:
         ws.after.append(("ingest_document_save", {"source_path": path, "props": props}))
         # Another process may write this path meanwhile (another API replica): the claim
         # reads its version under the tenant node's write, and a newer one than planned for
-        # gives this transaction up (``Outdated``); ``ingest_document`` plans again.
+        # gives this transaction up (``_Outdated``); ``ingest_document`` plans again.
+        planned = previous.version if previous else 0
         ws.before.append((CLAIM, {"source_path": path, "claim": new_id(), "at": at}))
-        ws.check = expect(CLAIM, "version", previous.version if previous else 0)
+        ws.check = functools.partial(_check_version, planned)
         await persist(self.writer, tenant_id, ws, at)
         document = Document(source_path=path, **props)
         indexed = [m.model_copy(update={"indexed": True}) for m in ws.memories]
@@ -182,3 +185,12 @@ class DocumentIngester:
             {"old_id": old_id, "new_id": memories[t].id, "reason": reason}
             for old_id, t in zip(current, targets, strict=True)
         ]
+
+
+class _Outdated(Exception):
+    """The document path has a newer version than the write was planned against."""
+
+
+def _check_version(planned: int, name: str, rows: list[dict[str, Any]]) -> None:
+    if name == CLAIM and rows and int(rows[0]["version"]) != planned:
+        raise _Outdated(name)

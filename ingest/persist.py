@@ -31,7 +31,6 @@ log = logging.getLogger(__name__)
 Step = tuple[str, dict[str, Any]]
 SUPERSEDE = "ingest_supersede_batch"
 TASK_DEDUPE = "ingest_task_dedupe"
-PLAN_ATTEMPTS = 3  # plans of one write against things other processes keep changing
 
 
 @dataclass
@@ -55,22 +54,6 @@ class WriteSet:
     folded: dict[str, str] = field(default_factory=dict)
     # Sees each statement's rows inside the transaction; raising gives the write up.
     check: Check | None = None
-
-
-class Outdated(Exception):
-    """What a write was planned against changed in another process before it committed: the
-    transaction is given up, and the caller plans again."""
-
-
-def expect(step: str, field: str, planned: Any) -> Check:
-    """A ``WriteSet.check`` that gives the write up (``Outdated``) when ``step`` returns a
-    ``field`` other than ``planned``."""
-
-    def check(name: str, rows: list[dict[str, Any]]) -> None:
-        if name == step and rows and rows[0][field] != planned:
-            raise Outdated(f"{step}: {field} is {rows[0][field]!r}, planned {planned!r}")
-
-    return check
 
 
 def steps_of(ws: WriteSet, at: float) -> list[Step]:

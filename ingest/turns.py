@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.clock import now
-from core.errors import BackendError, Conflict, InvalidInput, NotFound
+from core.errors import BackendError, InvalidInput, NotFound
 from core.ids import new_id
 from core.ingest_types import FactConflict, Job, Role, Session, Task, Turn, TurnInput
 from core.locks import StripedLocks
@@ -31,7 +31,7 @@ from graph.store import GraphStore
 from ingest import rules
 from ingest.corrections import Action
 from ingest.extraction import candidates
-from ingest.persist import PLAN_ATTEMPTS, TASK_DEDUPE, Outdated, WriteSet, expect, persist
+from ingest.persist import TASK_DEDUPE, WriteSet, persist
 from ingest.planning import FactPlanner, fact_keys
 from ingest.queue import JobQueue
 from ingest.sentences import is_pleasantry
@@ -52,8 +52,6 @@ log = logging.getLogger(__name__)
 PROFILE_JOB = "profile_refresh"
 LLM_JOB = "llm_extract"
 LOCK_STRIPES = 256
-SESSION_LOCK = "ingest_session_lock"
-SESSION_TURNS = "ingest_session_turns"
 
 
 @dataclass(frozen=True)
@@ -114,24 +112,12 @@ class TurnRecorder:
     async def _record(
         self, tenant_id: str, turn: TurnInput, content: str, session_id: str, at: float
     ) -> TurnResult:
-        # Another process may record a turn of this session meanwhile (another API replica):
-        # the transaction reads the session's turn count under its lock and gives up when it
-        # is not the one this turn was planned against (``Outdated``); then plan again.
-        for attempt in range(1, PLAN_ATTEMPTS + 1):
-            # The turn's own vector needs nothing below: start it now (the model runs in a
-            # thread).
-            vector = asyncio.ensure_future(self._embed(content))
-            try:
-                return await self._record_with(tenant_id, turn, content, session_id, at, vector)
-            except Outdated as e:
-                if attempt == PLAN_ATTEMPTS:
-                    raise Conflict(
-                        f"session {session_id} kept changing while this turn was written "
-                        f"({PLAN_ATTEMPTS} attempts): send it again"
-                    ) from e
-            finally:
-                vector.cancel()  # a no-op once persist has it; frees the model on a failure
-        raise AssertionError("unreachable")
+        # The turn's own vector needs nothing below: start it now (the model runs in a thread).
+        vector = asyncio.ensure_future(self._embed(content))
+        try:
+            return await self._record_with(tenant_id, turn, content, session_id, at, vector)
+        finally:
+            vector.cancel()  # a no-op once persist has it; frees the model on a failed turn
 
     async def _embed(self, text: str) -> list[float]:
         return (await self.writer.embedder.embed_documents([text]))[0]
@@ -223,11 +209,6 @@ class TurnRecorder:
                 "turn_index": index,
             }
             ws.vectors[episode.id] = vector
-            ws.before += [
-                (SESSION_LOCK, {"session_id": session_id, "claim": new_id(), "at": at}),
-                (SESSION_TURNS, {"session_id": session_id}),
-            ]
-            ws.check = expect(SESSION_TURNS, "turns", session.turn_count if session else 0)
             jobs = self._jobs(turn, episode, list(entities), at)
             ws.memories = [episode, *extracted]
             if tasks.mentions:

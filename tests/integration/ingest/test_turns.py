@@ -18,7 +18,6 @@ from ingest.marks import IndexMarks
 from ingest.service import IngestService
 from resolution.profiles import profile_facets
 from resolution.resolver import Resolver
-from tests.integration.ingest.conftest import build_ingest
 
 pytestmark = pytest.mark.integration
 
@@ -314,29 +313,3 @@ async def test_the_mark_statement_never_runs_beside_an_ingest_write(
     await asyncio.gather(write(), flushing)
     assert seen == [True] and marks.batches == 2
     assert not marks._gates  # idle tenants are forgotten
-
-
-async def test_turns_of_one_session_sent_to_two_replicas_at_once_take_turns(
-    ingest: IngestService, brain: Brain, resolver: Resolver, tenant_id: str
-) -> None:
-    # A second service on the same engines is another API replica: its in-process session
-    # lock does not order its turns against this one's; the turn count read under the
-    # session's lock does (a turn planned against an older count is planned again).
-    replica = build_ingest(brain, resolver)
-    await replica.start(tenants=[])
-    services = (ingest, replica) * 3
-    try:
-        results = await asyncio.gather(
-            *(
-                service.record_turn(
-                    tenant_id, TurnInput(session_id="shared", content=f"note number {i}")
-                )
-                for i, service in enumerate(services)
-            )
-        )
-    finally:
-        await replica.stop()
-    window = await ingest.working_memory(tenant_id, "shared")
-    assert sorted(t.index for t in window) == [1, 2, 3, 4, 5, 6]
-    assert sorted(t.content for t in window) == sorted(r.episode.content for r in results)
-    assert max(r.session.turn_count for r in results if r.session) == 6
