@@ -6,11 +6,14 @@ Entity writes invalidate the tenant's name cache so the next resolve sees them.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
-from core.errors import InvalidInput
+from core.errors import InvalidInput, NotFound
 from core.ids import check_id
 from core.types import Entity, EntityMerge, EntityRelation, EntityType
+from graph.identity_ops import IdentityQuestion
 from graph.store import GraphStore
+from resolution.describe import describe_all
 from resolution.resolver import Resolver
 
 
@@ -81,3 +84,61 @@ class EntityFacade:
         merge = await self.graph.tenant(tenant_id).unmerge(check_id(merge_id, "mergeId"))
         self.resolver.names.invalidate(tenant_id)
         return merge
+
+    # -- identity curation ---------------------------------------------------------------------
+
+    async def identity_questions(
+        self, tenant_id: str, first: int, after: str | None = None
+    ) -> list[DescribedQuestion]:
+        """Open identity questions (provisional entities and the known entities they may be),
+        each entity with its distinguishing facts ("Sarah, designer at Brightpath Media")."""
+        tenant = self.graph.tenant(tenant_id)
+        found = await tenant.identity_questions(first, check_id(after, "after") if after else None)
+        entities = [e for q in found for e in (q.entity, *(c.entity for c in q.candidates))]
+        parents = await tenant.get_entities(sorted({e.parent_id for e in entities if e.parent_id}))
+        described = describe_all(entities, parents)
+        return [DescribedQuestion(q, described) for q in found]
+
+    async def confirm_same_entity(
+        self,
+        tenant_id: str,
+        entity_id: str,
+        other_id: str,
+        reason: str | None = None,
+        by: str | None = None,
+    ) -> EntityMerge:
+        """The answer "same": a recorded, undoable merge (``unmergeEntities``). The known
+        entity is kept: a provisional one is merged into the other, else ``entity_id`` is
+        merged into ``other_id``."""
+        first, other = check_id(entity_id, "entityId"), check_id(other_id, "otherId")
+        if first == other:
+            raise InvalidInput("an entity is the same as itself", field="otherId")
+        tenant = self.graph.tenant(tenant_id)
+        pair = await tenant.get_entities([first, other])
+        for ident in (first, other):
+            if ident not in pair:
+                raise NotFound("entity", ident)
+        keep, drop = (other, first)
+        if pair[other].provisional and not pair[first].provisional:
+            keep, drop = first, other
+        merge = await self.merge_entities(
+            tenant_id, keep, [drop], (reason or "").strip() or "confirmed same entity", by
+        )
+        await tenant.settle_same(keep, drop)
+        return merge
+
+    async def confirm_distinct_entities(
+        self, tenant_id: str, entity_id: str, other_id: str, reason: str | None = None
+    ) -> None:
+        """The answer "different": recorded as ``DISTINCT_FROM``, never asked again."""
+        await self.graph.tenant(tenant_id).confirm_distinct(
+            check_id(entity_id, "entityId"), check_id(other_id, "otherId"), reason
+        )
+
+
+@dataclass(frozen=True)
+class DescribedQuestion:
+    """An identity question with a description per entity id (its own and its candidates')."""
+
+    question: IdentityQuestion
+    descriptions: dict[str, str]

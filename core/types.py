@@ -153,6 +153,9 @@ class Entity(_Frozen):
     first_seen: float
     last_seen: float
     merged_into: str | None = None
+    # Born from a mention the write path could not tell from known same-named entities: it has
+    # POSSIBLY_SAME_AS links to them, an open identity question until curated.
+    provisional: bool = False
 
 
 class EntityRelation(_Frozen):

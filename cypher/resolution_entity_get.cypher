@@ -7,5 +7,5 @@
 UNWIND $ids AS id
 MATCH (e:Entity {id: id, tenant_id: $tenant})
 RETURN e {.id, .tenant_id, .name, .type, .aliases, .parent_id, .profile_summary, .context_tags,
-          .first_seen, .last_seen, .merged_into,
+          .first_seen, .last_seen, .merged_into, .provisional,
           profile_embedding: CASE WHEN id IN $full THEN e.profile_embedding END} AS e

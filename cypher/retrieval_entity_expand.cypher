@@ -11,5 +11,5 @@ WHERE p.tenant_id = $tenant AND p.type = 'process'
 OPTIONAL MATCH (d:Entity)-[:MERGED_INTO]->(e)
 WHERE d.tenant_id = $tenant
 RETURN e {.id, .tenant_id, .name, .type, .aliases, .parent_id, .profile_summary, .context_tags,
-          .first_seen, .last_seen, .merged_into} AS e,
+          .first_seen, .last_seen, .merged_into, .provisional} AS e,
        collect(DISTINCT p.id) AS linked, collect(DISTINCT d.id) AS merged

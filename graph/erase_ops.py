@@ -105,6 +105,7 @@ class EraseOps(Scoped):
         if entities:
             steps.append(("erase_entity_merges", {"entity_ids": entities}))
             steps.append(("erase_entity_children", {"entity_ids": entities}))
+        steps.append(("erase_identity_decisions", {"ids": ids, "entity_ids": entities}))
         if reprofile_ids:
             steps.append(("erase_reset_profiles", {"entity_ids": sorted(set(reprofile_ids))}))
         results = await self.write_many(steps)

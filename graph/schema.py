@@ -87,6 +87,23 @@ class Entity(AsyncStructuredNode):
     first_seen = FloatProperty()
     last_seen = FloatProperty()
     merged_into = StringProperty()
+    provisional = BooleanProperty()  # an open identity question (POSSIBLY_SAME_AS links)
+
+
+class IdentityDecision(AsyncStructuredNode):
+    """One automatic identity decision of the write path (linked, new or provisional) with
+    each candidate's score, so a wrong link can be found and undone."""
+
+    did = StringProperty(unique_index=True, required=True, db_property="id")
+    tenant_id = StringProperty(index=True, required=True)
+    mention = StringProperty()
+    memory_id = StringProperty(index=True)
+    entity_id = StringProperty(index=True)
+    outcome = StringProperty()  # linked | new | provisional
+    candidates = ArrayProperty(StringProperty())
+    scores = ArrayProperty(FloatProperty())
+    reasons = ArrayProperty(StringProperty())
+    at = FloatProperty()
 
 
 class Alias(AsyncStructuredNode):
@@ -189,6 +206,7 @@ MODELS: tuple[type[AsyncStructuredNode], ...] = (
     Entity,
     Alias,
     EntityMerge,
+    IdentityDecision,
     Session,
     Job,
     Document,

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from graph.cypher import statement
 from graph.entities import EntityOps
 from graph.erase_ops import EraseOps
+from graph.identity_ops import IdentityOps
 from graph.ingest_ops import IngestOps
 from graph.lifecycle_ops import LifecycleOps
 from graph.listing import ListingOps
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
 
 class TenantGraph(
     MemoryOps,
+    IdentityOps,
     EntityOps,
     ListingOps,
     TransferOps,

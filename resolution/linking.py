@@ -15,14 +15,18 @@ from typing import TYPE_CHECKING
 
 from core.text import normalize_name
 from core.types import Entity, EntityType
+from resolution.cues import OURS
 from resolution.gazetteer import KnownName
-from resolution.patterns import OURS, find_type_declarations
+from resolution.identity import settle
+from resolution.patterns import find_type_declarations
 from resolution.types import Mention, ResolvedMention
 
 if TYPE_CHECKING:
     from resolution.resolver import Resolver, Turn
 
-_RELATION_TYPES = {"works_for", "belongs_to", "located_in"}
+_RELATION_TYPES = {"works_for", "belongs_to", "located_in", "client_of"}
+# Relations kept as declared tags of the subject ("role:designer", "related_to_speaker:cousin").
+_TAG_RELATIONS = {"role", "related_to_speaker"}
 
 
 async def link_new(resolver: Resolver, turn: Turn, names: Sequence[tuple[int, Mention]]) -> None:
@@ -30,11 +34,16 @@ async def link_new(resolver: Resolver, turn: Turn, names: Sequence[tuple[int, Me
     parsed = turn.parsed
     created: list[Entity] = []
     changed: set[str] = set()
-    subjects = {normalize_name(r.subject) for r in parsed.relations}
+    subjects = {normalize_name(r.subject) for r in parsed.relations if r.relation != "client_of"}
     objects = {
         normalize_name(r.object): EntityType.PLACE if r.relation == "located_in" else EntityType.ORG
         for r in parsed.relations
         if r.relation in _RELATION_TYPES and r.object != OURS
+    }
+    objects |= {
+        normalize_name(r.subject): EntityType.ORG
+        for r in parsed.relations
+        if r.relation == "client_of"
     }
 
     def entity_for(text: str) -> Entity | None:
@@ -107,7 +116,10 @@ async def link_new(resolver: Resolver, turn: Turn, names: Sequence[tuple[int, Me
         entity = entity_for(typed.name)
         if entity is not None and entity.type is EntityType.ORG:
             turn.scene_hints.add(entity.id)
+    # Known people's names: new, known or provisional, now that the turn's organisations exist.
+    created.extend(await settle(resolver, turn, names, entity_for, _our_org(turn)))
     changed |= await _relations(resolver, turn, entity_for)
+    _current(turn, changed)
     fresh = {e.id: turn.entities.get(e.id, e) for e in created}
     if fresh or changed:
         await resolver.names.extend(
@@ -123,11 +135,18 @@ async def link_new(resolver: Resolver, turn: Turn, names: Sequence[tuple[int, Me
             return
         for e in await resolver.profiles.refresh(turn.tenant_id, [*fresh, *changed]):
             turn.entities[e.id] = e
-            for index, r in list(turn.resolved.items()):
-                if r.entity is not None and r.entity.id == e.id:
-                    turn.resolved[index] = ResolvedMention(
-                        r.mention, e, r.confidence, r.method, r.candidates
-                    )
+        _current(turn, {*fresh, *changed})
+
+
+def _current(turn: Turn, ids: set[str]) -> None:
+    """Point the turn's resolved mentions of ``ids`` at the entities as they are now (tags,
+    parent and profile this turn changed)."""
+    for index, r in list(turn.resolved.items()):
+        if r.entity is not None and r.entity.id in ids and r.entity.id in turn.entities:
+            e = turn.entities[r.entity.id]
+            turn.resolved[index] = ResolvedMention(
+                r.mention, e, r.confidence, r.method, r.candidates
+            )
 
 
 async def _relations(
@@ -143,8 +162,8 @@ async def _relations(
         subject = lookup(rel.subject)
         if subject is None:
             continue
-        if rel.relation == "role":
-            tag = f"role:{rel.object}"
+        if rel.relation in _TAG_RELATIONS:
+            tag = f"{rel.relation}:{rel.object}"
             current = turn.entities.get(subject.id, subject)
             if tag not in current.context_tags:
                 updated = await tenant.update_entity(

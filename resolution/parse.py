@@ -123,7 +123,9 @@ class Parser:
         for rel in relations:  # names the relation patterns found are names for sure
             if rel.relation in _RELATION_OBJECTS and not rel.object.startswith("@"):
                 declared.setdefault(rel.object, _RELATION_OBJECTS[rel.relation])
-            if rel.subject not in declared and not _inside_declared(rel.subject, declared):
+            if rel.relation == "client_of":  # "our client Dunmore Foods": an organisation
+                declared[rel.subject] = EntityType.ORG
+            elif rel.subject not in declared and not _inside_declared(rel.subject, declared):
                 declared[rel.subject] = None
         declared_mentions: list[Mention] = []
         for a in aliases:

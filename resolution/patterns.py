@@ -16,11 +16,9 @@ import re
 from dataclasses import dataclass
 
 from core.types import EntityType
+from resolution.cues import KIN, find_cues
+from resolution.cues import OURS as OURS  # re-exported: the marker callers know from here
 from resolution.types import AliasDeclaration, RelationMention
-
-# The speaker's own organisation ("our writers", "my team"): the resolver maps it to the
-# session's scene organisation.
-OURS = "@ours"
 
 _WORD = r"[A-Z0-9][\w&'’.-]*[\w&]|[A-Z]"
 _CONNECT = r"(?:of|the|and|&|de|del|der|van|von|la|le|da|du|for)"
@@ -154,13 +152,17 @@ def _singular(word: str) -> str:
 
 
 def find_relations(text: str) -> list[RelationMention]:
-    """Role, works-for, belongs-to and located-in statements between names."""
-    out: list[RelationMention] = []
+    """Role, works-for, belongs-to and located-in statements between names, and the identity
+    cues of ``cues.py`` (relation to the speaker, client-of, roles of several words)."""
+    out: list[RelationMention] = find_cues(text)
+    roled = {r.subject for r in out if r.relation == "role"}
     for m in _ROLE_PATTERNS[0].finditer(text):
         subject, owner, role, org = _clean(m.group(1)), m.group(2), m.group(3), m.group(4)
         role = _singular(role.split()[-1]) if " " in role else _singular(role)
-        if not _ok(subject) or role in _NOT_ROLES or role in _TYPE_WORDS:
+        if not _ok(subject) or role in _NOT_ROLES or role in _TYPE_WORDS or subject in roled:
             continue
+        if role in KIN:
+            continue  # "Sarah is my cousin": a relation to the speaker (cues.py)
         out.append(RelationMention(subject=subject, relation="role", object=role))
         if org:
             out.append(RelationMention(subject=subject, relation="works_for", object=_clean(org)))

@@ -29,10 +29,11 @@ from core.errors import BackendError, InvalidInput
 from core.locks import StripedLocks
 from core.settings import ResolutionSettings
 from core.text import normalize_name
-from core.types import Entity
+from core.types import Entity, EntityType
 from graph.store import GraphStore
-from resolution.disambiguate import Disambiguator
+from resolution.disambiguate import Disambiguator, Scored
 from resolution.gazetteer import Gazetteer, GazetteerCache
+from resolution.identity import PENDING
 from resolution.linking import link_new
 from resolution.parse import PRONOUNS, Parser
 from resolution.profiles import ProfileBuilder
@@ -72,6 +73,7 @@ class Turn:
     scene_hints: set[str] = field(default_factory=set)
     profiles_later: bool = False  # the caller refreshes changed profiles off the request path
     source_memory_id: str | None = None  # the memory the text becomes: relations cite it
+    writing: bool = False  # the write path: a known person's name waits for ``identity.py``
 
 
 def check_coref_backend(settings: ResolutionSettings) -> None:
@@ -243,6 +245,7 @@ class Resolver:
         )
         if turn.state is not None:
             turn.before = _ranked(turn.state, known)
+        turn.writing = create_missing
         await self._resolve_names(turn, names, pools)
         if create_missing:
             await link_new(self, turn, names)
@@ -312,15 +315,12 @@ class Resolver:
     ) -> ResolvedMention:
         if not candidates:
             return ResolvedMention(m, None)
+        if turn.writing and _person(m, candidates):
+            # New or known is decided once the turn's organisations exist (``identity.py``).
+            return ResolvedMention(m, None, 0.0, PENDING, tuple(candidates))
         if len(candidates) == 1:
             return ResolvedMention(m, candidates[0], 1.0 if method == "alias" else 0.8, method)
-        missing = [c.id for c in candidates if not c.profile_embedding]
-        if missing:  # a profile is derived data: build it now rather than score blind
-            for e in await self.profiles.refresh(turn.tenant_id, missing):
-                turn.entities[e.id] = e
-            candidates = [turn.entities.get(c.id, c) for c in candidates]
-        names = [m.text, *(a for c in candidates for a in (c.name, *c.aliases))]
-        best, ranked = await self.disambiguator.choose(turn.parsed.text, names, candidates)
+        best, ranked = await self.by_context(turn, m, candidates)
         found = tuple(s.entity for s in ranked) or tuple(candidates)
         if best is not None:
             return ResolvedMention(m, best.entity, best.score, "context", found)
@@ -332,6 +332,19 @@ class Resolver:
         if turn.clarification is None:
             turn.clarification = Clarification(f"Which {m.text}?", m.text, found)
         return ResolvedMention(m, None, 0.0, "ambiguous", found)
+
+    async def by_context(
+        self, turn: Turn, m: Mention, candidates: Sequence[Entity]
+    ) -> tuple[Scored | None, list[Scored]]:
+        """The clear context winner among ``candidates`` for the mention ``m`` (or None) and
+        every candidate ranked (``Disambiguator.choose``); profiles missing are built first."""
+        missing = [c.id for c in candidates if not c.profile_embedding]
+        if missing:  # a profile is derived data: build it now rather than score blind
+            for e in await self.profiles.refresh(turn.tenant_id, missing):
+                turn.entities[e.id] = e
+            candidates = [turn.entities.get(c.id, c) for c in candidates]
+        names = [m.text, *(a for c in candidates for a in (c.name, *c.aliases))]
+        return await self.disambiguator.choose(turn.parsed.text, names, candidates)
 
     async def _track(self, turn: Turn) -> None:
         assert turn.state is not None
@@ -368,6 +381,13 @@ class Resolver:
                 del self._session_locks[oldest]
         self._session_locks.move_to_end(key)
         return lock
+
+
+def _person(m: Mention, candidates: Sequence[Entity]) -> bool:
+    """A person's name: every candidate is a person and the text does not say otherwise."""
+    if m.entity_type not in (None, EntityType.PERSON) and m.source != "ruler":
+        return False
+    return all(c.type is EntityType.PERSON for c in candidates)
 
 
 def _check_session(session_id: str | None) -> None:

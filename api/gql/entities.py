@@ -28,6 +28,10 @@ class EntityNode:
     first_seen: datetime | None
     last_seen: datetime | None
     merged_into_id: strawberry.ID | None
+    provisional: bool = strawberry.field(
+        description="Born from a mention that could not be told apart from known same-named "
+        "entities: an open identity question (see identityQuestions)."
+    )
 
     @staticmethod
     def of(e: CoreEntity) -> EntityNode:
@@ -42,6 +46,7 @@ class EntityNode:
             first_seen=to_datetime(e.first_seen),
             last_seen=to_datetime(e.last_seen),
             merged_into_id=strawberry.ID(e.merged_into) if e.merged_into else None,
+            provisional=e.provisional,
         )
 
 

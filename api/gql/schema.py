@@ -18,6 +18,7 @@ from strawberry.extensions.query_depth_limiter import create_validator as max_de
 
 from api.gql.admin import AdminMutation, AdminQuery
 from api.gql.assemble import AssembleQuery
+from api.gql.identity import IdentityMutation, IdentityQuery
 from api.gql.ingest import IngestMutation, IngestQuery
 from api.gql.lifecycle import LifecycleMutation, LifecycleQuery
 from api.gql.mutation import Mutation as MemoryMutation
@@ -48,13 +49,26 @@ class LoggedMaskErrors(MaskErrors):
 
 
 @strawberry.type
-class Query(MemoryQuery, AssembleQuery, IngestQuery, ResolutionQuery, LifecycleQuery, AdminQuery):
+class Query(
+    MemoryQuery,
+    AssembleQuery,
+    IngestQuery,
+    ResolutionQuery,
+    IdentityQuery,
+    LifecycleQuery,
+    AdminQuery,
+):
     pass
 
 
 @strawberry.type
 class Mutation(
-    MemoryMutation, IngestMutation, ResolutionMutation, LifecycleMutation, AdminMutation
+    MemoryMutation,
+    IngestMutation,
+    ResolutionMutation,
+    IdentityMutation,
+    LifecycleMutation,
+    AdminMutation,
 ):
     pass
 

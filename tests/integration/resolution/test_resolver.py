@@ -37,14 +37,21 @@ async def test_ambiguous_name_returns_clarification(resolver: Resolver, tenant_i
     assert result.entity_ids == []
 
 
-async def test_ambiguous_name_is_never_created_on_write(resolver: Resolver, tenant_id: str) -> None:
+async def test_undecidable_name_on_write_is_provisional(resolver: Resolver, tenant_id: str) -> None:
+    """Issue 21: a write never asks "Which Anna?" nor links to a guess; the statement is
+    about a provisional Anna linked to both known ones (it used to be about nobody)."""
     g = resolver.graph.tenant(tenant_id)
-    await g.create_entity("Anna Berg", EntityType.PERSON, at=AT)
-    await g.create_entity("Anna Costa", EntityType.PERSON, at=AT)
+    berg = await g.create_entity("Anna Berg", EntityType.PERSON, at=AT)
+    costa = await g.create_entity("Anna Costa", EntityType.PERSON, at=AT)
     before = await g.entity_count()
     result = await resolver.resolve(tenant_id, "Say hi to Anna", at=AT, create_missing=True)
-    assert result.clarification is not None
-    assert await g.entity_count() == before
+    assert result.clarification is None
+    assert await g.entity_count() == before + 1
+    [anna] = [r.entity for r in result.resolved if r.entity is not None]
+    assert anna.provisional and anna.id not in {berg.id, costa.id}
+    [question] = await g.identity_questions(10)
+    assert question.entity.id == anna.id
+    assert {c.entity.id for c in question.candidates} == {berg.id, costa.id}
 
 
 async def test_create_missing_only_on_write(resolver: Resolver, tenant_id: str) -> None:

@@ -1,0 +1,125 @@
+"""Identity operations of a tenant: entities born from conversation, their open questions.
+
+The write path creates a new or provisional entity for a name it cannot link to a known one
+(``create_identity``), records every automatic decision with its scores
+(``save_identity_decisions``), and curation answers the questions: "same" is the recorded
+merge of ``EntityOps`` followed by ``identity_same``; "different" is a ``DISTINCT_FROM`` link
+(``confirm_distinct``). Statements are ``cypher/identity_*.cypher``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from core.clock import now
+from core.errors import InvalidInput, NotFound
+from core.types import Entity, EntityType
+from graph.entities import EntityOps, _entity_row
+from graph.records import entity_from
+
+MAX_REASON = 500
+
+
+@dataclass(frozen=True)
+class PossibleIdentity:
+    """A candidate a provisional entity may be, with the write path's score."""
+
+    entity: Entity
+    score: float
+    at: float
+
+
+@dataclass(frozen=True)
+class IdentityQuestion:
+    """A provisional entity and the known entities it may be, best score first."""
+
+    entity: Entity
+    candidates: tuple[PossibleIdentity, ...]
+
+
+class IdentityOps(EntityOps):
+    async def create_identity(
+        self,
+        name: str,
+        type: EntityType,
+        provisional: bool,
+        links: Sequence[tuple[str, float]] = (),
+        at: float | None = None,
+    ) -> Entity:
+        """A new entity called ``name`` even though entities of that name exist (the turn
+        said it is someone else, or could not tell); ``provisional`` with a scored
+        ``POSSIBLY_SAME_AS`` link to each of ``links`` (candidate id, score). One transaction."""
+        text = name.strip()
+        row = _entity_row([text], type, None, (), at)
+        row["provisional"] = bool(provisional)
+        steps: list[tuple[str, dict[str, Any]]] = [
+            ("tenant_ensure", {"at": row["first_seen"]}),
+            ("entity_create", {"row": row, "aliases": [self._alias_row(text)]}),
+        ]
+        if links:
+            rows = [{"id": i, "score": round(float(s), 4)} for i, s in links]
+            steps.append(
+                (
+                    "identity_link_candidates",
+                    {"id": row["id"], "links": rows, "at": row["first_seen"]},
+                )
+            )
+        await self.write_many(steps)
+        return await self.get_entity(row["id"])
+
+    async def save_identity_decisions(self, rows: Sequence[dict[str, Any]]) -> None:
+        """Store decision records (``IdentityDecision`` nodes; see the statement's header)."""
+        if rows:
+            await self.write("identity_decisions_save", rows=list(rows))
+
+    async def identity_decisions(self, entity_id: str, limit: int = 50) -> list[dict[str, Any]]:
+        """The automatic decisions that chose, created or weighed ``entity_id``, newest first."""
+        rows = await self.read("identity_decisions_of", id=entity_id, limit=int(limit))
+        return [dict(r["d"]) for r in rows]
+
+    async def identity_questions(
+        self, first: int, after: str | None = None
+    ) -> list[IdentityQuestion]:
+        """Open questions: live provisional entities with live candidates, in id order."""
+        rows = await self.read("identity_questions", after=after or "", limit=int(first))
+        found: dict[str, tuple[Entity, list[PossibleIdentity]]] = {}
+        for row in rows:
+            entity = entity_from(row["e"])
+            _, candidates = found.setdefault(entity.id, (entity, []))
+            score, at = float(row["score"] or 0.0), float(row["at"] or 0.0)
+            candidates.append(PossibleIdentity(entity_from(row["c"]), score, at))
+        return [
+            IdentityQuestion(e, tuple(sorted(cs, key=lambda c: (-c.score, c.entity.id))))
+            for _, (e, cs) in sorted(found.items())
+        ]
+
+    async def distinct_pairs(self, ids: Sequence[str]) -> set[frozenset[str]]:
+        """Pairs among ``ids`` already answered "different"."""
+        if len(ids) < 2:
+            return set()
+        rows = await self.read("identity_distinct_of", ids=list(dict.fromkeys(ids)))
+        return {frozenset((str(r["a"]), str(r["b"]))) for r in rows}
+
+    async def confirm_distinct(self, entity_id: str, other_id: str, reason: str | None) -> None:
+        """Record that two entities are different people: never proposed as one again.
+
+        Raises:
+            InvalidInput: the same id twice, or a reason too long.
+            NotFound: either entity is not in this tenant.
+        """
+        if entity_id == other_id:
+            raise InvalidInput("an entity is not distinct from itself", field="otherId")
+        if reason is not None and len(reason) > MAX_REASON:
+            raise InvalidInput(f"a reason is limited to {MAX_REASON} characters", field="reason")
+        rows = await self.write(
+            "identity_distinct", a=entity_id, b=other_id, reason=reason or "", at=now()
+        )
+        if not rows:
+            missing = {entity_id, other_id} - set(await self.get_entities([entity_id, other_id]))
+            raise NotFound("entity", sorted(missing)[0] if missing else entity_id)
+
+    async def settle_same(self, keep_id: str, drop_id: str) -> None:
+        """After the recorded merge of ``drop_id`` into ``keep_id``: their question is closed."""
+        await self.write("identity_same", keep=keep_id, drop=drop_id)

@@ -1,0 +1,300 @@
+"""New or known: the write path's identity decision for a person's name that matches entities.
+
+A turn that names "Sarah" when Sarahs are known states attributes of her (``cues.py``: role,
+organisation, relation to the speaker, surname). Each candidate is weighed on them against
+what is known of it (its ``role:`` and ``related_to_speaker:`` tags, its organisation, its
+names): an attribute it shares supports it, one it has a different value for contradicts it.
+
+- Contradicted by every candidate: a **new** entity ("my cousin Sarah" when the known Sarahs
+  are a designer and a procurement head).
+- Exactly one supported candidate (none contradicts it): **linked** ("Sarah from Brightpath").
+- No attribute stated: one candidate is the answer; among several, the one in the
+  conversation's focus, else a clear context winner (``disambiguate.py``).
+- Anything else is undecidable: a **provisional** entity with a scored ``POSSIBLY_SAME_AS``
+  link to each candidate still possible. The statement is stored about it; nothing waits on
+  a question and nothing links to a guess.
+
+Every decision that weighed something is recorded with each candidate's score and reasons
+(``IdentityDecision``), so a wrong link can be found and undone.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from core.ids import new_id
+from core.text import normalize_name
+from core.types import Entity, EntityType
+from resolution.cues import OURS
+from resolution.types import Mention, ResolvedMention
+
+if TYPE_CHECKING:
+    from resolution.disambiguate import Scored
+    from resolution.resolver import Resolver, Turn
+
+PENDING = "pending"  # ResolvedMention.method of a person's name awaiting this decision
+ROLE = "role:"
+KIN = "related_to_speaker:"
+UNDECIDED_SCORE = 0.5  # a provisional link's score when context was not measured
+
+
+# "Actually, Peter is an editor now", "Anna moved to Globex": a change of role or employer
+# is news about a known person, so a differing role or organisation contradicts no one.
+_CHANGE = re.compile(
+    r"\b(?:now|actually|promoted|became|become|becomes|moved|moving|joined|joins|switched|"
+    r"no longer|new role|new job|left|leaves|anymore|any more)\b",
+    re.I,
+)
+
+
+@dataclass(frozen=True)
+class Attributes:
+    """What is stated about, or known of, one person (organisations as entity ids).
+    ``changing``: the text states a change, so a differing role or organisation is news."""
+
+    roles: frozenset[str] = frozenset()
+    kin: frozenset[str] = frozenset()
+    orgs: frozenset[str] = frozenset()
+    surnames: frozenset[str] = frozenset()
+    changing: bool = False
+
+    @property
+    def work(self) -> bool:
+        return bool(self.roles or self.orgs)
+
+    @property
+    def stated(self) -> bool:
+        return bool(self.roles or self.kin or self.orgs or self.surnames)
+
+
+def known_attributes(entity: Entity) -> Attributes:
+    """A candidate's attributes: declared tags, its organisation, the words after its first
+    name in each of its names ("Sarah Okafor" → okafor)."""
+    tags = entity.context_tags
+    surnames = {
+        " ".join(n.split()[1:]) for n in map(normalize_name, (entity.name, *entity.aliases))
+    }
+    return Attributes(
+        roles=frozenset(t[len(ROLE) :] for t in tags if t.startswith(ROLE)),
+        kin=frozenset(t[len(KIN) :] for t in tags if t.startswith(KIN)),
+        orgs=frozenset([entity.parent_id] if entity.parent_id else []),
+        surnames=frozenset(s for s in surnames if s),
+    )
+
+
+def _role_head(role: str) -> str:
+    return role.split()[-1] if " of " not in role else role
+
+
+@dataclass
+class Weighed:
+    entity: Entity
+    support: list[str] = field(default_factory=list)
+    contradict: list[str] = field(default_factory=list)
+    score: float = UNDECIDED_SCORE
+
+    @property
+    def reasons(self) -> str:
+        return " ".join([*(f"+{s}" for s in self.support), *(f"-{c}" for c in self.contradict)])
+
+
+def weigh(stated: Attributes, entity: Entity) -> Weighed:
+    """Which stated attributes support ``entity`` and which contradict it."""
+    known = known_attributes(entity)
+    out = Weighed(entity)
+
+    def compare(kind: str, said: frozenset[str], have: frozenset[str], news: bool = False) -> None:
+        if said and have and said & have:
+            out.support.append(kind)
+        elif said and have and not news:
+            out.contradict.append(kind)
+
+    compare("surname", stated.surnames, known.surnames)
+    compare("org", stated.orgs, known.orgs, stated.changing)
+    compare(
+        "role",
+        frozenset(map(_role_head, stated.roles)),
+        frozenset(map(_role_head, known.roles)),
+        stated.changing,
+    )
+    compare("relation", stated.kin, known.kin)
+    # Family or friend against someone known only through work, and the other way round.
+    if stated.kin and not known.kin and known.work:
+        out.contradict.append("family-vs-work")
+    if stated.work and not stated.kin and known.kin and not known.work:
+        out.contradict.append("work-vs-family")
+    out.score = 0.0 if out.contradict else 1.0 if out.support else UNDECIDED_SCORE
+    return out
+
+
+@dataclass(frozen=True)
+class Verdict:
+    outcome: str  # linked | new | provisional
+    entity: Entity | None  # the linked candidate
+    weighed: tuple[Weighed, ...]
+    possible: tuple[Weighed, ...]  # the candidates a provisional entity may be
+    method: str = ""
+
+
+def decide_attributes(stated: Attributes, candidates: Sequence[Entity]) -> Verdict | None:
+    """The verdict the stated attributes alone reach, or None when context has to choose
+    (nothing stated, or several candidates supported)."""
+    weighed = tuple(weigh(stated, c) for c in candidates)
+    viable = tuple(w for w in weighed if not w.contradict)
+    if not stated.stated:
+        return None
+    if not viable:
+        return Verdict("new", None, weighed, ())
+    supported = [w for w in viable if w.support]
+    if len(supported) == 1:
+        return Verdict("linked", supported[0].entity, weighed, (), "cue")
+    if not supported and not stated.changing:
+        return Verdict("provisional", None, weighed, viable)
+    return None  # several supported, or news about someone known: context chooses
+
+
+def stated_about(
+    turn: Turn,
+    key: str,
+    mention: Mention,
+    lookup: Callable[[str], Entity | None],
+    ours: Entity | None,
+) -> Attributes:
+    """The attributes the turn states about the name ``key`` (organisations resolved)."""
+    roles: set[str] = set()
+    kin: set[str] = set()
+    orgs: set[str] = set()
+    for rel in turn.parsed.relations:
+        if normalize_name(rel.subject) != key:
+            continue
+        if rel.relation == "role":
+            roles.add(rel.object.lower())
+        elif rel.relation == "related_to_speaker":
+            kin.add(rel.object.lower())
+        elif rel.relation == "works_for":
+            org = ours if rel.object == OURS else lookup(rel.object)
+            if org is not None:
+                orgs.add(org.id)
+    words = normalize_name(mention.text).split()
+    surnames = frozenset([" ".join(words[1:])]) if len(words) > 1 else frozenset()
+    changing = bool(_CHANGE.search(turn.parsed.text))
+    return Attributes(frozenset(roles), frozenset(kin), frozenset(orgs), surnames, changing)
+
+
+Context = Callable[[Mention, list[Entity]], Awaitable[tuple["Scored | None", list["Scored"]]]]
+
+
+async def decide(
+    stated: Attributes,
+    mention: Mention,
+    candidates: Sequence[Entity],
+    focused: set[str],
+    context: Context,
+) -> Verdict:
+    """The identity verdict for one name: attributes first, then focus, then context."""
+    verdict = decide_attributes(stated, candidates)
+    if verdict is not None and verdict.outcome != "provisional":
+        return verdict
+    weighed = verdict.weighed if verdict else tuple(weigh(stated, c) for c in candidates)
+    viable = [w for w in weighed if not w.contradict]
+    if verdict is None:
+        supported = [w for w in viable if w.support]
+        pool = supported or viable
+        if len(pool) == 1 and (not stated.stated or stated.changing):
+            return Verdict("linked", pool[0].entity, weighed, (), "alias")
+        in_focus = [w for w in pool if w.entity.id in focused]
+        if len(in_focus) == 1:
+            return Verdict("linked", in_focus[0].entity, weighed, (), "tracker")
+        best, ranked = await context(mention, [w.entity for w in pool])
+        _score(pool, ranked)
+        if best is not None:
+            return Verdict("linked", best.entity, weighed, (), "context")
+        return Verdict("provisional", None, weighed, tuple(pool))
+    if len(viable) > 1:
+        _score(viable, (await context(mention, [w.entity for w in viable]))[1])
+    return verdict
+
+
+def _score(weighed: Sequence[Weighed], ranked: Sequence[Scored]) -> None:
+    scores = {s.entity.id: s.score for s in ranked}
+    for w in weighed:
+        w.score = round(float(scores.get(w.entity.id, UNDECIDED_SCORE)), 4)
+
+
+async def settle(
+    resolver: Resolver,
+    turn: Turn,
+    names: Sequence[tuple[int, Mention]],
+    lookup: Callable[[str], Entity | None],
+    ours: Entity | None,
+) -> list[Entity]:
+    """Decide every pending name of the turn (each distinct name once); returns the entities
+    created. Sets the mentions' resolution and records the decisions."""
+    tenant = resolver.graph.tenant(turn.tenant_id)
+    focused = _focused(turn)
+    created: list[Entity] = []
+    decisions: list[dict[str, object]] = []
+    done: dict[str, ResolvedMention] = {}
+    for index, m in names:
+        r = turn.resolved.get(index)
+        if r is None or r.method != PENDING:
+            continue
+        key = normalize_name(m.text)
+        if key not in done:
+            stated = stated_about(turn, key, m, lookup, ours)
+
+            async def context(
+                mention: Mention, pool: list[Entity]
+            ) -> tuple[Scored | None, list[Scored]]:
+                return await resolver.by_context(turn, mention, pool)
+
+            verdict = await decide(stated, m, r.candidates, focused, context)
+            entity = verdict.entity
+            if entity is None:
+                links = [(w.entity.id, w.score) for w in verdict.possible]
+                async with resolver.creating(turn.tenant_id):
+                    entity = await tenant.create_identity(
+                        m.text, EntityType.PERSON, verdict.outcome == "provisional", links, turn.at
+                    )
+                created.append(entity)
+                turn.entities[entity.id] = entity
+            confidence = 1.0 if verdict.outcome != "linked" else _confidence(verdict)
+            method = verdict.method or ("created" if verdict.outcome == "new" else "provisional")
+            done[key] = ResolvedMention(m, entity, confidence, method, r.candidates)
+            if stated.stated or len(r.candidates) > 1 or verdict.outcome != "linked":
+                decisions.append(_decision(turn, m, entity, verdict))
+        d = done[key]
+        turn.resolved[index] = ResolvedMention(m, d.entity, d.confidence, d.method, d.candidates)
+    await tenant.save_identity_decisions(decisions)
+    return created
+
+
+def _confidence(verdict: Verdict) -> float:
+    chosen = next((w for w in verdict.weighed if w.entity is verdict.entity), None)
+    return 1.0 if chosen is None or chosen.support else max(chosen.score, 0.6)
+
+
+def _focused(turn: Turn) -> set[str]:
+    from resolution.resolver import FOCUSED
+
+    if turn.state is None:
+        return set()
+    return {i for i, s in turn.state.salience.items() if s >= FOCUSED}
+
+
+def _decision(turn: Turn, m: Mention, entity: Entity, verdict: Verdict) -> dict[str, object]:
+    return {
+        "id": new_id(),
+        "mention": m.text,
+        "memory_id": turn.source_memory_id,
+        "entity_id": entity.id,
+        "outcome": verdict.outcome,
+        "method": verdict.method,
+        "candidates": [w.entity.id for w in verdict.weighed],
+        "scores": [w.score for w in verdict.weighed],
+        "reasons": [w.reasons for w in verdict.weighed],
+        "at": turn.at,
+    }

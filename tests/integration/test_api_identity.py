@@ -1,0 +1,137 @@
+"""Issue 21 through the public API: people born, told apart and linked from what users say
+(``recordTurn``), and identity questions curated (``identityQuestions``,
+``confirmSameEntity``, ``confirmDistinctEntities``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from api.auth import create_key
+from api.brain import Brain
+from tests.integration.api_client import Client
+
+pytestmark = pytest.mark.integration
+
+TURN = """mutation($session: String!, $content: String!) {
+  recordTurn(input: {sessionId: $session, userId: "u1", content: $content}) {
+    __typename ... on TurnResult { episode { id }
+      entities { id name type provisional parentId contextTags } clarification { question } } } }"""
+QUESTIONS = """query($first: Int!) { identityQuestions(first: $first) {
+  __typename ... on IdentityQuestionConnection { edges { node {
+    entity { id name provisional } description
+    candidates { entity { id } description score } } } } } }"""
+SAME = """mutation($a: ID!, $b: ID!) { confirmSameEntity(entityId: $a, otherId: $b) {
+  __typename ... on EntityMerge { id keepId dropIds } ... on Error { message } } }"""
+DISTINCT = """mutation($a: ID!, $b: ID!) { confirmDistinctEntities(entityId: $a, otherId: $b) {
+  __typename ... on Error { message } } }"""
+UNMERGE = """mutation($id: ID!) { unmergeEntities(mergeId: $id) {
+  __typename ... on EntityMerge { undoneAt } } }"""
+
+
+async def _turn(client: Client, session: str, content: str) -> dict[str, Any]:
+    result: dict[str, Any] = (await client.data(TURN, session=session, content=content))[
+        "recordTurn"
+    ]
+    assert result["__typename"] == "TurnResult" and result["clarification"] is None
+    return result
+
+
+def _person(result: dict[str, Any], first: str = "Sarah") -> dict[str, Any]:
+    [found] = [e for e in result["entities"] if e["name"].startswith(first)]
+    return found
+
+
+def _org(result: dict[str, Any], name: str) -> dict[str, Any]:
+    [found] = [e for e in result["entities"] if e["name"] == name]
+    assert found["type"] == "ORG"
+    return found
+
+
+async def test_four_sarahs_and_a_cue(brain: Brain, tenant_id: str) -> None:
+    """The issue's turns, one per session: four different Sarahs, then a known one re-mentioned
+    with a cue links to her (and not to a same-named one)."""
+    _, key = await create_key(brain.graph, tenant_id)
+    client = Client(brain, key)
+    first = await _turn(
+        client, "s1", "We run a small agency called Brightpath Media. Sarah is our designer."
+    )
+    designer, brightpath = _person(first), _org(first, "Brightpath Media")
+    assert "role:designer" in designer["contextTags"] and designer["parentId"] == brightpath["id"]
+
+    second = await _turn(
+        client, "s2", "Sarah Okafor is the head of procurement at our client Dunmore Foods."
+    )
+    okafor, dunmore = _person(second), _org(second, "Dunmore Foods")
+    assert "role:head of procurement" in okafor["contextTags"]
+    assert okafor["parentId"] == dunmore["id"]
+
+    cousin = _person(await _turn(client, "s3", "My cousin Sarah teaches piano in Cork."))
+    assert "related_to_speaker:cousin" in cousin["contextTags"]
+
+    fourth = await _turn(
+        client, "s4", "Sarah from the law firm Brandt & Voss reviewed our contract template."
+    )
+    lawyer = _person(fourth)
+    assert lawyer["parentId"] == _org(fourth, "Brandt & Voss")["id"]
+    sarahs = {designer["id"], okafor["id"], cousin["id"], lawyer["id"]}
+    assert len(sarahs) == 4  # no silent merge: each contradicts every Sarah known before
+    assert not any(p["provisional"] for p in (designer, okafor, cousin, lawyer))
+
+    again = await _turn(client, "s5", "Sarah from Brightpath sent the logo.")
+    assert _person(again)["id"] == designer["id"]
+    assert await brain.graph.tenant(tenant_id).entity_count() == 8  # 4 Sarahs, 3 orgs, Cork
+    decisions = await brain.graph.tenant(tenant_id).identity_decisions(designer["id"])
+    linked = [d for d in decisions if d["outcome"] == "linked"]
+    assert linked and linked[0]["memory_id"] == again["episode"]["id"]
+    scores = dict(zip(linked[0]["candidates"], linked[0]["scores"], strict=True))
+    assert scores[designer["id"]] == 1.0 and scores[okafor["id"]] == 0.0
+
+
+async def test_undecidable_mention_is_provisional_and_curated(
+    brain: Brain, tenant_id: str, other_tenant_id: str
+) -> None:
+    _, key = await create_key(brain.graph, tenant_id)
+    client = Client(brain, key)
+    tom = _person(await _turn(client, "a", "Tom is our accountant."), "Tom")
+    # A Tom at Globex may be the accountant (whose organisation nobody stated) or not.
+    second = await _turn(client, "b", "Tom from Globex called about the audit.")
+    maybe = _person(second, "Tom")
+    assert maybe["id"] != tom["id"] and maybe["provisional"] is True
+    edges = (await client.data(QUESTIONS, first=10))["identityQuestions"]["edges"]
+    [question] = [e["node"] for e in edges]
+    assert question["entity"]["id"] == maybe["id"]
+    assert question["description"] == "Tom, works for Globex"
+    [candidate] = question["candidates"]
+    assert candidate["entity"]["id"] == tom["id"] and candidate["description"] == "Tom, accountant"
+
+    # Another tenant sees no question and cannot answer this one.
+    _, other_key = await create_key(brain.graph, other_tenant_id)
+    other = Client(brain, other_key)
+    assert (await other.data(QUESTIONS, first=10))["identityQuestions"]["edges"] == []
+    refused = await other.data(DISTINCT, a=maybe["id"], b=tom["id"])
+    assert refused["confirmDistinctEntities"]["__typename"] == "NotFoundError"
+
+    answered = await client.data(DISTINCT, a=maybe["id"], b=tom["id"])
+    assert answered["confirmDistinctEntities"]["__typename"] == "DistinctEntities"
+    assert (await client.data(QUESTIONS, first=10))["identityQuestions"]["edges"] == []
+    assert not (await brain.entity(tenant_id, maybe["id"])).provisional
+
+    # A third Tom, at yet another firm: the Globex Tom is ruled out, the accountant is not.
+    third = _person(await _turn(client, "c", "Tom from Initech sent the invoice."), "Tom")
+    assert third["provisional"] is True
+    [question] = [
+        e["node"] for e in (await client.data(QUESTIONS, first=10))["identityQuestions"]["edges"]
+    ]
+    assert [c["entity"]["id"] for c in question["candidates"]] == [tom["id"]]
+    same = (await client.data(SAME, a=third["id"], b=tom["id"]))["confirmSameEntity"]
+    assert same["keepId"] == tom["id"] and same["dropIds"] == [third["id"]]
+    assert (await client.data(QUESTIONS, first=10))["identityQuestions"]["edges"] == []
+    undone = await client.data(UNMERGE, id=same["id"])
+    assert undone["unmergeEntities"]["undoneAt"] is not None
+
+    bad = await client.data(SAME, a=tom["id"], b=tom["id"])
+    assert bad["confirmSameEntity"]["__typename"] == "InvalidInputError"
+    bad = await client.data(DISTINCT, a="not-an-id", b=tom["id"])
+    assert bad["confirmDistinctEntities"]["__typename"] == "InvalidInputError"
