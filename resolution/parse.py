@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import asyncio
 import re
+from dataclasses import replace
 from typing import Any
 
 from core.errors import BackendError, InvalidInput
 from core.settings import ResolutionSettings
 from core.types import EntityType
 from resolution.gazetteer import Gazetteer
+from resolution.kinds import hosted_names, is_title, kind_of
 from resolution.patterns import find_aliases, find_relations, find_type_declarations
 from resolution.temporal import find_times
 from resolution.types import Mention, ParsedText
@@ -151,6 +153,7 @@ class Parser:
         # name ("Ask Billing Service", "Apollo and Zoë Müller" give way to the known names).
         known = [m for m in found if m.source == "ruler"]
         found = [m for m in found if m.source == "ruler" or not _swallows(m, known, text)]
+        found = _retyped(found, text)
         found.sort(key=lambda m: (-(m.end - m.start), _RANK[m.source], m.start))
         mentions = declared_mentions + found
         for tok in doc:
@@ -165,6 +168,23 @@ class Parser:
             relations=tuple(relations),
             times=tuple(find_times(text, at)),
         )
+
+
+def _retyped(found: list[Mention], text: str) -> list[Mention]:
+    """The model's and the heuristic's guesses corrected by the closed lists of ``kinds.py``:
+    job titles are dropped (a role is an attribute), formats, tools and hosts are systems,
+    names ending in an organisation word are organisations."""
+    hosted = hosted_names(text)
+    out: list[Mention] = []
+    for m in found:
+        if m.source == "ruler":
+            out.append(m)
+            continue
+        if is_title(m.text):
+            continue
+        kind = kind_of(m.text) or (EntityType.SYSTEM if m.text in hosted else None)
+        out.append(replace(m, entity_type=kind) if kind is not None else m)
+    return out
 
 
 def _inside_declared(name: str, declared: dict[str, EntityType | None]) -> bool:

@@ -119,3 +119,23 @@ async def test_a_light_parse_finds_the_known_names_and_pronouns_a_full_one_does(
         assert not [m for m in (await parser.parse(text, AT, g, light=True)).mentions]
     referring = await parser.parse("It broke again after the update.", AT, g, light=True)
     assert [(m.text, m.source) for m in referring.mentions] == [("It", "pronoun")]
+
+
+async def test_titles_formats_tools_and_orgs_are_typed(parser: Parser) -> None:
+    """Issue 21: "CTO" and "PDF" were organisations, a host a place, a client a concept."""
+    cases = {
+        "Our CTO signed the PDF yesterday.": [("PDF", EntityType.SYSTEM)],
+        "We moved the site to Hetzner last week.": [("Hetzner", EntityType.SYSTEM)],
+        "Export it as CSV for Google Drive.": [
+            ("CSV", EntityType.SYSTEM),
+            ("Google Drive", EntityType.SYSTEM),
+        ],
+        "Sarah Okafor is the head of procurement at our client Dunmore Foods.": [
+            ("Sarah Okafor", EntityType.PERSON),
+            ("Dunmore Foods", EntityType.ORG),
+        ],
+    }
+    for text, expected in cases.items():
+        parsed = await parser.parse(text, AT)
+        named = [(m.text, m.entity_type) for m in parsed.mentions if m.source != "pronoun"]
+        assert named == expected, text
