@@ -70,6 +70,8 @@ class _Enriched:
     clarification: Clarification | None = None
     task_ids: tuple[str, ...] = ()
     windows: tuple[tuple[float, float], ...] = ()
+    exclude: tuple[str, ...] = ()  # people the names did not mean (``SearchQuery``)
+    described: tuple[str, ...] = ()  # the resolved entities by their key facts
 
 
 # Tracked entities at least this salient feed the entity path of a session's reads.
@@ -262,6 +264,7 @@ class Brain(EntityFacade, LifecycleFacade):
                 recent_turns=query.recent_turns or enriched.turns,
                 active_task_ids=query.active_task_ids or enriched.task_ids,
                 time_windows=query.time_windows or enriched.windows,
+                exclude_entity_ids=enriched.exclude,
             ),
             enriched.entities,
         )
@@ -286,6 +289,8 @@ class Brain(EntityFacade, LifecycleFacade):
             token_budget=token_budget,
             mode=mode,
             entity_ids=tuple(enriched.entity_ids),
+            exclude_entity_ids=enriched.exclude,
+            described=enriched.described,
             recent_turns=enriched.turns,
             tracked=enriched.tracked,
             clarification=enriched.clarification,
@@ -334,10 +339,18 @@ class Brain(EntityFacade, LifecycleFacade):
             out.entities.update({r.entity.id: r.entity for r in resolved.resolved if r.entity})
             out.clarification = resolved.clarification
             out.windows = tuple((t.start, t.end) for t in resolved.parsed.times)
+            out.described = resolved.described
+            asked = resolved.clarification.candidates if resolved.clarification else ()
+            out.exclude = tuple(
+                dict.fromkeys(i for i in (*resolved.namesakes, *(c.id for c in asked)))
+            )
         for t in salient:
             out.entities.setdefault(t.entity.id, t.entity)
-            if t.salience >= SALIENT and t.entity.id not in out.entity_ids:
+            # A salient namesake (the session's other Sarah) is not who the query names.
+            fresh = t.entity.id not in out.entity_ids and t.entity.id not in out.exclude
+            if t.salience >= SALIENT and fresh:
                 out.entity_ids.append(t.entity.id)
+        out.exclude = tuple(i for i in out.exclude if i not in out.entity_ids)
         return out
 
     async def list_memories(

@@ -75,6 +75,10 @@ class SearchQuery:
     session_id: str | None = None
     user_id: str | None = None
     entity_ids: tuple[str, ...] = ()
+    # People the query's names did not mean (namesakes of a resolved person, or every
+    # candidate of an ambiguous name): memories about them are left out of every path unless
+    # they are also about one of ``entity_ids``.
+    exclude_entity_ids: tuple[str, ...] = ()
     recent_turns: tuple[Memory, ...] = ()
     active_task_ids: tuple[str, ...] = ()
     prefer_project_id: str | None = None  # project_match without filtering (context assembly)
@@ -112,6 +116,8 @@ class ContextRequest:
     token_budget: int | None = None
     mode: SearchMode = SearchMode.ANSWER
     entity_ids: tuple[str, ...] = ()
+    exclude_entity_ids: tuple[str, ...] = ()  # as ``SearchQuery.exclude_entity_ids``
+    described: tuple[str, ...] = ()  # the resolved entities by their key facts (resolution)
     recent_turns: tuple[Memory, ...] = ()  # oldest first
     tracked: Sequence[Any] = ()
     clarification: Any | None = None

@@ -85,8 +85,22 @@ _STOP_NAMES = frozenset(
 )  # fmt: skip
 
 
+# Sentence-initial words a capitalised-name pattern swallows ("Ask Sarah from Brightpath").
+_LEADING = frozenset(
+    {"ask", "tell", "call", "email", "ping", "remind", "send", "thank", "thanks", "meet",
+     "invite", "text", "message", "cc", "when", "if", "did", "does", "do", "has", "have",
+     "had", "can", "could", "will", "would", "should", "please", "yesterday", "today",
+     "tomorrow", "then", "so", "and", "but", "also", "maybe", "hey", "hi", "hello", "dear",
+     "what", "where", "who", "why", "how", "is", "was", "check", "let", "get", "see",
+     "yes", "no", "ok", "okay", "oh", "well", "just", "only", "even", "after", "before"}
+)  # fmt: skip
+
+
 def _clean(name: str) -> str:
-    return name.strip().rstrip(".,;:").strip()
+    words = name.strip().rstrip(".,;:").strip().split(" ")
+    while len(words) > 1 and words[0].lower() in _LEADING:
+        words = words[1:]
+    return " ".join(words)
 
 
 _PLURAL_ONLY = frozenset({"sales", "operations", "logistics", "analytics", "news", "affairs"})

@@ -37,6 +37,7 @@ from resolution.identity import PENDING
 from resolution.linking import link_new
 from resolution.parse import PRONOUNS, Parser
 from resolution.profiles import ProfileBuilder
+from resolution.reading import describe_turn, namesakes, settle_by_cues
 from resolution.tracker import EntityTracker, dump_state, load_state
 from resolution.types import (
     Clarification,
@@ -247,8 +248,14 @@ class Resolver:
             turn.before = _ranked(turn.state, known)
         turn.writing = create_missing
         await self._resolve_names(turn, names, pools)
+        others: tuple[str, ...] = ()
+        described: tuple[str, ...] = ()
         if create_missing:
             await link_new(self, turn, names)
+        else:
+            settle_by_cues(turn, names)
+            others = tuple(sorted(namesakes(turn)))
+            described = await describe_turn(self, turn)
         tracked: tuple[TrackedEntity, ...] = ()
         if turn.state is not None:
             await self._track(turn)
@@ -256,7 +263,9 @@ class Resolver:
             known = await self.turn_entities(turn, list(turn.state.salience))
             tracked = tuple(_ranked(turn.state, known))
         ordered = tuple(turn.resolved[i] for i in sorted(turn.resolved))
-        return Resolution(turn.parsed, ordered, turn.clarification, tracked, turn.state)
+        return Resolution(
+            turn.parsed, ordered, turn.clarification, tracked, turn.state, others, described
+        )
 
     async def turn_entities(
         self, turn: Turn, ids: Sequence[str], full: set[str] | None = None

@@ -75,6 +75,8 @@ class Clarification:
     question: str  # "Which Peter?"
     mention: str
     candidates: tuple[Entity, ...]
+    # One per candidate: what tells them apart ("Sarah, designer at Brightpath Media").
+    descriptions: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -84,6 +86,10 @@ class Resolution:
     clarification: Clarification | None = None
     tracked: tuple[TrackedEntity, ...] = ()
     state: TrackerState | None = None  # the session's tracker after this text (with a session)
+    # Reads only: people who share a resolved person's name but are not the one meant (their
+    # memories stay out of the answer), and each resolved entity described by its key facts.
+    namesakes: tuple[str, ...] = ()
+    described: tuple[str, ...] = ()
 
     @property
     def entity_ids(self) -> list[str]:

@@ -75,19 +75,22 @@ class ContextAssembler:
         text = request.query or (turns[-1].content if turns else None)
         hits, core = await self._hits(tenant_id, request, text, turns, at, entities)
         candidates = self._layered(hits, core, turns)
+        note = identity_note(request)
+        noted = self.counter.count(note + "\n\n") if note else 0
         packed = pack(
             self.counter,
-            budget,
+            max(budget - noted, 0),
             {Layer(k): v for k, v in s.layer_budgets.items()},
             candidates,
             turns,
             s.min_recent_turns,
         )
+        full = "\n\n".join(t for t in (note, packed.text) if t)
         return AssembledContext(
             layers=packed.layers,
             token_counts=packed.token_counts,
-            total_tokens=packed.total_tokens,
-            text=packed.text,
+            total_tokens=self.counter.count(full) if note else packed.total_tokens,
+            text=full,
             items=packed.items,
             tracked_entities=list(request.tracked),
             clarification=request.clarification,
@@ -115,6 +118,7 @@ class ContextAssembler:
             session_id=request.session_id,
             user_id=request.user_id,
             entity_ids=tuple(request.entity_ids),
+            exclude_entity_ids=tuple(request.exclude_entity_ids),
             recent_turns=tuple(turns),
             prefer_project_id=request.project_id,
             at=at,
@@ -164,6 +168,21 @@ class ContextAssembler:
                 )
                 out[layer].append((m, m.importance))
         return out
+
+
+def identity_note(request: ContextRequest) -> str:
+    """Who the query's names are: an ambiguous name says so and lists its candidates by their
+    key facts (their memories are left out, never mixed); resolved people are named with
+    theirs ("Sarah, designer at Brightpath Media")."""
+    c = request.clarification
+    if c is not None and c.descriptions:
+        listed = "; ".join(c.descriptions)
+        return (
+            f'Identity: "{c.mention}" is ambiguous; it may be any of: {listed}. '
+            "Their facts are left out: ask which one is meant."
+        )
+    known = [d for d in request.described if ", " in d]
+    return f"Identity: {'; '.join(known)}." if known else ""
 
 
 def _said(text: str) -> str:

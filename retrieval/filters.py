@@ -23,4 +23,15 @@ def admits(memory: Memory, tenant_id: str, query: SearchQuery, at: float) -> boo
         return False
     if query.since is not None and memory.created_at < query.since:
         return False
-    return not (query.until is not None and memory.created_at > query.until)
+    if query.until is not None and memory.created_at > query.until:
+        return False
+    return not about_someone_else(memory, query)
+
+
+def about_someone_else(memory: Memory, query: SearchQuery) -> bool:
+    """About a person the query's names did not mean (a namesake of the one it resolved, or
+    a candidate of an ambiguous name), and about no entity it did mean."""
+    if not query.exclude_entity_ids:
+        return False
+    about = set(memory.entity_ids)
+    return bool(about & set(query.exclude_entity_ids)) and not about & set(query.entity_ids)

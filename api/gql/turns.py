@@ -63,6 +63,11 @@ class Clarification:
     question: str
     mention: str
     candidates: list[EntityNode]
+    descriptions: list[str] = strawberry.field(
+        description="One per candidate, what tells them apart: "
+        '"Sarah, designer at Brightpath Media" / "Sarah Okafor, head of procurement at '
+        'Dunmore Foods".'
+    )
 
     @staticmethod
     def of(c: CoreClarification | None) -> Clarification | None:
@@ -72,6 +77,7 @@ class Clarification:
             question=c.question,
             mention=c.mention,
             candidates=[EntityNode.of(e) for e in c.candidates],
+            descriptions=list(c.descriptions) or [e.name for e in c.candidates],
         )
 
 

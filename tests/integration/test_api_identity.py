@@ -135,3 +135,54 @@ async def test_undecidable_mention_is_provisional_and_curated(
     assert bad["confirmSameEntity"]["__typename"] == "InvalidInputError"
     bad = await client.data(DISTINCT, a="not-an-id", b=tom["id"])
     assert bad["confirmDistinctEntities"]["__typename"] == "InvalidInputError"
+
+
+CONTEXT = """query($q: String!) { assembleContext(input: {sessionId: "ask", userId: "u1",
+  query: $q}) { __typename ... on Context { text items { memory { content entityIds } }
+    clarification { question descriptions } } } }"""
+SEARCH = """query($q: String!) { search(input: {query: $q, topK: 20}) {
+  ... on SearchResults { hits { memory { content entityIds } } } } }"""
+
+
+async def test_reads_keep_same_named_people_apart(brain: Brain, tenant_id: str) -> None:
+    _, key = await create_key(brain.graph, tenant_id)
+    client = Client(brain, key)
+    designer = _person(
+        await _turn(
+            client, "s1", "We run a small agency called Brightpath Media. Sarah is our designer."
+        )
+    )
+    okafor = _person(
+        await _turn(
+            client, "s2", "Sarah Okafor is the head of procurement at our client Dunmore Foods."
+        )
+    )
+    pastel = await _turn(client, "s3", "Sarah from Brightpath prefers pastel palettes for logos.")
+    assert _person(pastel)["id"] == designer["id"]
+    invoices = await _turn(client, "s4", "Sarah Okafor needs the signed logo invoices by Friday.")
+    assert _person(invoices)["id"] == okafor["id"]
+
+    # Resolved by the cue: the designer's facts, named, and nothing about Sarah Okafor on any
+    # path (her memory shares "logo" with the query, so the semantic and keyword paths find it).
+    ctx = (await client.data(CONTEXT, q="Ask Sarah from Brightpath for the new logo drafts"))[
+        "assembleContext"
+    ]
+    assert ctx["clarification"] is None
+    assert "Identity: Sarah, designer at Brightpath Media" in ctx["text"]
+    assert "pastel" in ctx["text"] and "invoices" not in ctx["text"]
+    assert not any(okafor["id"] in i["memory"]["entityIds"] for i in ctx["items"])
+    hits = (await client.data(SEARCH, q="Sarah from Brightpath logo"))["search"]["hits"]
+    assert any("pastel" in h["memory"]["content"] for h in hits)
+    assert not any(okafor["id"] in h["memory"]["entityIds"] for h in hits)
+    unscoped = (await client.data(SEARCH, q="logo invoices"))["search"]["hits"]
+    assert any("invoices" in h["memory"]["content"] for h in unscoped)  # there to be left out
+
+    # Unresolvable: the context says so, lists who it may be, and mixes no one's facts.
+    vague = (await client.data(CONTEXT, q="Call Sarah tomorrow"))["assembleContext"]
+    assert vague["clarification"]["question"] == "Which Sarah?"
+    assert set(vague["clarification"]["descriptions"]) == {
+        "Sarah, designer at Brightpath Media",
+        "Sarah Okafor, head of procurement at Dunmore Foods",
+    }
+    assert '"Sarah" is ambiguous' in vague["text"]
+    assert "pastel" not in vague["text"] and "invoices" not in vague["text"]

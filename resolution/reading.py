@@ -1,0 +1,102 @@
+"""Identity on the read path: a cue settles a name, namesakes stay out, entities are described.
+
+- "Ask Sarah from Brightpath for the logo": the stated attributes (``identity.py``) pick the
+  one Sarah they support when context alone left the name ambiguous.
+- Once a person's name is resolved, the other people who share the name are its
+  *namesakes*: retrieval leaves out memories about them unless they are also about someone
+  the query resolved (``Resolution.namesakes``).
+- Each resolved entity, and each candidate of a clarification, is described by its key facts
+  ("Sarah, designer at Brightpath Media"), so the model and the user know who is meant.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from core.text import normalize_name
+from core.types import Entity, EntityType
+from resolution.describe import describe_all
+from resolution.identity import decide_attributes, stated_about
+from resolution.types import Clarification, Mention, ResolvedMention
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from resolution.resolver import Resolver, Turn
+
+
+def settle_by_cues(turn: Turn, names: Sequence[tuple[int, Mention]]) -> None:
+    """Resolve ambiguous names whose stated attributes support exactly one candidate."""
+
+    def lookup(text: str) -> Entity | None:
+        key = normalize_name(text)
+        for r in turn.resolved.values():
+            if r.entity is not None and normalize_name(r.mention.text) == key:
+                return r.entity
+        return None
+
+    settled: set[str] = set()
+    for index, m in names:
+        r = turn.resolved.get(index)
+        if r is None or r.entity is not None or len(r.candidates) < 2:
+            continue
+        key = normalize_name(m.text)
+        stated = stated_about(turn, key, m, lookup, None)
+        verdict = decide_attributes(stated, r.candidates) if stated.stated else None
+        if verdict is None or verdict.outcome != "linked" or verdict.entity is None:
+            continue
+        turn.resolved[index] = ResolvedMention(m, verdict.entity, 1.0, "cue", r.candidates)
+        settled.add(key)
+    if turn.clarification is not None and normalize_name(turn.clarification.mention) in settled:
+        turn.clarification = next(
+            (
+                Clarification(f"Which {r.mention.text}?", r.mention.text, r.candidates)
+                for r in turn.resolved.values()
+                if r.method == "ambiguous" and normalize_name(r.mention.text) not in settled
+            ),
+            None,
+        )
+
+
+def namesakes(turn: Turn) -> set[str]:
+    """People sharing a resolved person's name (first name or full name) who were not meant."""
+    g = turn.gazetteer
+    found: set[str] = set()
+    meant: set[str] = set()
+    for r in turn.resolved.values():
+        if r.entity is None or r.mention.source == "pronoun":
+            continue
+        meant.add(r.entity.id)
+        if r.entity.type is not EntityType.PERSON:
+            continue
+        words = normalize_name(r.mention.text).split()
+        with g.lock:
+            ids = set(g.by_token.get(words[0], ())) if words else set()
+            ids |= g.by_norm.get(normalize_name(r.mention.text), set())
+        ids |= {c.id for c in r.candidates}
+        found |= {i for i in ids if g.types.get(i, EntityType.PERSON) is EntityType.PERSON}
+    return found - meant
+
+
+async def describe_turn(resolver: Resolver, turn: Turn) -> tuple[str, ...]:
+    """Describe the resolved entities (returned, in order of mention) and the clarification's
+    candidates (set on it): names with their key facts. One read for parents not at hand."""
+    resolved = list(
+        {
+            r.entity.id: r.entity
+            for _, r in sorted(turn.resolved.items())
+            if r.entity is not None and r.mention.source != "pronoun"
+        }.values()
+    )
+    asked = list(turn.clarification.candidates) if turn.clarification else []
+    everyone = [*resolved, *asked]
+    parent_ids = [e.parent_id for e in everyone if e.parent_id]
+    parents = await resolver.turn_entities(turn, parent_ids) if parent_ids else {}
+    described = describe_all(everyone, parents)
+    if turn.clarification is not None:
+        turn.clarification = replace(
+            turn.clarification,
+            descriptions=tuple(described[c.id] for c in turn.clarification.candidates),
+        )
+    return tuple(described[e.id] for e in resolved)
