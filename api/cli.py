@@ -10,6 +10,9 @@
     brain reprofile --tenant T [--ids ID...]
     brain consolidate --tenant T [--project P | --session S] [--task TASK...]
     brain runs --tenant T [--job TASK] [--limit N]  # lifecycle job reports, newest first
+    brain identity --tenant T questions [--first N]  # open identity questions (JSON lines)
+    brain identity --tenant T same|distinct ENTITY_ID OTHER_ID [--reason TEXT]
+    brain identity --tenant T decisions ENTITY_ID    # automatic decisions with their scores
     brain export --tenant T [--out FILE]          # JSONL, lossless
     brain import --tenant T FILE
     brain reconcile | brain health | brain doctor
@@ -133,6 +136,18 @@ def _parser() -> argparse.ArgumentParser:
     tenant(runs)
     runs.add_argument("--job", choices=tasks, help="only this job")
     runs.add_argument("--limit", type=int, default=20, help="how many (default 20)")
+
+    identity = cmd(
+        "identity",
+        "curate people told apart from conversation: list open questions (provisional "
+        "entities and who they may be), answer same (an undoable merge) or distinct (never "
+        "asked again), or show the automatic decisions that weighed an entity",
+    )
+    tenant(identity)
+    identity.add_argument("action", choices=["questions", "same", "distinct", "decisions"])
+    identity.add_argument("ids", nargs="*", metavar="ENTITY_ID")
+    identity.add_argument("--reason", help="why (same / distinct)")
+    identity.add_argument("--first", type=int, default=20, help="questions to list (default 20)")
 
     export = cmd("export", "write a tenant as JSONL (lossless: chains, merges, aliases)")
     tenant(export)

@@ -57,6 +57,8 @@ async def _keys(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def _with_brain(args: argparse.Namespace, brain: Brain) -> int:
+    if args.command == "identity":
+        return await identity(brain, args.tenant, args.action, args.ids, args.reason, args.first)
     if args.command == "remember":
         item = NewMemory(
             content=args.content,
@@ -139,6 +141,38 @@ async def _with_brain(args: argparse.Namespace, brain: Brain) -> int:
 
 
 TEXT_SUFFIXES = {".md", ".markdown", ".txt", ".rst", ".adoc", ".org", ".html", ".csv"}
+
+
+async def identity(
+    brain: Brain, tenant_id: str, action: str, ids: list[str], reason: str | None, first: int
+) -> int:
+    """`brain identity`: one JSON line per question or decision, or the answer recorded."""
+    wanted = {"questions": 0, "decisions": 1, "same": 2, "distinct": 2}[action]
+    if len(ids) != wanted:
+        raise InvalidInput(f"identity {action} takes {wanted} entity id(s)", field="ids")
+    if action == "questions":
+        for found in await brain.identity_questions(tenant_id, first):
+            q, said = found.question, found.descriptions
+            row = {
+                "id": q.entity.id,
+                "description": said[q.entity.id],
+                "candidates": [
+                    {"id": c.entity.id, "description": said[c.entity.id], "score": c.score}
+                    for c in q.candidates
+                ],
+            }
+            print(json.dumps(row))
+    elif action == "decisions":
+        await brain.entity(tenant_id, ids[0])
+        for row in await brain.graph.tenant(tenant_id).identity_decisions(ids[0]):
+            print(json.dumps(row, default=str))
+    elif action == "same":
+        merge = await brain.confirm_same_entity(tenant_id, ids[0], ids[1], reason, by="cli")
+        print(json.dumps({"merge": merge.id, "keep": merge.keep_id, "drop": list(merge.drop_ids)}))
+    else:
+        await brain.confirm_distinct_entities(tenant_id, ids[0], ids[1], reason)
+        print(json.dumps({"distinct": [ids[0], ids[1]]}))
+    return 0
 
 
 def document_files(paths: list[Path]) -> tuple[list[Path], list[Path]]:

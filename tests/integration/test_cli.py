@@ -139,3 +139,34 @@ async def test_doctor_flags_orphan_vectors_and_reconcile_clears_them(
     assert code == 0
     code, out, _ = await brain(capsys, "doctor", "--data-dir", data)
     assert code == 0 and "tenant acme: 1 memories, 1 vectors, index lag 0" in out
+
+
+async def test_identity_questions_and_answers(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`brain identity`: the open question a conversation left, answered "distinct"."""
+    from api.brain import Brain
+    from core.ingest_types import TurnInput
+    from core.settings import GraphSettings, Settings
+
+    data = str(tmp_path / "data")
+    brain_ = await Brain.open(Settings(data_dir=Path(data), graph=GraphSettings(heap="512m")))
+    try:
+        for session, text in [("a", "Tom is our accountant."), ("b", "Tom from Globex called.")]:
+            await brain_.ingest.record_turn(
+                "acme", TurnInput(session_id=session, user_id="u1", content=text)
+            )
+    finally:
+        await brain_.close()
+    base = ["identity", "--data-dir", data, "--tenant", "acme"]
+    code, out, _ = await brain(capsys, *base, "questions")
+    assert code == 0
+    [question] = [json.loads(line) for line in out.splitlines()]
+    assert question["description"] == "Tom, works for Globex"
+    [candidate] = question["candidates"]
+    assert candidate["description"] == "Tom, accountant"
+    code, out, _ = await brain(capsys, *base, "distinct", question["id"], candidate["id"])
+    assert code == 0 and json.loads(out)["distinct"] == [question["id"], candidate["id"]]
+    code, out, _ = await brain(capsys, *base, "decisions", question["id"])
+    [decision] = [json.loads(line) for line in out.splitlines()]
+    assert decision["outcome"] == "provisional" and decision["candidates"] == [candidate["id"]]
