@@ -51,7 +51,7 @@ def settle_by_cues(turn: Turn, names: Sequence[tuple[int, Mention]]) -> None:
     if turn.clarification is not None and normalize_name(turn.clarification.mention) in settled:
         turn.clarification = next(
             (
-                Clarification(f"Which {r.mention.text}?", r.mention.text, r.candidates)
+                Clarification(f"Which {r.mention.text}?", r.mention.text, r.candidates[:50])
                 for r in turn.resolved.values()
                 if r.method == "ambiguous" and normalize_name(r.mention.text) not in settled
             ),

@@ -240,7 +240,8 @@ class Resolver:
         # One read for every entity this turn may need: the candidates (with the profile
         # embeddings only where context may have to choose) and the tracked entities.
         tracked_ids = list(turn.state.salience) if turn.state is not None else []
-        full = {i for ids, _ in pools.values() if len(ids) > 1 for i in ids}
+        bound = self.settings.max_candidates
+        full = {i for ids, _ in pools.values() if 1 < len(ids) <= bound for i in ids}
         known = await self.turn_entities(
             turn, [*(i for ids, _ in pools.values() for i in ids), *tracked_ids], full
         )
@@ -296,7 +297,9 @@ class Resolver:
                 method = "similarity"
             if not ids:
                 ids, method = g.similar(m.text, self.settings.name_similarity), "similarity"
-            pools[key] = (set(sorted(ids)[: self.settings.max_candidates]), method)
+            # Every namesake is a candidate: stated attributes are checked on all of them
+            # (a cheap read); only context scoring is bounded by ``max_candidates``.
+            pools[key] = (ids, method)
         return pools
 
     async def _resolve_names(
@@ -339,7 +342,8 @@ class Resolver:
         if len(focused) == 1:
             return ResolvedMention(m, focused[0], 0.7, "tracker", found)
         if turn.clarification is None:
-            turn.clarification = Clarification(f"Which {m.text}?", m.text, found)
+            listed = found[: self.settings.max_candidates]
+            turn.clarification = Clarification(f"Which {m.text}?", m.text, listed)
         return ResolvedMention(m, None, 0.0, "ambiguous", found)
 
     async def by_context(
@@ -347,7 +351,14 @@ class Resolver:
     ) -> tuple[Scored | None, list[Scored]]:
         """The clear context winner among ``candidates`` for the mention ``m`` (or None) and
         every candidate ranked (``Disambiguator.choose``); profiles missing are built first."""
+        if not candidates or len(candidates) > self.settings.max_candidates:
+            return None, []  # too many to tell apart by context alone: a cue or a question
         missing = [c.id for c in candidates if not c.profile_embedding]
+        if missing:  # read without their vectors (a large pool): read them now
+            found = await self.graph.tenant(turn.tenant_id).resolution_entities(missing, missing)
+            turn.entities.update({i: e for i, e in found.items() if e.profile_embedding})
+            candidates = [turn.entities.get(c.id, c) for c in candidates]
+            missing = [c.id for c in candidates if not c.profile_embedding]
         if missing:  # a profile is derived data: build it now rather than score blind
             for e in await self.profiles.refresh(turn.tenant_id, missing):
                 turn.entities[e.id] = e
