@@ -86,7 +86,7 @@ _STOP_NAMES = frozenset(
 
 
 # Sentence-initial words a capitalised-name pattern swallows ("Ask Sarah from Brightpath").
-_LEADING = frozenset(
+LEADING = frozenset(
     {"ask", "tell", "call", "email", "ping", "remind", "send", "thank", "thanks", "meet",
      "invite", "text", "message", "cc", "when", "if", "did", "does", "do", "has", "have",
      "had", "can", "could", "will", "would", "should", "please", "yesterday", "today",
@@ -98,7 +98,7 @@ _LEADING = frozenset(
 
 def _clean(name: str) -> str:
     words = name.strip().rstrip(".,;:").strip().split(" ")
-    while len(words) > 1 and words[0].lower() in _LEADING:
+    while len(words) > 1 and words[0].lower() in LEADING:
         words = words[1:]
     return " ".join(words)
 

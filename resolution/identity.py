@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 from core.ids import new_id
 from core.text import normalize_name
 from core.types import Entity, EntityType
+from resolution.cues import KIN as KIN_WORDS
 from resolution.cues import OURS
 from resolution.types import Mention, ResolvedMention
 
@@ -39,6 +40,7 @@ PENDING = "pending"  # ResolvedMention.method of a person's name awaiting this d
 ROLE = "role:"
 KIN = "related_to_speaker:"
 UNDECIDED_SCORE = 0.5  # a provisional link's score when context was not measured
+_WORDS = re.compile(r"[a-z][a-z-]*")
 
 
 # "Actually, Peter is an editor now", "Anna moved to Globex": a change of role or employer
@@ -60,6 +62,10 @@ class Attributes:
     orgs: frozenset[str] = frozenset()
     surnames: frozenset[str] = frozenset()
     changing: bool = False
+    # Named in the same sentence without a stated relation ("Peter over at Kestrel Media",
+    # "Sarah (my cousin)"): support for a candidate who has them, never a contradiction.
+    near_orgs: frozenset[str] = frozenset()
+    near_kin: frozenset[str] = frozenset()
 
     @property
     def work(self) -> bool:
@@ -67,7 +73,8 @@ class Attributes:
 
     @property
     def stated(self) -> bool:
-        return bool(self.roles or self.kin or self.orgs or self.surnames)
+        said = self.roles or self.kin or self.orgs or self.surnames
+        return bool(said or self.near_orgs or self.near_kin)
 
 
 def known_attributes(entity: Entity) -> Attributes:
@@ -121,6 +128,10 @@ def weigh(stated: Attributes, entity: Entity) -> Weighed:
         stated.changing,
     )
     compare("relation", stated.kin, known.kin)
+    if "org" not in out.support and known.orgs & stated.near_orgs:
+        out.support.append("org-named")
+    if "relation" not in out.support and known.kin & stated.near_kin:
+        out.support.append("relation-named")
     # Family or friend against someone known only through work, and the other way round.
     if stated.kin and not known.kin and known.work:
         out.contradict.append("family-vs-work")
@@ -181,7 +192,21 @@ def stated_about(
     words = normalize_name(mention.text).split()
     surnames = frozenset([" ".join(words[1:])]) if len(words) > 1 else frozenset()
     changing = bool(_CHANGE.search(turn.parsed.text))
-    return Attributes(frozenset(roles), frozenset(kin), frozenset(orgs), surnames, changing)
+    near_orgs = {
+        r.entity.id
+        for r in turn.resolved.values()
+        if r.entity is not None and r.entity.type is EntityType.ORG
+    }
+    said = set(_WORDS.findall(turn.parsed.text.lower()))
+    return Attributes(
+        frozenset(roles),
+        frozenset(kin),
+        frozenset(orgs),
+        surnames,
+        changing,
+        frozenset(near_orgs),
+        frozenset(said & KIN_WORDS),
+    )
 
 
 Context = Callable[[Mention, list[Entity]], Awaitable[tuple["Scored | None", list["Scored"]]]]

@@ -20,6 +20,7 @@ from typing import Any
 from core.errors import BackendError, InvalidInput
 from core.settings import ResolutionSettings
 from core.types import EntityType
+from resolution.cues import LEADING
 from resolution.gazetteer import Gazetteer
 from resolution.kinds import hosted_names, is_title, kind_of
 from resolution.patterns import find_aliases, find_relations, find_type_declarations
@@ -229,6 +230,12 @@ def _pleonastic(tok: Any) -> bool:
     return bool(tok.head.lemma_ in _IMPERSONAL or tok.dep_ == "expl")
 
 
+def _leading_word(doc: Any, i: int) -> bool:
+    """A capitalised sentence-initial word like "Email" or "Ask" before a proper noun."""
+    first = i == 0 or doc[i - 1].text in {".", "!", "?", "\n", ":"}
+    return first and doc[i].lower_ in LEADING and i + 1 < len(doc) and doc[i + 1].pos_ == "PROPN"
+
+
 def _propn_runs(doc: Any) -> list[tuple[int, int, EntityType | None]]:
     """Character spans of proper-noun runs ("Wolf of Blog Street", "the Anderson order")."""
     runs: list[tuple[int, int, EntityType | None]] = []
@@ -236,6 +243,9 @@ def _propn_runs(doc: Any) -> list[tuple[int, int, EntityType | None]]:
     while i < n:
         tok = doc[i]
         if tok.pos_ != "PROPN" or tok.lower_ in _NOT_NAMES or not tok.text[:1].isalnum():
+            i += 1
+            continue
+        if _leading_word(doc, i):  # "Email Peter later": the verb is not part of the name
             i += 1
             continue
         j = i + 1
