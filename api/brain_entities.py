@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from core.errors import InvalidInput, NotFound
+from core.errors import Conflict, InvalidInput, NotFound
 from core.ids import check_id
 from core.types import Entity, EntityMerge, EntityRelation, EntityType
 from graph.identity_ops import IdentityQuestion
@@ -109,7 +109,7 @@ class EntityFacade:
     ) -> EntityMerge:
         """The answer "same": a recorded, undoable merge (``unmergeEntities``). The known
         entity is kept: a provisional one is merged into the other, else ``entity_id`` is
-        merged into ``other_id``."""
+        merged into ``other_id``. A pair confirmed distinct is a ``Conflict``."""
         first, other = check_id(entity_id, "entityId"), check_id(other_id, "otherId")
         if first == other:
             raise InvalidInput("an entity is the same as itself", field="otherId")
@@ -118,6 +118,8 @@ class EntityFacade:
         for ident in (first, other):
             if ident not in pair:
                 raise NotFound("entity", ident)
+        if await tenant.distinct_pairs([first, other]):
+            raise Conflict(f"entities {first} and {other} were confirmed distinct")
         keep, drop = (other, first)
         if pair[other].provisional and not pair[first].provisional:
             keep, drop = first, other

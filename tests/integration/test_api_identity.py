@@ -117,6 +117,8 @@ async def test_undecidable_mention_is_provisional_and_curated(
     assert answered["confirmDistinctEntities"]["__typename"] == "DistinctEntities"
     assert (await client.data(QUESTIONS, first=10))["identityQuestions"]["edges"] == []
     assert not (await brain.entity(tenant_id, maybe["id"])).provisional
+    refused = await client.data(SAME, a=maybe["id"], b=tom["id"])
+    assert refused["confirmSameEntity"]["__typename"] == "ConflictError"
 
     # A third Tom, at yet another firm: the Globex Tom is ruled out, the accountant is not.
     third = _person(await _turn(client, "c", "Tom from Initech sent the invoice."), "Tom")
