@@ -46,7 +46,10 @@ _CONNECT = r"(?:of|the|and|&|de|del|der|van|von|la|le|da|du|for)"
 NAME = rf"(?:{_WORD})(?:[ \t]+(?:{_CONNECT}[ \t]+)?(?:{_WORD}))*"
 _KIN = "|".join(sorted((re.escape(k) for k in KIN), key=len, reverse=True))
 _ORGN = "|".join(sorted(ORG_NOUNS, key=len, reverse=True))
-_STOP = r"(?:at|for|with|in|and|who|that|from|to|on|by|since|but|or|of|also|which|is|was)\b"
+_STOP = (
+    r"(?:at|for|with|in|and|who|that|from|to|on|by|since|but|or|of|also|which|is|was|now|"
+    r"today|again|too|anymore|already|still|here|there|then|yet)\b"
+)
 # A role: up to four lower-case words, "of" allowed inside ("head of procurement").
 _ROLE = rf"((?!{_STOP})[a-z][a-z-]+(?:\s+(?:of\s+)?(?!{_STOP})[a-z][a-z-]+){{0,3}})"
 _TITLE = r"(CEO|CTO|CFO|COO|CMO|CIO|VP|SEO lead|PM)"

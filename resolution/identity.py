@@ -52,6 +52,11 @@ _CHANGE = re.compile(
 )
 
 
+def states_change(text: str) -> bool:
+    """Does the text say something changed ("now", "promoted", "moved", "no longer")?"""
+    return bool(_CHANGE.search(text))
+
+
 @dataclass(frozen=True)
 class Attributes:
     """What is stated about, or known of, one person (organisations as entity ids).
@@ -191,7 +196,7 @@ def stated_about(
                 orgs.add(org.id)
     words = normalize_name(mention.text).split()
     surnames = frozenset([" ".join(words[1:])]) if len(words) > 1 else frozenset()
-    changing = bool(_CHANGE.search(turn.parsed.text))
+    changing = states_change(turn.parsed.text)
     near_orgs = {
         r.entity.id
         for r in turn.resolved.values()

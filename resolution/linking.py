@@ -17,7 +17,7 @@ from core.text import normalize_name
 from core.types import Entity, EntityType
 from resolution.cues import OURS
 from resolution.gazetteer import KnownName
-from resolution.identity import settle
+from resolution.identity import settle, states_change
 from resolution.patterns import find_type_declarations
 from resolution.types import Mention, ResolvedMention
 
@@ -166,9 +166,10 @@ async def _relations(
             tag = f"{rel.relation}:{rel.object}"
             current = turn.entities.get(subject.id, subject)
             if tag not in current.context_tags:
-                updated = await tenant.update_entity(
-                    subject.id, context_tags=[*current.context_tags, tag]
-                )
+                kept = list(current.context_tags)
+                if rel.relation == "role" and states_change(turn.parsed.text):
+                    kept = [t for t in kept if not t.startswith("role:")]  # "an editor now"
+                updated = await tenant.update_entity(subject.id, context_tags=[*kept, tag])
                 turn.entities[subject.id] = updated
                 changed.add(subject.id)
             continue
