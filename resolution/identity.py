@@ -294,12 +294,21 @@ async def settle(
             confidence = 1.0 if verdict.outcome != "linked" else _confidence(verdict)
             method = verdict.method or ("created" if verdict.outcome == "new" else "provisional")
             done[key] = ResolvedMention(m, entity, confidence, method, r.candidates)
-            if stated.stated or len(r.candidates) > 1 or verdict.outcome != "linked":
+            if not _obvious(verdict):
                 decisions.append(_decision(turn, m, entity, verdict))
         d = done[key]
         turn.resolved[index] = ResolvedMention(m, d.entity, d.confidence, d.method, d.candidates)
     await tenant.save_identity_decisions(decisions)
     return created
+
+
+def _obvious(verdict: Verdict) -> bool:
+    """The one candidate linked with nothing weighed but its own full name ("Anna Weber"
+    again): no decision worth a record (and no extra write on the turn's path)."""
+    if verdict.outcome != "linked" or len(verdict.weighed) != 1:
+        return False
+    only = verdict.weighed[0]
+    return not only.contradict and set(only.support) <= {"surname"}
 
 
 def _confidence(verdict: Verdict) -> float:
