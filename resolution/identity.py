@@ -78,8 +78,10 @@ class Attributes:
 
     @property
     def stated(self) -> bool:
-        said = self.roles or self.kin or self.orgs or self.surnames
-        return bool(said or self.near_orgs or self.near_kin)
+        """Something said about the person themselves. A kin word or an organisation merely
+        near the name ("Thanks, Caroline! My family loved it") only supports a candidate who
+        has it; it is never enough to doubt the one known person of that name."""
+        return bool(self.roles or self.kin or self.orgs or self.surnames)
 
 
 def known_attributes(entity: Entity) -> Attributes:
@@ -281,7 +283,11 @@ async def settle(
             ) -> tuple[Scored | None, list[Scored]]:
                 return await resolver.by_context(turn, mention, pool)
 
-            verdict = await decide(stated, m, r.candidates, focused, context)
+            # A provisional entity is a "possibly the same as" of the people it was weighed
+            # against, not one more candidate: counting it would make every later mention
+            # of the name more ambiguous, and each would make another.
+            settled = [c for c in r.candidates if not c.provisional] or list(r.candidates)
+            verdict = await decide(stated, m, settled, focused, context)
             entity = verdict.entity
             if entity is None:
                 links = [(w.entity.id, w.score) for w in verdict.possible]
