@@ -71,5 +71,9 @@ class LifecycleFacade:
     async def memory_merges(self, tenant_id: str, memory_id: str) -> list[MemoryMerge]:
         return await self.lifecycle.merges(tenant_id, memory_id)
 
+    async def pattern_sources(self, tenant_id: str, pattern_id: str) -> list[str]:
+        """The ids of the episodes a pattern summarizes, oldest first (none for others)."""
+        return await self.lifecycle.pattern_sources(tenant_id, pattern_id)
+
     async def unmerge_memory(self, tenant_id: str, memory_id: str) -> Memory:
         return await self.lifecycle.unmerge(tenant_id, memory_id)

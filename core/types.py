@@ -95,10 +95,12 @@ class Memory(_Frozen):
     object: str | None = None
     confidence: float | None = None
     # Hidden by the lifecycle (not current, still in the graph): a merged duplicate names the
-    # memory that won, a compressed episode the pattern that summarizes it.
+    # memory that won; a pruned restatement the memory that carries its content.
     merged_into: str | None = None
-    summarized_by: str | None = None
     pruned_at: float | None = None
+    carried_by: str | None = None
+    # An episode a pattern summarizes (it stays current and visible beside the pattern).
+    summarized_by: str | None = None
     # An episode (a turn as said) one of whose statements a later memory superseded: when
     # that first happened. It stays current (it is what was said); contexts mark it.
     corrected_at: float | None = None

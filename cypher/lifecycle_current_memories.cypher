@@ -1,11 +1,13 @@
 // Current, live memories of some types (optionally one project or session) with what the
 // duplicate merge and the pattern compression compare: ids, scope keys, entities, size.
+// Episodes a pattern already summarizes are left out (they stay visible, but are compressed
+// once).
 // params: $tenant, $types, $now, $never, $created_before, $project_id, $session_id
 // returns: id, type, user_id, project_id, subject, predicate, object, length, importance, pinned,
 //          created_at, access_count, entity_ids
 MATCH (m:Memory {tenant_id: $tenant})
 WHERE m.type IN $types AND m.superseded_by IS NULL AND m.superseded_at >= $never
-  AND m.expires_at > $now
+  AND m.expires_at > $now AND m.summarized_by IS NULL
   AND m.created_at < $created_before
   AND ($project_id IS NULL OR m.project_id = $project_id)
   AND ($session_id IS NULL OR m.session_id = $session_id)

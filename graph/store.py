@@ -44,7 +44,13 @@ RETRY_DELAY = 0.02  # seconds before a failed transaction's first retry (doubled
 STALE_READ = "Neo.ClientError.Statement.EntityNotFound"
 STALE_READ_ATTEMPTS = 4
 # Data migrations, in order: cypher/system/migrate_<name>.cypher, each applied once.
-MIGRATIONS = ("pinned_key", "task_tenant")
+MIGRATIONS = (
+    "pinned_key",
+    "task_tenant",
+    "restore_flushed_turns",
+    "restore_pruned",
+    "restore_summarized",
+)
 # The statements of the write transaction being run in this task (None outside one).
 _sent: contextvars.ContextVar[list[str] | None] = contextvars.ContextVar("sent", default=None)
 

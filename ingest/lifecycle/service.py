@@ -106,6 +106,10 @@ class LifecycleService:
         memory = await tenant.get_memory(check_id(memory_id))  # NotFound for other tenants
         return await tenant.memory_merges([memory.id])
 
+    async def pattern_sources(self, tenant_id: str, pattern_id: str) -> list[str]:
+        """The episodes a pattern summarizes, oldest first (none for other memories)."""
+        return await self.ctx.graph.tenant(tenant_id).pattern_sources(pattern_id)
+
     async def unmerge(self, tenant_id: str, memory_id: str) -> Memory:
         """Undo a duplicate merge: the hidden memory ``memory_id`` is current again."""
         tenant = self.ctx.graph.tenant(tenant_id)

@@ -102,7 +102,7 @@ async def test_remember_search_export_import_doctor(
     code, out, _ = await brain(capsys, "doctor", "--data-dir", two)
     assert code == 0, out
     assert "graph engine" in out and "tenant acme: 3 memories, 3 vectors, index lag 0" in out
-    assert "ok   graph migrations: pinned_key, task_tenant" in out
+    assert "ok   graph migrations: pinned_key, task_tenant, restore_flushed_turns, " in out
 
 
 def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
