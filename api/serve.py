@@ -11,6 +11,7 @@ from api.app import create_app
 from api.auth import create_key
 from api.brain import Brain
 from api.demo import DEMO_TENANT, seed_demo
+from core.clock import set_now, to_epoch
 from core.heap import freeze_startup_heap
 from core.settings import Settings
 
@@ -18,6 +19,9 @@ log = logging.getLogger(__name__)
 
 
 async def serve(settings: Settings, demo: bool = False) -> int:
+    if settings.clock_start is not None:  # a simulation: every "now" reads the moved clock
+        set_now(to_epoch(settings.clock_start))
+        log.warning("clock moved: the service's time starts at %s", settings.clock_start)
     brain = await Brain.open(settings)
     try:
         key = None

@@ -7,6 +7,7 @@ double underscore: ``BRAIN_DATA_DIR``, ``BRAIN_PORT``, ``BRAIN_GRAPH__URI``,
 
 from __future__ import annotations
 
+from datetime import datetime
 from pathlib import Path
 from typing import Literal
 
@@ -198,9 +199,11 @@ class LifecycleSettings(BaseModel):
     pattern_similarity: float = Field(default=0.75, gt=0.0, le=1.0)
     pattern_min_age_days: float = Field(default=7.0, ge=0.0)  # leave recent episodes alone
     pattern_max_sentences: int = Field(default=3, ge=1)
-    # Decay and soft prune.
-    prune_importance: float = Field(default=0.1, ge=0.0, le=1.0)
-    prune_idle_days: float = Field(default=30.0, ge=0.0)
+    # Soft prune: restatements of these types are hidden behind the first statement. Episodes
+    # (the record), documents and tasks never are; nothing is hidden for being old.
+    prune_types: list[str] = Field(
+        default_factory=lambda: ["fact", "preference", "semantic", "procedural", "pattern"]
+    )
     # Feedback.
     feedback_step: float = Field(default=0.05, ge=0.0, le=1.0)  # helpful +, unhelpful -
     outcome_boost: float = Field(default=0.1, ge=0.0, le=1.0)  # positive outcome +, negative -
@@ -343,6 +346,9 @@ class Settings(BaseSettings):
     api: ApiSettings = Field(default_factory=ApiSettings)
     lifecycle: LifecycleSettings = Field(default_factory=LifecycleSettings)
     reconcile_on_start: bool = True
+    # Simulations and benchmarks only: `brain serve`'s clock starts at this instant (ISO-8601
+    # or epoch seconds) and ticks from there, so a year of lifecycle can pass in minutes.
+    clock_start: datetime | None = None
 
     @property
     def graph_dir(self) -> Path:

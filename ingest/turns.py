@@ -145,6 +145,10 @@ class TurnRecorder:
         )
         session, _ = await read
         entities = {r.entity.id: r.entity for r in resolution.resolved if r.entity is not None}
+        if turn.speaker:  # the turn is about who said it, too
+            speaker = await self.resolver.speaker(tenant_id, turn.speaker, at)
+            if speaker is not None:
+                entities.setdefault(speaker.id, speaker)
         pleasantry = is_pleasantry(content)
         episode = self.writer.build(
             tenant_id,

@@ -132,6 +132,7 @@ class Retriever:
             tenant_id=tenant_id,
             types=[t.value for t in query.types] if query.types else None,
             project_id=query.project_id,
+            user_scope=query.user_id,
             since=query.since,
             until=query.until,
             as_of=query.as_of,
