@@ -101,9 +101,18 @@ class Memory(_Frozen):
     carried_by: str | None = None
     # An episode a pattern summarizes (it stays current and visible beside the pattern).
     summarized_by: str | None = None
+    # A turn: who said it (the turn's ``speaker``), part of what the turn is found by.
+    turn_speaker: str | None = None
     # An episode (a turn as said) one of whose statements a later memory superseded: when
     # that first happened. It stays current (it is what was said); contexts mark it.
     corrected_at: float | None = None
+
+    @property
+    def indexed_text(self) -> str:
+        """The text the vector index embeds and keyword-indexes: the content, prefixed by
+        the speaker for a turn ("Caroline: I went to a support group"), so "what did
+        Caroline do?" matches her turns by meaning and by name. Content stays as said."""
+        return f"{self.turn_speaker}: {self.content}" if self.turn_speaker else self.content
 
     @property
     def is_current(self) -> bool:

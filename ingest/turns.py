@@ -113,7 +113,8 @@ class TurnRecorder:
         self, tenant_id: str, turn: TurnInput, content: str, session_id: str, at: float
     ) -> TurnResult:
         # The turn's own vector needs nothing below: start it now (the model runs in a thread).
-        vector = asyncio.ensure_future(self._embed(content))
+        said = f"{turn.speaker}: {content}" if turn.speaker else content  # Memory.indexed_text
+        vector = asyncio.ensure_future(self._embed(said))
         try:
             return await self._record_with(tenant_id, turn, content, session_id, at, vector)
         finally:
@@ -164,7 +165,7 @@ class TurnRecorder:
                 entity_ids=list(entities),
             ),
             memory_id=episode_id,
-        )
+        ).model_copy(update={"turn_speaker": turn.speaker})
         ctx: dict[str, Any] = {
             "user_id": turn.user_id,
             "project_id": turn.project_id,

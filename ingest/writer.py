@@ -97,10 +97,10 @@ class MemoryWriter:
 
     async def index_memories(self, memories: Sequence[Memory]) -> None:
         """Embed and upsert (idempotent: re-running replaces the same points)."""
-        vectors = await self.embedder.embed_documents([m.content for m in memories])
+        vectors = await self.embedder.embed_documents([m.indexed_text for m in memories])
         await self.index.upsert(
             [
-                VectorPoint(id=m.id, dense=v, text=m.content, payload=payload_of(m))
+                VectorPoint(id=m.id, dense=v, text=m.indexed_text, payload=payload_of(m))
                 for m, v in zip(memories, vectors, strict=True)
             ]
         )

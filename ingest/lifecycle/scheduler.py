@@ -86,16 +86,24 @@ class Scheduler:
             return 0
         runs = 0
         for tenant_id in await self.graph.system.tenants():
-            tenant = self.graph.tenant(tenant_id)
-            await tenant.prune_runs(now() - self.settings.report_retention_days * 86_400.0)
-            jobs = self.due(await tenant.last_runs(), now())
-            if not jobs:
-                continue
-            if not await self.acquire():  # lost the lock while working on other tenants
+            done = await self.tick_tenant(tenant_id)
+            if done < 0:  # lost the lock while working on other tenants
                 break
-            report = await self.consolidator.run(tenant_id, jobs, trigger="scheduler")
-            runs += len(report.runs)
+            runs += done
         return runs
+
+    async def tick_tenant(self, tenant_id: str) -> int:
+        """Run one tenant's due jobs (the leader's work for it in a tick): the job runs
+        made, or -1 when the leader lock was lost before they started."""
+        tenant = self.graph.tenant(tenant_id)
+        await tenant.prune_runs(now() - self.settings.report_retention_days * 86_400.0)
+        jobs = self.due(await tenant.last_runs(), now())
+        if not jobs:
+            return 0
+        if not await self.acquire():
+            return -1
+        report = await self.consolidator.run(tenant_id, jobs, trigger="scheduler")
+        return len(report.runs)
 
     async def _loop(self) -> None:
         while not self._stop.is_set():
