@@ -153,6 +153,10 @@ async def _ask_all(
     latency = sorted(ms for a in answers for ms in a[2])
     return {
         "overall": mean([m for _, m in turns]),
+        "per_conversation": {
+            c.name: mean([m for _, m in a[0]])["recall@10"]
+            for c, a in zip(convs, answers, strict=True)
+        },
         "per_category": _per_category(turns),
         "episodes_only": mean([m for _, m in episodes]),
         "questions": len(turns),

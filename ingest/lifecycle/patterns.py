@@ -106,7 +106,7 @@ async def compress_episodes(ctx: JobContext, call: JobCall) -> dict[str, int]:
             project_id=call.scope.project_id,
             session_id=call.scope.session_id,
         )
-        if r["entity_ids"]
+        if r["entity_ids"] and r["summarized_by"] is None  # summarized once
     ]
     vectors = await fetch_vectors(ctx, call.tenant_id, [r["id"] for r in rows])
     rows = [r for r in rows if r["id"] in vectors]
