@@ -32,7 +32,8 @@ class LifecycleFacade:
         return report.profiled
 
     async def close_session(self, tenant_id: str, session_id: str) -> Session:
-        """Close a session and flush its working memory (promote or expire its turns)."""
+        """Close a session and flush its working memory (its window ends; used turns are
+        promoted, and every turn stays)."""
         session = await self.ingest.close_session(tenant_id, session_id)
         await self.lifecycle.flush_session(tenant_id, session.id)
         return session

@@ -446,7 +446,7 @@ async def teach(brain: Brain, variant: Variant, item: Remembered, session: str) 
 
 
 async def close(brain: Brain, variant: Variant, session: str) -> None:
-    if variant.jobs:  # closed and flushed: working memory promoted or expired
+    if variant.jobs:  # closed and flushed: used turns promoted, every turn kept
         await brain.close_session(variant.tenant, session)
     else:  # closed only: without the lifecycle every turn stays
         await brain.ingest.close_session(variant.tenant, session)

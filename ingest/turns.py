@@ -141,15 +141,20 @@ class TurnRecorder:
             return load_state((await read)[1])
 
         episode_id = new_id()  # before resolution: the relations this turn states cite it
-        resolution = await self._resolve(
-            tenant_id, content, session_id, at, asyncio.ensure_future(stored()), episode_id
-        )
+        # The turn is about who said it, too: the speaker's person, found (or made) meanwhile.
+        speaker = asyncio.ensure_future(self._speaker(tenant_id, turn.speaker, at))
+        try:
+            resolution = await self._resolve(
+                tenant_id, content, session_id, at, asyncio.ensure_future(stored()), episode_id
+            )
+        except BaseException:
+            speaker.cancel()
+            raise
         session, _ = await read
         entities = {r.entity.id: r.entity for r in resolution.resolved if r.entity is not None}
-        if turn.speaker:  # the turn is about who said it, too
-            speaker = await self.resolver.speaker(tenant_id, turn.speaker, at)
-            if speaker is not None:
-                entities.setdefault(speaker.id, speaker)
+        said_by = await speaker
+        if said_by is not None:
+            entities.setdefault(said_by.id, said_by)
         pleasantry = is_pleasantry(content)
         episode = self.writer.build(
             tenant_id,
@@ -286,6 +291,17 @@ class TurnRecorder:
             return Resolution(parsed=ParsedText(text=text))
         finally:
             tracker.cancel()  # a no-op once the resolver has read it
+
+    async def _speaker(self, tenant_id: str, name: str | None, at: float) -> Entity | None:
+        if not name:
+            return None
+        try:
+            return await self.resolver.speaker(tenant_id, name, at)
+        except (BackendError, InvalidInput):
+            raise
+        except Exception:  # a resolver bug must not lose the turn: store it without the link
+            log.exception("speaker resolution failed; recording the turn without it")
+            return None
 
     def _jobs(
         self, turn: TurnInput, episode: Memory, entity_ids: list[str], at: float
