@@ -8,18 +8,17 @@ needed for high-entropy secrets).
 from __future__ import annotations
 
 import hashlib
-import re
 import secrets
 from dataclasses import dataclass
 from typing import Any
 
 from core.clock import now
-from core.errors import Forbidden, InvalidInput, NotFound
+from core.errors import Forbidden, NotFound
 from core.ids import new_id
+from core.validation import check_tenant_name
 from graph.store import GraphStore
 
 KEY_PREFIX = "brn_"
-_TENANT = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
 
 @dataclass(frozen=True)
@@ -29,14 +28,6 @@ class Principal:
     tenant_id: str
     key_id: str
     admin: bool = False
-
-
-def check_tenant_name(name: str) -> str:
-    if not isinstance(name, str) or not _TENANT.match(name):
-        raise InvalidInput(
-            "tenant names are 1-64 characters: letters, digits, '.', '_' or '-'", field="tenant"
-        )
-    return name
 
 
 def hash_key(key: str) -> str:

@@ -18,6 +18,7 @@ from strawberry.extensions.query_depth_limiter import create_validator as max_de
 
 from api.gql.admin import AdminMutation, AdminQuery
 from api.gql.assemble import AssembleQuery
+from api.gql.checks import check_root_fields
 from api.gql.ingest import IngestMutation, IngestQuery
 from api.gql.lifecycle import LifecycleMutation, LifecycleQuery
 from api.gql.mutation import Mutation as MemoryMutation
@@ -74,6 +75,7 @@ def build_schema(limits: ApiSettings | None = None) -> strawberry.Schema:
     the strawberry extensions that add them make new rule classes on every request.
     """
     cfg = limits or ApiSettings()
+    check_root_fields(Query, Mutation)
     rules: list[type[ASTValidationRule]] = [
         max_depth_rule(cfg.max_query_depth, None),
         max_aliases_rule(cfg.max_aliases),
