@@ -1,5 +1,8 @@
 """The ASGI application: GraphQL at /graphql (GraphiQL on GET), /healthz, /metrics.
 
+Every response carries ``X-Request-Id``; the same id is in the request's log line and in a
+masked error's ``extensions.requestId``, so a user can quote it.
+
 Limits applied before GraphQL runs: request body size (413), CORS per configuration; inside
 GraphQL: query depth, alias count and token count (see api/gql/schema.py).
 """
@@ -11,6 +14,7 @@ import json
 import logging
 import re
 import time
+import uuid
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -33,6 +37,39 @@ from core.errors import BrainError
 from core.settings import Settings
 
 log = logging.getLogger("brain.api")
+
+
+REQUEST_ID_HEADER = "x-request-id"
+# A caller's own id (a gateway's, a client's trace id) is kept when it is this plain.
+_CALLER_ID = re.compile(rb"^[A-Za-z0-9._:-]{1,64}$")
+
+
+class RequestId:
+    """Give every HTTP request an id: in ``request.state.request_id`` (the GraphQL context,
+    the logs, a masked error's ``extensions.requestId``) and in the ``X-Request-Id`` header
+    of its response, whatever the response is. A plain id the caller sent is kept."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        sent = dict(scope.get("headers") or []).get(REQUEST_ID_HEADER.encode())
+        request_id = sent.decode() if sent and _CALLER_ID.match(sent) else uuid.uuid4().hex[:16]
+        scope.setdefault("state", {})["request_id"] = request_id
+
+        async def send_with_id(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = [
+                    (k, v) for k, v in message.get("headers", []) if k != REQUEST_ID_HEADER.encode()
+                ]
+                headers.append((REQUEST_ID_HEADER.encode(), request_id.encode()))
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, send_with_id)
 
 
 class BodyLimit:
@@ -93,11 +130,12 @@ class BrainGraphQL(GraphQL[Context, None]):
         self, request: Request | WebSocket, response: Response | WebSocket | None
     ) -> Context:
         brain = self._brain_ref["brain"]
+        request_id = getattr(request.state, "request_id", None) or uuid.uuid4().hex[:16]
         try:
             principal = await authenticate(brain.graph, request.headers.get("authorization"))
-            return Context(brain=brain, principal=principal)
+            return Context(brain=brain, principal=principal, request_id=request_id)
         except BrainError as e:
-            return Context(brain=brain, principal=None, auth_error=e)
+            return Context(brain=brain, principal=None, auth_error=e, request_id=request_id)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Time each HTTP request and label it with its GraphQL operation."""
@@ -130,7 +168,12 @@ class BrainGraphQL(GraphQL[Context, None]):
                 self._metrics.errors.labels(operation).inc()
             log.info(
                 "request",
-                extra={"operation": operation, "status": status, "ms": round(elapsed * 1000, 2)},
+                extra={
+                    "operation": operation,
+                    "status": status,
+                    "ms": round(elapsed * 1000, 2),
+                    "request_id": scope.get("state", {}).get("request_id"),
+                },
             )
 
 
@@ -186,14 +229,18 @@ def create_app(
         return Response(metrics.render(), media_type="text/plain; version=0.0.4")
 
     graphql = BrainGraphQL(settings, ref, metrics)
-    middleware = [Middleware(BodyLimit, limit=settings.api.max_body_bytes)]
+    middleware = [
+        Middleware(RequestId),
+        Middleware(BodyLimit, limit=settings.api.max_body_bytes),
+    ]
     if settings.api.cors_origins:
         middleware.append(
             Middleware(
                 CORSMiddleware,
                 allow_origins=settings.api.cors_origins,
                 allow_methods=["GET", "POST"],
-                allow_headers=["Authorization", "Content-Type"],
+                allow_headers=["Authorization", "Content-Type", "X-Request-Id"],
+                expose_headers=["X-Request-Id"],
             )
         )
     app = Starlette(

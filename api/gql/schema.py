@@ -31,10 +31,16 @@ log = logging.getLogger(__name__)
 
 
 class LoggedMaskErrors(MaskErrors):
-    """Mask unexpected errors; log them with the request id that the client sees."""
+    """Mask unexpected errors; log them with the request id that the client sees (in the
+    masked error's ``extensions.requestId`` and the response's ``X-Request-Id`` header)."""
 
     def __init__(self) -> None:
         super().__init__(should_mask_error=self._mask, error_message="Internal error")
+
+    def anonymise_error(self, error: GraphQLError) -> GraphQLError:
+        masked = super().anonymise_error(error)
+        masked.extensions = error.extensions  # the request id ``_mask`` put there
+        return masked
 
     def _mask(self, error: GraphQLError) -> bool:
         if error.original_error is None or isinstance(
