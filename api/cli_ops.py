@@ -10,16 +10,20 @@ import time
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
+from pydantic import ValidationError
+
 from api.auth import create_key, list_keys, revoke_key
 from api.brain import Brain
-from core.errors import BrainError, InvalidInput
+from core.errors import BrainError, InvalidInput, NotFound
 from core.lifecycle_types import JobName, JobRun
 from core.retrieval_types import SearchQuery
 from core.settings import Settings
 from core.types import MemoryType, NewMemory
+from core.validation import invalid_input
 from graph.runtime import open_graph
 from graph.store import MIGRATIONS
 
@@ -50,21 +54,46 @@ async def _keys(args: argparse.Namespace, settings: Settings) -> int:
             print(f"revoked {args.key_id}")
         else:
             for row in await list_keys(runtime.store):
-                print(json.dumps(row))
+                print(json.dumps(_key_json(row)))
     finally:
         await runtime.close()
     return 0
 
 
+def _key_json(row: dict[str, Any]) -> dict[str, Any]:
+    """A key record with its times as ISO-8601 (UTC), as people and ``jq`` read them."""
+    return {k: iso(v) if k.endswith("_at") and v is not None else v for k, v in row.items()}
+
+
+def iso(epoch: float) -> str:
+    return datetime.fromtimestamp(epoch, UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+# Commands that only read a tenant: a tenant that never stored anything is a typo (exit 2),
+# not an empty answer.
+READS = {"search", "context", "runs", "export"}
+
+
+async def check_tenant_known(brain: Brain, tenant_id: str) -> None:
+    known = await brain.graph.system.tenants()
+    if tenant_id not in known:
+        raise NotFound("tenant", tenant_id)
+
+
 async def _with_brain(args: argparse.Namespace, brain: Brain) -> int:
+    if args.command in READS:
+        await check_tenant_known(brain, args.tenant)
     if args.command == "remember":
-        item = NewMemory(
-            content=args.content,
-            type=MemoryType(args.type),
-            importance=args.importance,
-            pinned=args.pinned,
-            source="cli",
-        )
+        try:
+            item = NewMemory(
+                content=args.content,
+                type=MemoryType(args.type),
+                importance=args.importance,
+                pinned=args.pinned,
+                source="cli",
+            )
+        except ValidationError as e:
+            raise invalid_input(e) from None
         memory = await brain.remember(args.tenant, item)
         print(memory.id)
     elif args.command == "search":

@@ -1,30 +1,74 @@
-"""`brain serve`: open the engines, optionally seed the demo tenant, run uvicorn."""
+"""`brain serve`: claim the port, open the engines, optionally seed the demo tenant, run uvicorn.
+
+Streams: log lines (JSON by default, uvicorn's own included) go to stdout, one object per line
+for a collector; the start-up banner (URL, demo key, a curl line) goes to stderr, for the
+person at the terminal.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import errno
 import logging
+import socket
+import sys
 
 import uvicorn
 
 from api.app import create_app
-from api.auth import create_key
+from api.auth import create_key, list_keys, revoke_key
 from api.brain import Brain
 from api.demo import DEMO_TENANT, seed_demo
+from core.errors import BrainError
 from core.heap import freeze_startup_heap
 from core.settings import Settings
 
 log = logging.getLogger(__name__)
 
+DEMO_KEY_NAME = "make run"
+
+
+class PortInUse(BrainError):
+    """The API's port is taken; reported before the engines start (exit 1)."""
+
+    code = "PORT_IN_USE"
+
+
+def claim_port(host: str, port: int) -> socket.socket:
+    """Bind the API's listening socket now, so a taken port fails in milliseconds instead of
+    after the engines and models have loaded; uvicorn serves on this very socket."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as e:
+        sock.close()
+        if e.errno == errno.EADDRINUSE:
+            raise PortInUse(
+                f"port {port} on {host} is already in use (another `brain serve`?); "
+                "stop it or choose another with --port / BRAIN_PORT"
+            ) from e
+        raise PortInUse(f"cannot listen on {host}:{port}: {e.strerror}") from e
+    sock.listen(2048)
+    sock.set_inheritable(True)
+    return sock
+
 
 async def serve(settings: Settings, demo: bool = False) -> int:
-    brain = await Brain.open(settings)
+    sock = claim_port(settings.host, settings.port)
+    try:
+        brain = await Brain.open(settings)
+    except BaseException:
+        sock.close()
+        raise
     try:
         key = None
         if demo:
             await seed_demo(brain)
-            _, key = await create_key(brain.graph, DEMO_TENANT, name="make run")
+            key = await _demo_key(brain)
     except BaseException:
+        sock.close()
         await brain.close()
         raise
     if settings.lifecycle.scheduler:
@@ -34,15 +78,31 @@ async def serve(settings: Settings, demo: bool = False) -> int:
     # finishes in-flight requests, then closes the index, the model and the graph engine.
     app = create_app(settings, brain, owns_brain=True)
     config = uvicorn.Config(
-        app, host=settings.host, port=settings.port, log_level=settings.log_level, lifespan="on"
+        app,
+        host=settings.host,
+        port=settings.port,
+        log_level=settings.log_level,
+        log_config=None,  # uvicorn's loggers go through ours (JSON lines on stdout)
+        lifespan="on",
     )
     server = uvicorn.Server(config)
     announce = asyncio.create_task(_announce(server, settings, key))
     try:
-        await server.serve()
+        await server.serve(sockets=[sock])
     finally:
         announce.cancel()
+        sock.close()
     return 0
+
+
+async def _demo_key(brain: Brain) -> str:
+    """A fresh demo key; the ones earlier `--demo` runs made are revoked, not piled up."""
+    for row in await list_keys(brain.graph):
+        made_here = row["tenant_id"] == DEMO_TENANT and row.get("name") == DEMO_KEY_NAME
+        if made_here and row.get("revoked_at") is None:
+            await revoke_key(brain.graph, row["id"])
+    _, key = await create_key(brain.graph, DEMO_TENANT, name=DEMO_KEY_NAME)
+    return key
 
 
 async def _announce(server: uvicorn.Server, settings: Settings, key: str | None) -> None:
@@ -62,4 +122,4 @@ async def _announce(server: uvicorn.Server, settings: Settings, key: str | None)
             "    -H 'Content-Type: application/json' \\",
             f"    -d '{query}'",
         ]
-    print("\n".join(lines), flush=True)
+    print("\n".join(lines), file=sys.stderr, flush=True)
