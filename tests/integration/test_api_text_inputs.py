@@ -238,3 +238,26 @@ async def test_the_facade_refuses_malformed_names_and_aliases(brain: Brain, tena
     with pytest.raises(InvalidInput):
         await brain.add_alias(tenant_id, entity.id, "Pete\x00")
     assert (await brain.entity(tenant_id, entity.id)).aliases == entity.aliases
+
+
+async def test_project_ids_are_checked_like_session_ids(admin_client: Client) -> None:
+    checks = {
+        "remember": 'remember(input: {content: "x", projectId: $p})',
+        "recordTurn": 'recordTurn(input: {sessionId: "s1", userId: "u", role: USER, '
+        'content: "hi", projectId: $p})',
+        "search": 'search(input: {query: "x", projectId: $p})',
+        "assembleContext": 'assembleContext(input: {sessionId: "s1", userId: "u", projectId: $p})',
+        "consolidate": "consolidate(scope: {projectId: $p})",
+    }
+    for name, call in checks.items():
+        operation = "mutation" if name in ("remember", "recordTurn", "consolidate") else "query"
+        body = await admin_client.gql(
+            f"{operation}($p: String!) {{ {call} "
+            "{ __typename ... on InvalidInputError { field message } } }",
+            p="bad project!",
+        )
+        assert body["data"][name] == {
+            "__typename": "InvalidInputError",
+            "field": "projectId",
+            "message": "projectId must be 1-200 characters of letters, digits and . _ : @ / -",
+        }, name
