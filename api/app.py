@@ -1,4 +1,5 @@
-"""The ASGI application: GraphQL at /graphql (GraphiQL on GET), /healthz, /metrics.
+"""The ASGI application: GraphQL at /graphql (GraphiQL on GET), /healthz, /metrics, and
+/export (the caller's tenant as JSONL, for `brain export` against a running service).
 
 Every response carries ``X-Request-Id``; the same id is in the request's log line and in a
 masked error's ``extensions.requestId``, so a user can quote it.
@@ -22,15 +23,16 @@ from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket
 from strawberry.asgi import GraphQL
 
-from api.auth import authenticate
+from api.auth import TENANT_HEADER, Principal, acting_for, authenticate
 from api.brain import Brain
 from api.context import Context
+from api.export import export_lines
 from api.gql.schema import build_schema
 from api.metrics import Metrics
 from core.errors import BrainError
@@ -132,7 +134,7 @@ class BrainGraphQL(GraphQL[Context, None]):
         brain = self._brain_ref["brain"]
         request_id = getattr(request.state, "request_id", None) or uuid.uuid4().hex[:16]
         try:
-            principal = await authenticate(brain.graph, request.headers.get("authorization"))
+            principal = await caller(brain, request)
             return Context(brain=brain, principal=principal, request_id=request_id)
         except BrainError as e:
             return Context(brain=brain, principal=None, auth_error=e, request_id=request_id)
@@ -175,6 +177,12 @@ class BrainGraphQL(GraphQL[Context, None]):
                     "request_id": scope.get("state", {}).get("request_id"),
                 },
             )
+
+
+async def caller(brain: Brain, request: Request | WebSocket) -> Principal:
+    """Who the request acts as: its key's tenant, or the tenant an admin key names."""
+    principal = await authenticate(brain.graph, request.headers.get("authorization"))
+    return acting_for(principal, request.headers.get(TENANT_HEADER))
 
 
 _FIRST_FIELD = re.compile(r"\{\s*(?:\w+\s*:\s*)?(\w+)")
@@ -228,6 +236,15 @@ def create_app(
         metrics.queue_depth.set(ref["brain"].ingest.queue.depth)
         return Response(metrics.render(), media_type="text/plain; version=0.0.4")
 
+    async def export_endpoint(request: Request) -> Response:
+        """The caller's tenant as JSONL, streamed (what `brain export` writes)."""
+        try:
+            principal = await caller(ref["brain"], request)
+        except BrainError as e:
+            return JSONResponse({"error": {"code": e.code, "message": e.message}}, 403)
+        lines = export_lines(ref["brain"], principal.tenant_id)
+        return StreamingResponse(lines, media_type="application/x-ndjson")
+
     graphql = BrainGraphQL(settings, ref, metrics)
     middleware = [
         Middleware(RequestId),
@@ -248,6 +265,7 @@ def create_app(
             Route("/graphql", graphql, methods=["GET", "POST"]),
             Route("/healthz", healthz, methods=["GET"]),
             Route("/metrics", metrics_endpoint, methods=["GET"]),
+            Route("/export", export_endpoint, methods=["GET"]),
         ],
         middleware=middleware,
         lifespan=lifespan,

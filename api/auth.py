@@ -63,6 +63,24 @@ async def list_keys(graph: GraphStore) -> list[dict[str, Any]]:
     return await graph.system.read("apikey_list")
 
 
+TENANT_HEADER = "x-brain-tenant"
+
+
+def acting_for(principal: Principal, tenant: str | None) -> Principal:
+    """The principal a request acts as when it names a tenant (``X-Brain-Tenant``).
+
+    Only an admin key may act for another tenant: it could already make itself a key of any
+    tenant (``createApiKey``), so this grants nothing new; it is what lets ``brain`` commands
+    use one admin key for every ``--tenant``. Any other key may name only its own tenant.
+    """
+    if tenant is None or tenant == principal.tenant_id:
+        return principal
+    check_tenant_name(tenant)
+    if not principal.admin:
+        raise Forbidden("this key belongs to another tenant; only admin keys act for others")
+    return Principal(tenant_id=tenant, key_id=principal.key_id, admin=True)
+
+
 async def authenticate(graph: GraphStore, authorization: str | None) -> Principal:
     """Resolve an ``Authorization: Bearer <key>`` header; raise Forbidden otherwise."""
     if not authorization:

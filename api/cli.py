@@ -14,8 +14,12 @@
     brain import --tenant T FILE
     brain reconcile | brain health | brain doctor
 
-Commands that open the engines directly need the data directory to themselves (stop `brain
-serve` first); `brain keys` attaches to a running server instead.
+While `brain serve` runs on the data directory (or --url / $BRAIN_URL names a service),
+remember, search, consolidate, doctor, health and export are clients of its API (--key /
+$BRAIN_API_KEY, else the admin key the service keeps in the data directory); they start in
+well under a second, importing neither the models nor the engine drivers. With nothing
+running they open the engines themselves. The other commands need the data directory to
+themselves; `brain keys` attaches to a running server instead.
 A port already in use makes `brain serve` exit 1 before the engines start.
 Exit codes: 0 success, 1 runtime failure (engine, backend, failed check), 2 bad usage or input.
 """
@@ -30,7 +34,8 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from api import cli_ops
+from api.cli_client import CLIENT_COMMANDS, find_service
+from api.cli_client import run as run_client
 from api.logs import configure_logging
 from core.errors import BrainError, InvalidInput, NotFound
 from core.lifecycle_types import JobName
@@ -84,6 +89,17 @@ def _parser() -> argparse.ArgumentParser:
     def cmd(name: str, help: str) -> argparse.ArgumentParser:
         sp = sub.add_parser(name, help=help, description=help)
         sp.add_argument("--data-dir", help="data directory (default: $BRAIN_DATA_DIR or ./data)")
+        if name in CLIENT_COMMANDS:
+            sp.add_argument(
+                "--url",
+                help="a running service to use (default: $BRAIN_URL, else the `brain serve` "
+                "running on the data directory, else the engines are opened here)",
+            )
+            sp.add_argument(
+                "--key",
+                help="API key for the service (default: $BRAIN_API_KEY, else the admin key "
+                "the service keeps in the data directory)",
+            )
         return sp
 
     def tenant(sp: argparse.ArgumentParser) -> None:
@@ -193,6 +209,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             return asyncio.run(serve(settings, demo=args.demo))
         configure_logging("warning", "text")
+        if args.command in CLIENT_COMMANDS:
+            service = find_service(args, settings)
+            if service is not None:
+                return run_client(args, service, settings)
+        # Nothing running: this command opens the engines (and loads the models) itself.
+        from api import cli_ops
+
         return asyncio.run(cli_ops.run(args, settings))
     except (InvalidInput, NotFound) as e:
         print(f"error: {e.message}", file=sys.stderr)

@@ -9,23 +9,31 @@ from __future__ import annotations
 
 import asyncio
 import errno
+import json
 import logging
+import os
 import socket
 import sys
+from pathlib import Path
 
 import uvicorn
 
 from api.app import create_app
-from api.auth import create_key, list_keys, revoke_key
+from api.auth import authenticate, create_key, list_keys, revoke_key
 from api.brain import Brain
+from api.cli_client import CLI_KEY_FILE, SERVICE_FILE
 from api.demo import DEMO_TENANT, seed_demo
-from core.errors import BrainError
+from core.errors import BrainError, Forbidden
 from core.heap import freeze_startup_heap
 from core.settings import Settings
 
 log = logging.getLogger(__name__)
 
 DEMO_KEY_NAME = "make run"
+# The admin key `brain` commands use against this service (api/cli_client.py), and the
+# tenant it belongs to (it acts for others with X-Brain-Tenant).
+CLI_KEY_NAME = "brain cli"
+CLI_KEY_TENANT = "cli"
 
 
 class PortInUse(BrainError):
@@ -63,6 +71,7 @@ async def serve(settings: Settings, demo: bool = False) -> int:
         sock.close()
         raise
     try:
+        await _cli_key(brain, settings)
         key = None
         if demo:
             await seed_demo(brain)
@@ -91,6 +100,7 @@ async def serve(settings: Settings, demo: bool = False) -> int:
         await server.serve(sockets=[sock])
     finally:
         announce.cancel()
+        _service_file(settings).unlink(missing_ok=True)
         sock.close()
     return 0
 
@@ -105,10 +115,33 @@ async def _demo_key(brain: Brain) -> str:
     return key
 
 
+async def _cli_key(brain: Brain, settings: Settings) -> None:
+    """Make sure the data directory holds a working admin key for `brain` commands (0600,
+    readable by whoever may read the data itself); kept across restarts while it works."""
+    path = settings.data_dir.resolve() / CLI_KEY_FILE
+    if path.exists():
+        try:
+            await authenticate(brain.graph, f"Bearer {path.read_text().strip()}")
+            return
+        except Forbidden:
+            pass  # revoked, or another database: make a new one
+    _, key = await create_key(brain.graph, CLI_KEY_TENANT, name=CLI_KEY_NAME, admin=True)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as f:
+        f.write(key + "\n")
+    path.chmod(0o600)
+
+
+def _service_file(settings: Settings) -> Path:
+    return settings.data_dir.resolve() / SERVICE_FILE
+
+
 async def _announce(server: uvicorn.Server, settings: Settings, key: str | None) -> None:
     while not server.started:
         await asyncio.sleep(0.05)
     url = f"http://{settings.host}:{settings.port}/graphql"
+    _service_file(settings).write_text(json.dumps({"url": url, "pid": os.getpid()}))
     lines = [f"AI Brain is ready at {url} (GraphiQL: open it in a browser)"]
     if key:
         query = (

@@ -81,6 +81,7 @@ def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
     assert code == 0, err_path.read_text()[-2000:]
     assert "Application shutdown complete" in out_path.read_text()
     assert not (tmp / "data" / "graph" / "engine.json").exists()
+    assert not (tmp / "data" / "service.json").exists()
 
 
 def test_serve_demo_then_keys_create_attaches(service: Service) -> None:
@@ -138,3 +139,66 @@ def test_a_port_in_use_fails_before_the_engines_start(service: Service, tmp_path
     assert f"port {port} on 127.0.0.1 is already in use" in taken.stderr
     assert not (tmp_path / "data" / "graph").exists()  # no engine was started
     assert time.monotonic() - started < 60
+
+
+HEAVY = (
+    "torch",
+    "spacy",
+    "neo4j",
+    "qdrant_edge",
+    "onnxruntime",
+    "strawberry",
+    "sentence_transformers",
+)
+
+
+def test_commands_are_clients_of_the_running_service(service: Service, tmp_path: Path) -> None:
+    """remember, search, consolidate, doctor, health and export use the service's API (with
+    the admin key it keeps in the data dir) while it holds the data directory."""
+    data = ["--data-dir", str(service.data_dir)]
+    assert (service.data_dir / "cli.key").stat().st_mode & 0o777 == 0o600
+    remembered = run_brain("remember", *data, "--tenant", "acme2", "Ada reviews the Q3 budget")
+    assert remembered.returncode == 0, remembered.stderr
+    memory_id = remembered.stdout.strip()
+    found = run_brain("search", *data, "--tenant", "acme2", "--json", "who reviews the budget?")
+    assert found.returncode == 0, found.stderr
+    assert json.loads(found.stdout.splitlines()[0])["id"] == memory_id
+    typo = run_brain("search", *data, "--tenant", "acme3", "budget")
+    assert typo.returncode == 2 and "tenant 'acme3' not found" in typo.stderr
+    too_big = run_brain("remember", *data, "--tenant", "acme2", "--importance", "5", "x")
+    assert too_big.returncode == 2 and "importance must be a number from 0 to 1" in too_big.stderr
+
+    health = run_brain("health", *data)
+    assert health.returncode == 0 and json.loads(health.stdout)["service"] in service.url
+    doctor = run_brain("doctor", *data)
+    assert "ok   service: http://127.0.0.1" in doctor.stdout, doctor.stdout
+    assert "tenant acme2: 1 memories" in doctor.stdout
+    out = tmp_path / "acme2.jsonl"
+    exported = run_brain("export", *data, "--tenant", "acme2", "--out", str(out))
+    assert exported.returncode == 0 and "exported" in exported.stderr, exported.stderr
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert records[0]["kind"] == "header" and memory_id in out.read_text()
+    consolidated = run_brain("consolidate", *data, "--tenant", "acme2", "--task", "RECONCILE")
+    (report,) = [json.loads(line) for line in consolidated.stdout.splitlines()]
+    assert consolidated.returncode == 0 and report["job"] == "reconcile", consolidated.stderr
+    assert report["status"] == "done"
+
+    # Another tenant's plain key cannot act for acme2; --url and --key name the service.
+    demo = run_brain(
+        "search", "--url", service.url, "--key", service.key, "--tenant", "acme2", "budget"
+    )
+    assert demo.returncode == 1 and "only admin keys" in demo.stderr
+
+
+def test_a_client_command_imports_no_engine_or_model(service: Service) -> None:
+    probe = (
+        "import sys; from api.cli import main; "
+        f"code = main(['search', '--data-dir', {str(service.data_dir)!r}, '--tenant', 'demo', "
+        "'WOBS']); "
+        f"print(code, sorted({{m.split('.')[0] for m in sys.modules}} & set({HEAVY!r})))"
+    )
+    ran = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, timeout=60
+    )
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.splitlines()[-1] == "0 []", ran.stdout
