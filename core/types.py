@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from core.clock import NEVER
+from core.validation import check_range
 
 
 class MemoryType(StrEnum):
@@ -137,7 +138,7 @@ class NewMemory(BaseModel):
     user_id: str | None = None
     project_id: str | None = None
     session_id: str | None = None
-    importance: float = Field(default=0.5, ge=0.0, le=1.0)
+    importance: float = 0.5
     decay_class: DecayClass | None = None
     pinned: bool = False
     valid_from: float | None = None
@@ -149,6 +150,13 @@ class NewMemory(BaseModel):
     predicate: str | None = None
     object: str | None = None
     confidence: float | None = None
+
+    @field_validator("importance")
+    @classmethod
+    def _importance_in_range(cls, value: float) -> float:
+        # An InvalidInput raised here reaches the caller through ``invalid_input`` (the range
+        # in words), not as pydantic's generic "less than or equal" message.
+        return check_range(value, "importance", 0.0, 1.0)
 
 
 class Entity(_Frozen):

@@ -26,6 +26,7 @@ from core.ingest_types import Document, DocumentResult
 from core.settings import Settings
 from core.text import content_hash
 from core.types import Entity, Memory, MemoryType, NewMemory
+from core.validation import check_project_id
 from ingest.chunking import Chunk, chunk_text
 from ingest.persist import WriteSet, persist
 from ingest.writer import MemoryWriter
@@ -73,6 +74,7 @@ class DocumentIngester:
         self, tenant_id: str, source_path: str, text: str, project_id: str | None = None
     ) -> DocumentResult:
         path = check_path(source_path)
+        check_project_id(project_id)
         if not isinstance(text, str) or not text.strip():
             raise InvalidInput("document text must not be empty", field="text")
         if len(text) > self.settings.ingest.max_document_chars:

@@ -25,7 +25,7 @@ from core.ingest_types import FactConflict, Job, Role, Session, Task, Turn, Turn
 from core.locks import StripedLocks
 from core.settings import Settings
 from core.types import Entity, Memory, MemoryType, NewMemory
-from core.validation import check_content
+from core.validation import check_content, check_project_id
 from graph.ingest_ops import job_row
 from graph.store import GraphStore
 from ingest import rules
@@ -101,6 +101,7 @@ class TurnRecorder:
         """Record one turn; raises InvalidInput (nothing written) for bad input."""
         content = check_content(turn.content, self.settings.limits)
         session_id = check_session_id(turn.session_id)
+        check_project_id(turn.project_id)
         if turn.speaker is not None and len(turn.speaker) > 200:
             raise InvalidInput("speaker is limited to 200 characters", field="speaker")
         at = now() if turn.at is None else float(turn.at)

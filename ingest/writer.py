@@ -20,7 +20,7 @@ from core.locks import StripedLocks
 from core.settings import LimitSettings
 from core.text import content_hash
 from core.types import EraseReport, Memory, MemoryType, NewMemory, default_decay
-from core.validation import check_batch, check_content
+from core.validation import check_batch, check_content, check_project_id
 from graph.store import GraphStore
 from ingest.marks import IndexMarks
 from retrieval.embedders import Embedder
@@ -55,6 +55,7 @@ class MemoryWriter:
         """Validate a new memory and give it an id (``memory_id`` when the caller chose it
         beforehand) and times; nothing is written."""
         content = check_content(item.content, self.limits)
+        check_project_id(item.project_id)
         created = item.created_at if item.created_at is not None else (at or now())
         return Memory(
             id=memory_id or new_id(),

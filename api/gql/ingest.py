@@ -32,6 +32,7 @@ from core.clock import to_epoch
 from core.errors import InvalidInput
 from core.ids import check_id
 from core.ingest_types import TurnInput
+from core.validation import invalid_input
 
 Info = strawberry.Info[Context, None]
 
@@ -92,7 +93,7 @@ class IngestMutation:
                     at=to_epoch(input.at),
                 )
             except ValidationError as e:
-                raise InvalidInput(str(e.errors()[0]["msg"]), field="input") from None
+                raise invalid_input(e) from None
             result = await ctx.brain.ingest.record_turn(ctx.tenant, turn)
             return TurnResult(
                 episode=MemoryNode.of(result.episode),

@@ -23,6 +23,7 @@ from core.lifecycle_types import (
 )
 from core.settings import LifecycleSettings
 from core.types import Memory
+from core.validation import check_project_id
 from ingest.lifecycle.consolidator import Consolidator
 from ingest.lifecycle.context import JobContext, Progress, Reprofile, sync_payloads
 from ingest.lifecycle.feedback import record_feedback
@@ -55,10 +56,8 @@ class LifecycleService:
         """Run lifecycle jobs now on the whole tenant, one project, or one session."""
         if project_id is not None and session_id is not None:
             raise InvalidInput("scope is one of: the tenant, a projectId, or a sessionId")
-        if project_id is not None and not project_id.strip():
-            raise InvalidInput("projectId must not be empty", field="projectId")
         scope = Scope(
-            project_id=project_id,
+            project_id=check_project_id(project_id),
             session_id=check_session_id(session_id) if session_id is not None else None,
         )
         return await self.consolidator.run(tenant_id, jobs, scope, progress=progress)
