@@ -144,6 +144,9 @@ class IngestSettings(BaseModel):
     window_turns: int = Field(default=20, ge=2)  # working-memory window (first turn always kept)
     session_idle_seconds: float = 2 * 3600.0  # a session with no turn for this long expires
     session_ttl_seconds: float = 24 * 3600.0  # a session expires this long after it started
+    # A turn's ``at`` may lie at most this far past the server's clock (clients' clocks
+    # drift); a later one is refused: it would sort after every turn said since, for years.
+    turn_max_future_seconds: float = Field(default=300.0, ge=0)
     # Predicates with one current value per subject: a new value supersedes the old one.
     single_valued_predicates: list[str] = Field(
         default_factory=lambda: ["role", "employer", "location", "deploy_target", "preference"]
