@@ -32,6 +32,12 @@ class GraphSettings(BaseModel):
     heap: str = "1g"  # embedded only: JVM -Xmx
     startup_timeout: float = 90.0
     pool_size: int = 32
+    # embedded only: when the engine's process exits, it is restarted after restart_backoff
+    # seconds, doubled for each exit within restart_reset seconds of the last restart, at
+    # most restart_backoff_max (graph/supervisor.py)
+    restart_backoff: float = Field(default=0.5, ge=0)
+    restart_backoff_max: float = Field(default=30.0, ge=0)
+    restart_reset: float = Field(default=60.0, ge=0)
 
     @field_validator("uri")
     @classmethod
