@@ -163,7 +163,16 @@ class IngestSettings(BaseModel):
     chunk_min_tokens: int = 256
     chunk_max_tokens: int = 512
     chunk_overlap: float = Field(default=0.10, ge=0.0, lt=0.5)
-    max_document_chars: int = 2_000_000
+    max_document_chars: int = 2_000_000  # a larger document is refused (InvalidInputError)
+    # A document longer than this is ingested as a background job: ``ingestDocument`` returns
+    # a DocumentJob at once. It is linked, embedded and written ``document_batch_chunks``
+    # chunks at a time, hidden until its last transaction publishes the version, so each
+    # transaction (and each turn of the embedding model) is short and the tenant's other
+    # writes go in between.
+    document_job_chars: int = Field(default=100_000, ge=0)
+    document_batch_chunks: int = Field(default=32, ge=1)
+    # A job whose record was not updated for this long died with its process: reported failed.
+    document_job_stale_seconds: float = Field(default=300.0, gt=0)
     queue_workers: int = Field(default=1, ge=1)
     queue_max_attempts: int = Field(default=3, ge=1)
     queue_retry_seconds: float = 1.0  # first retry delay, doubled per attempt
