@@ -100,7 +100,7 @@ class GraphStore:
         old one with its dead connections."""
         old, self._driver = self._driver, await _driver(uri, user, password, pool_size)
         with contextlib.suppress(Exception):  # its connections are dead already
-            await old.close()
+            await asyncio.wait_for(old.close(), 5.0)
 
     @contextlib.asynccontextmanager
     async def _engine_call(self) -> AsyncIterator[None]:

@@ -237,9 +237,11 @@ class DocumentIngester:
         try:
             await self.writer.index.set_payload(tenant_id, ids, {"expires_at": NEVER})
         except BackendError:
-            log.exception(
-                "a published document's chunks kept hidden payloads; the reconciler finishes them"
-            )
+            # Earlier marks may ride along with the publish and say "indexed": unsay it, so
+            # that the reconciler writes the points again with the live payload.
+            log.exception("a published document's chunks kept hidden payloads; reconciling")
+            with contextlib.suppress(BackendError):
+                await self.writer.graph.tenant(tenant_id).mark_indexed(ids, indexed=False)
             return
         self.writer.marks.add(tenant_id, ids)
 
