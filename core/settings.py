@@ -171,6 +171,9 @@ class IngestSettings(BaseModel):
     # writes go in between.
     document_job_chars: int = Field(default=100_000, ge=0)
     document_batch_chunks: int = Field(default=32, ge=1)
+    # ... embedded this many at a time: a turn's or a memory's text waits for at most one
+    # such forward pass of the model, not for a whole batch's.
+    document_embed_chunks: int = Field(default=8, ge=1)
     # A job whose record was not updated for this long died with its process: reported failed.
     document_job_stale_seconds: float = Field(default=300.0, gt=0)
     queue_workers: int = Field(default=1, ge=1)

@@ -14,6 +14,7 @@ against a version another process has since replaced is given up and planned aga
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
 import logging
@@ -146,6 +147,7 @@ class DocumentIngester:
                     tenant_id, path, chunk, doc_id, version, at, project_id, part, entities, staged
                 )
             if staged:  # one short transaction per batch; nothing of it is visible yet
+                await self._embed_in_steps(part)
                 await persist(self.writer, tenant_id, part, at)
                 if progress is not None:
                     await progress(start + len(part.memories), len(chunks))
@@ -223,6 +225,19 @@ class DocumentIngester:
             "chunk_heading": chunk.heading,
             "chunk_tokens": chunk.tokens,
         }
+
+    async def _embed_in_steps(self, ws: WriteSet) -> None:
+        """Embed a batch's chunks a few at a time (``ingest.document_embed_chunks``): the
+        model runs one call at a time, and other writers' texts go in between the steps."""
+        step = self.settings.ingest.document_embed_chunks
+        loop = asyncio.get_running_loop()
+        for start in range(0, len(ws.memories), step):
+            few = ws.memories[start : start + step]
+            vectors = await self.writer.embedder.embed_documents([m.content for m in few])
+            for memory, vector in zip(few, vectors, strict=True):
+                ready: asyncio.Future[list[float]] = loop.create_future()
+                ready.set_result(vector)
+                ws.vectors[memory.id] = ready
 
     async def _publish(self, tenant_id: str, ws: WriteSet, at: float) -> None:
         """The last transaction of a staged version: claim the path, make the new chunks live,
