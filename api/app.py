@@ -215,6 +215,7 @@ def create_app(
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         ref["brain"] = brain or await Brain.open(settings)
         metrics.watch_graph(ref["brain"].graph)
+        metrics.watch_supervisor(ref["brain"].engine_supervisor)
         try:
             yield
         finally:
@@ -224,13 +225,18 @@ def create_app(
     if brain is not None:
         ref["brain"] = brain
         metrics.watch_graph(brain.graph)
+        metrics.watch_supervisor(brain.engine_supervisor)
 
     async def healthz(request: Request) -> Response:
+        """503 at once while an engine is down (the graph engine restarting included)."""
         h = await ref["brain"].health()
         body: dict[str, Any] = {"ok": h.ok, "engines": {e.name: e.ok for e in h.engines}}
+        if not h.ok:
+            body["errors"] = {e.name: e.detail for e in h.engines if not e.ok}
         return JSONResponse(body, status_code=200 if h.ok else 503)
 
     async def metrics_endpoint(request: Request) -> Response:
+        metrics.graph_up.set(1 if ref["brain"].graph.available else 0)
         health = await ref["brain"].health()
         metrics.index_lag.set(health.unindexed or 0)
         metrics.queue_depth.set(ref["brain"].ingest.queue.depth)

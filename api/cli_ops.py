@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 from collections import Counter
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
@@ -177,6 +178,15 @@ def _hidden(relative: Path) -> bool:
     return any(part.startswith(".") for part in relative.parts)
 
 
+def _progress_line(prefix: str) -> Callable[[int, int], Awaitable[None]]:
+    """A long document's progress, rewritten in place on stderr after each batch."""
+
+    async def show(done: int, total: int) -> None:
+        print(f"\r{prefix}: {done}/{total} chunks", end="", file=sys.stderr, flush=True)
+
+    return show
+
+
 async def ingest_paths(
     brain: Brain, tenant_id: str, paths: list[Path], project_id: str | None
 ) -> int:
@@ -196,10 +206,12 @@ async def ingest_paths(
         prefix = f"[{number}/{len(files)}] {path}"
         try:
             text = path.read_text(encoding="utf-8")
-            result = await brain.ingest.ingest_document(tenant_id, str(path), text, project_id)
+            result = await brain.ingest.ingest_document(
+                tenant_id, str(path), text, project_id, _progress_line(prefix)
+            )
         except (OSError, UnicodeDecodeError, BrainError) as e:
             failed += 1
-            print(f"{prefix}: FAILED {getattr(e, 'message', e)}", file=sys.stderr)
+            print(f"\r{prefix}: FAILED {getattr(e, 'message', e)}", file=sys.stderr)
             continue
         if result.unchanged:
             unchanged += 1
@@ -207,7 +219,7 @@ async def ingest_paths(
         else:
             chunks += len(result.chunks)
             print(
-                f"{prefix}: {len(result.chunks)} chunks, v{result.document.version}",
+                f"\r{prefix}: {len(result.chunks)} chunks, v{result.document.version}",
                 file=sys.stderr,
             )
     summary = {

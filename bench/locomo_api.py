@@ -123,6 +123,7 @@ async def run(data: Path, k: int, months: int, workdir: Path) -> dict[str, Any]:
         say(f"ingested {turns} turns in {max(spent):.0f} s; asking")
         out["after_ingestion"] = await _ask_all(svc, keys, convs, k)
         say_figures("after ingestion", out["after_ingestion"])
+        say("R@10 per conversation:", out["after_ingestion"]["per_conversation"])
 
     at = t0
     jobs: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
@@ -140,7 +141,8 @@ async def run(data: Path, k: int, months: int, workdir: Path) -> dict[str, Any]:
             if month == months:
                 out["after_year"] = await _ask_all(svc, keys, convs, k)
     out["lifecycle_counts"] = {job: dict(v) for job, v in jobs.items()}
-    say_figures("after a year of lifecycle", out["after_year"])
+    if months:
+        say_figures(f"after {months} months of lifecycle", out["after_year"])
     return out
 
 
@@ -192,7 +194,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--data", type=Path, required=True)
     parser.add_argument("--out", type=Path)
     parser.add_argument("--k", type=int, default=20)
-    parser.add_argument("--months", type=int, default=12)
+    parser.add_argument("--months", type=int, default=12, help="0: ask right after ingestion only")
     parser.add_argument("--workdir", type=Path, help="keep the service's data here")
     args = parser.parse_args(argv)
     if args.workdir:

@@ -33,6 +33,12 @@ class GraphSettings(BaseModel):
     heap: str = "1g"  # embedded only: JVM -Xmx
     startup_timeout: float = 90.0
     pool_size: int = 32
+    # embedded only: when the engine's process exits, it is restarted after restart_backoff
+    # seconds, doubled for each exit within restart_reset seconds of the last restart, at
+    # most restart_backoff_max (graph/supervisor.py)
+    restart_backoff: float = Field(default=0.5, ge=0)
+    restart_backoff_max: float = Field(default=30.0, ge=0)
+    restart_reset: float = Field(default=60.0, ge=0)
 
     @field_validator("uri")
     @classmethod
@@ -145,6 +151,9 @@ class IngestSettings(BaseModel):
     window_turns: int = Field(default=20, ge=2)  # working-memory window (first turn always kept)
     session_idle_seconds: float = 2 * 3600.0  # a session with no turn for this long expires
     session_ttl_seconds: float = 24 * 3600.0  # a session expires this long after it started
+    # A turn's ``at`` may lie at most this far past the server's clock (clients' clocks
+    # drift); a later one is refused: it would sort after every turn said since, for years.
+    turn_max_future_seconds: float = Field(default=300.0, ge=0)
     # Predicates with one current value per subject: a new value supersedes the old one.
     single_valued_predicates: list[str] = Field(
         default_factory=lambda: ["role", "employer", "location", "deploy_target", "preference"]
@@ -155,7 +164,19 @@ class IngestSettings(BaseModel):
     chunk_min_tokens: int = 256
     chunk_max_tokens: int = 512
     chunk_overlap: float = Field(default=0.10, ge=0.0, lt=0.5)
-    max_document_chars: int = 2_000_000
+    max_document_chars: int = 2_000_000  # a larger document is refused (InvalidInputError)
+    # A document longer than this is ingested as a background job: ``ingestDocument`` returns
+    # a DocumentJob at once. It is linked, embedded and written ``document_batch_chunks``
+    # chunks at a time, hidden until its last transaction publishes the version, so each
+    # transaction (and each turn of the embedding model) is short and the tenant's other
+    # writes go in between.
+    document_job_chars: int = Field(default=100_000, ge=0)
+    document_batch_chunks: int = Field(default=32, ge=1)
+    # ... embedded this many at a time: a turn's or a memory's text waits for at most one
+    # such forward pass of the model, not for a whole batch's.
+    document_embed_chunks: int = Field(default=8, ge=1)
+    # A job whose record was not updated for this long died with its process: reported failed.
+    document_job_stale_seconds: float = Field(default=300.0, gt=0)
     queue_workers: int = Field(default=1, ge=1)
     queue_max_attempts: int = Field(default=3, ge=1)
     queue_retry_seconds: float = 1.0  # first retry delay, doubled per attempt

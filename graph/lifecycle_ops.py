@@ -68,6 +68,11 @@ class LifecycleOps(Scoped):
         """When each job last started a run that finished."""
         return {r["job"]: float(r["at"]) for r in await self.read("lifecycle_last_runs")}
 
+    async def registered_at(self) -> float | None:
+        """When the tenant made its first write (None: unknown, or no write yet)."""
+        rows = await self.read("lifecycle_tenant_since")
+        return float(rows[0]["at"]) if rows and rows[0]["at"] is not None else None
+
     # -- working memory ------------------------------------------------------------------------
 
     async def sessions_to_flush(

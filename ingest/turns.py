@@ -104,11 +104,27 @@ class TurnRecorder:
         check_project_id(turn.project_id)
         if turn.speaker is not None and len(turn.speaker) > 200:
             raise InvalidInput("speaker is limited to 200 characters", field="speaker")
-        at = now() if turn.at is None else float(turn.at)
-        if not math.isfinite(at) or at < 0:
-            raise InvalidInput("at must be a time in epoch seconds", field="at")
+        at = self._turn_time(turn.at)
         async with self._sessions.of(tenant_id, session_id):
             return await self._record(tenant_id, turn, content, session_id, at)
+
+    def _turn_time(self, at: float | None) -> float:
+        """The turn's time: now, or the given time when it is not in the future beyond the
+        allowed clock skew (``ingest.turn_max_future_seconds``)."""
+        clock = now()
+        if at is None:
+            return clock
+        when = float(at)
+        if not math.isfinite(when) or when < 0:
+            raise InvalidInput("at must be a time in epoch seconds", field="at")
+        skew = self.settings.ingest.turn_max_future_seconds
+        if when > clock + skew:
+            raise InvalidInput(
+                f"at is {when - clock:.0f} s in the future; at most {skew:.0f} s is allowed",
+                field="at",
+                limit=skew,
+            )
+        return when
 
     async def _record(
         self, tenant_id: str, turn: TurnInput, content: str, session_id: str, at: float

@@ -24,7 +24,7 @@ from api.gql.lifecycle import LifecycleMutation, LifecycleQuery
 from api.gql.mutation import Mutation as MemoryMutation
 from api.gql.query import Query as MemoryQuery
 from api.gql.resolution import ResolutionMutation, ResolutionQuery
-from core.errors import BrainError
+from core.errors import BrainError, EngineUnavailable
 from core.settings import ApiSettings
 
 log = logging.getLogger(__name__)
@@ -43,6 +43,10 @@ class LoggedMaskErrors(MaskErrors):
         return masked
 
     def _mask(self, error: GraphQLError) -> bool:
+        if isinstance(error.original_error, EngineUnavailable):
+            # Not a bug: the engine is restarting. Say so, so that clients retry.
+            error.extensions = {**(error.extensions or {}), "code": EngineUnavailable.code}
+            return False
         if error.original_error is None or isinstance(
             error.original_error, (BrainError, GraphQLError)
         ):
