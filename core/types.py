@@ -62,6 +62,13 @@ def default_decay(
     return DecayClass.SLOW
 
 
+def indexed_text(content: str, speaker: str | None = None) -> str:
+    """What a memory is found by: its content, prefixed by the speaker for a turn
+    ("Caroline: I went to a support group"), so "what did Caroline do?" matches her turns by
+    meaning and by name. The stored content stays as said."""
+    return f"{speaker}: {content}" if speaker else content
+
+
 class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -110,10 +117,8 @@ class Memory(_Frozen):
 
     @property
     def indexed_text(self) -> str:
-        """The text the vector index embeds and keyword-indexes: the content, prefixed by
-        the speaker for a turn ("Caroline: I went to a support group"), so "what did
-        Caroline do?" matches her turns by meaning and by name. Content stays as said."""
-        return f"{self.turn_speaker}: {self.content}" if self.turn_speaker else self.content
+        """The text the vector index embeds and keyword-indexes (``indexed_text``)."""
+        return indexed_text(self.content, self.turn_speaker)
 
     @property
     def is_current(self) -> bool:

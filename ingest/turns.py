@@ -24,7 +24,7 @@ from core.ids import new_id
 from core.ingest_types import FactConflict, Job, Role, Session, Task, Turn, TurnInput
 from core.locks import StripedLocks
 from core.settings import Settings
-from core.types import Entity, Memory, MemoryType, NewMemory
+from core.types import Entity, Memory, MemoryType, NewMemory, indexed_text
 from core.validation import check_content, check_project_id
 from graph.ingest_ops import job_row
 from graph.store import GraphStore
@@ -130,8 +130,7 @@ class TurnRecorder:
         self, tenant_id: str, turn: TurnInput, content: str, session_id: str, at: float
     ) -> TurnResult:
         # The turn's own vector needs nothing below: start it now (the model runs in a thread).
-        said = f"{turn.speaker}: {content}" if turn.speaker else content  # Memory.indexed_text
-        vector = asyncio.ensure_future(self._embed(said))
+        vector = asyncio.ensure_future(self._embed(indexed_text(content, turn.speaker)))
         try:
             return await self._record_with(tenant_id, turn, content, session_id, at, vector)
         finally:

@@ -12,6 +12,7 @@ import pytest
 from api.auth import create_key
 from api.brain import Brain
 from core.clock import now, set_now
+from core.ingest_types import TurnInput
 from tests.integration.api_client import Client
 
 pytestmark = pytest.mark.integration
@@ -141,3 +142,24 @@ async def test_a_speaker_is_learned_as_a_person_and_their_turns_are_about_them(
     hits = (await client.data(SEARCH, q="What did Caroline go to?", user="u1"))["search"]
     top = [h["memory"]["content"] for h in hits["hits"][:2]]
     assert "I went to a support group yesterday." in top
+
+
+async def test_a_turn_is_indexed_with_its_speaker_alike_on_every_path(
+    brain: Brain, tenant_id: str
+) -> None:
+    said = await brain.ingest.record_turn(
+        tenant_id,
+        TurnInput(session_id="pets", speaker="Caroline", content="I adopted a cat named Biscuit."),
+    )
+    episode = await brain.memory(tenant_id, said.episode.id)
+    assert (
+        episode.turn_speaker == "Caroline" and episode.content == "I adopted a cat named Biscuit."
+    )
+    written = (await brain.index.vectors(tenant_id, [episode.id]))[episode.id]
+
+    await brain.writer.index_memories([episode])  # what the reconciler does from the graph
+
+    again = (await brain.index.vectors(tenant_id, [episode.id]))[episode.id]
+    assert max(abs(a - b) for a, b in zip(written, again, strict=True)) < 1e-5
+    plain = (await brain.embedder.embed_documents([episode.content]))[0]
+    assert max(abs(a - b) for a, b in zip(written, plain, strict=True)) > 1e-3  # not content alone
