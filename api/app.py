@@ -1,4 +1,8 @@
-"""The ASGI application: GraphQL at /graphql (GraphiQL on GET), /healthz, /metrics.
+"""The ASGI application: GraphQL at /graphql (GraphiQL on GET), /healthz, /metrics, and
+/export (the caller's tenant as JSONL, for `brain export` against a running service).
+
+Every response carries ``X-Request-Id``; the same id is in the request's log line and in a
+masked error's ``extensions.requestId``, so a user can quote it.
 
 Limits applied before GraphQL runs: request body size (413), CORS per configuration; inside
 GraphQL: query depth, alias count and token count (see api/gql/schema.py).
@@ -11,6 +15,7 @@ import json
 import logging
 import re
 import time
+import uuid
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -18,21 +23,55 @@ from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket
 from strawberry.asgi import GraphQL
 
-from api.auth import authenticate
+from api.auth import TENANT_HEADER, Principal, acting_for, authenticate
 from api.brain import Brain
 from api.context import Context
+from api.export import export_lines
 from api.gql.schema import build_schema
 from api.metrics import Metrics
 from core.errors import BrainError
 from core.settings import Settings
 
 log = logging.getLogger("brain.api")
+
+
+REQUEST_ID_HEADER = "x-request-id"
+# A caller's own id (a gateway's, a client's trace id) is kept when it is this plain.
+_CALLER_ID = re.compile(rb"^[A-Za-z0-9._:-]{1,64}$")
+
+
+class RequestId:
+    """Give every HTTP request an id: in ``request.state.request_id`` (the GraphQL context,
+    the logs, a masked error's ``extensions.requestId``) and in the ``X-Request-Id`` header
+    of its response, whatever the response is. A plain id the caller sent is kept."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        sent = dict(scope.get("headers") or []).get(REQUEST_ID_HEADER.encode())
+        request_id = sent.decode() if sent and _CALLER_ID.match(sent) else uuid.uuid4().hex[:16]
+        scope.setdefault("state", {})["request_id"] = request_id
+
+        async def send_with_id(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = [
+                    (k, v) for k, v in message.get("headers", []) if k != REQUEST_ID_HEADER.encode()
+                ]
+                headers.append((REQUEST_ID_HEADER.encode(), request_id.encode()))
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, send_with_id)
 
 
 class BodyLimit:
@@ -93,11 +132,12 @@ class BrainGraphQL(GraphQL[Context, None]):
         self, request: Request | WebSocket, response: Response | WebSocket | None
     ) -> Context:
         brain = self._brain_ref["brain"]
+        request_id = getattr(request.state, "request_id", None) or uuid.uuid4().hex[:16]
         try:
-            principal = await authenticate(brain.graph, request.headers.get("authorization"))
-            return Context(brain=brain, principal=principal)
+            principal = await caller(brain, request)
+            return Context(brain=brain, principal=principal, request_id=request_id)
         except BrainError as e:
-            return Context(brain=brain, principal=None, auth_error=e)
+            return Context(brain=brain, principal=None, auth_error=e, request_id=request_id)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Time each HTTP request and label it with its GraphQL operation."""
@@ -130,8 +170,19 @@ class BrainGraphQL(GraphQL[Context, None]):
                 self._metrics.errors.labels(operation).inc()
             log.info(
                 "request",
-                extra={"operation": operation, "status": status, "ms": round(elapsed * 1000, 2)},
+                extra={
+                    "operation": operation,
+                    "status": status,
+                    "ms": round(elapsed * 1000, 2),
+                    "request_id": scope.get("state", {}).get("request_id"),
+                },
             )
+
+
+async def caller(brain: Brain, request: Request | WebSocket) -> Principal:
+    """Who the request acts as: its key's tenant, or the tenant an admin key names."""
+    principal = await authenticate(brain.graph, request.headers.get("authorization"))
+    return acting_for(principal, request.headers.get(TENANT_HEADER))
 
 
 _FIRST_FIELD = re.compile(r"\{\s*(?:\w+\s*:\s*)?(\w+)")
@@ -164,6 +215,7 @@ def create_app(
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         ref["brain"] = brain or await Brain.open(settings)
         metrics.watch_graph(ref["brain"].graph)
+        metrics.watch_supervisor(ref["brain"].engine_supervisor)
         try:
             yield
         finally:
@@ -173,27 +225,45 @@ def create_app(
     if brain is not None:
         ref["brain"] = brain
         metrics.watch_graph(brain.graph)
+        metrics.watch_supervisor(brain.engine_supervisor)
 
     async def healthz(request: Request) -> Response:
+        """503 at once while an engine is down (the graph engine restarting included)."""
         h = await ref["brain"].health()
         body: dict[str, Any] = {"ok": h.ok, "engines": {e.name: e.ok for e in h.engines}}
+        if not h.ok:
+            body["errors"] = {e.name: e.detail for e in h.engines if not e.ok}
         return JSONResponse(body, status_code=200 if h.ok else 503)
 
     async def metrics_endpoint(request: Request) -> Response:
+        metrics.graph_up.set(1 if ref["brain"].graph.available else 0)
         health = await ref["brain"].health()
         metrics.index_lag.set(health.unindexed or 0)
         metrics.queue_depth.set(ref["brain"].ingest.queue.depth)
         return Response(metrics.render(), media_type="text/plain; version=0.0.4")
 
+    async def export_endpoint(request: Request) -> Response:
+        """The caller's tenant as JSONL, streamed (what `brain export` writes)."""
+        try:
+            principal = await caller(ref["brain"], request)
+        except BrainError as e:
+            return JSONResponse({"error": {"code": e.code, "message": e.message}}, 403)
+        lines = export_lines(ref["brain"], principal.tenant_id)
+        return StreamingResponse(lines, media_type="application/x-ndjson")
+
     graphql = BrainGraphQL(settings, ref, metrics)
-    middleware = [Middleware(BodyLimit, limit=settings.api.max_body_bytes)]
+    middleware = [
+        Middleware(RequestId),
+        Middleware(BodyLimit, limit=settings.api.max_body_bytes),
+    ]
     if settings.api.cors_origins:
         middleware.append(
             Middleware(
                 CORSMiddleware,
                 allow_origins=settings.api.cors_origins,
                 allow_methods=["GET", "POST"],
-                allow_headers=["Authorization", "Content-Type"],
+                allow_headers=["Authorization", "Content-Type", "X-Request-Id"],
+                expose_headers=["X-Request-Id"],
             )
         )
     app = Starlette(
@@ -201,6 +271,7 @@ def create_app(
             Route("/graphql", graphql, methods=["GET", "POST"]),
             Route("/healthz", healthz, methods=["GET"]),
             Route("/metrics", metrics_endpoint, methods=["GET"]),
+            Route("/export", export_endpoint, methods=["GET"]),
         ],
         middleware=middleware,
         lifespan=lifespan,

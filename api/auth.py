@@ -8,18 +8,17 @@ needed for high-entropy secrets).
 from __future__ import annotations
 
 import hashlib
-import re
 import secrets
 from dataclasses import dataclass
 from typing import Any
 
 from core.clock import now
-from core.errors import Forbidden, InvalidInput, NotFound
+from core.errors import Forbidden, NotFound
 from core.ids import new_id
+from core.validation import check_tenant_name
 from graph.store import GraphStore
 
 KEY_PREFIX = "brn_"
-_TENANT = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
 
 @dataclass(frozen=True)
@@ -29,14 +28,6 @@ class Principal:
     tenant_id: str
     key_id: str
     admin: bool = False
-
-
-def check_tenant_name(name: str) -> str:
-    if not isinstance(name, str) or not _TENANT.match(name):
-        raise InvalidInput(
-            "tenant names are 1-64 characters: letters, digits, '.', '_' or '-'", field="tenant"
-        )
-    return name
 
 
 def hash_key(key: str) -> str:
@@ -70,6 +61,24 @@ async def revoke_key(graph: GraphStore, key_id: str) -> None:
 
 async def list_keys(graph: GraphStore) -> list[dict[str, Any]]:
     return await graph.system.read("apikey_list")
+
+
+TENANT_HEADER = "x-brain-tenant"
+
+
+def acting_for(principal: Principal, tenant: str | None) -> Principal:
+    """The principal a request acts as when it names a tenant (``X-Brain-Tenant``).
+
+    Only an admin key may act for another tenant: it could already make itself a key of any
+    tenant (``createApiKey``), so this grants nothing new; it is what lets ``brain`` commands
+    use one admin key for every ``--tenant``. Any other key may name only its own tenant.
+    """
+    if tenant is None or tenant == principal.tenant_id:
+        return principal
+    check_tenant_name(tenant)
+    if not principal.admin:
+        raise Forbidden("this key belongs to another tenant; only admin keys act for others")
+    return Principal(tenant_id=tenant, key_id=principal.key_id, admin=True)
 
 
 async def authenticate(graph: GraphStore, authorization: str | None) -> Principal:

@@ -43,6 +43,7 @@ from core.types import (
 from graph.retrieval_ops import SessionView
 from graph.runtime import GraphRuntime, open_graph
 from graph.store import GraphStore
+from graph.supervisor import EngineSupervisor
 from ingest.lifecycle.service import LifecycleService
 from ingest.reconcile import ReconcileReport, reconcile
 from ingest.service import IngestService
@@ -129,7 +130,15 @@ class Brain(EntityFacade, LifecycleFacade):
             self.ingest.llm.client if self.ingest.llm is not None else None,
         )
         self._runtime = runtime
+        if runtime is not None and runtime.supervisor is not None:
+            # Writes the engine's exit cut short are finished as after any crash.
+            runtime.supervisor.on_restart = self.reconcile
         self.started_at = time.time()
+
+    @property
+    def engine_supervisor(self) -> EngineSupervisor | None:
+        """The embedded graph engine's supervisor (None with a graph server)."""
+        return self._runtime.supervisor if self._runtime is not None else None
 
     @classmethod
     async def open(cls, settings: Settings) -> Brain:
@@ -154,6 +163,8 @@ class Brain(EntityFacade, LifecycleFacade):
         return brain
 
     async def close(self) -> None:
+        if self.engine_supervisor is not None:
+            await self.engine_supervisor.stop()  # no restart (or its reconcile) from here on
         await self.lifecycle.scheduler.stop()  # an interrupted job resumes at its next run
         await self.ingest.stop()  # pending jobs stay in the graph and resume at the next start
         await self.access.close()  # flush batched access counts

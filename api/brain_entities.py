@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from core.errors import Conflict, InvalidInput, NotFound
 from core.ids import check_id
 from core.types import Entity, EntityMerge, EntityRelation, EntityType
+from core.validation import check_text
 from graph.identity_ops import IdentityQuestion
 from graph.store import GraphStore
 from resolution.describe import describe_all
@@ -48,6 +49,11 @@ class EntityFacade:
     async def create_entity(
         self, tenant_id: str, name: str, type: EntityType, aliases: Sequence[str] = ()
     ) -> Entity:
+        if isinstance(name, str):
+            check_text(name, "name")
+        for alias in aliases:
+            if isinstance(alias, str):
+                check_text(alias, "aliases")
         entity = await self.graph.tenant(tenant_id).create_entity(name, type, aliases)
         self.resolver.names.invalidate(tenant_id)
         return entity
@@ -58,6 +64,8 @@ class EntityFacade:
         return await tenant.relations(entity_id)
 
     async def add_alias(self, tenant_id: str, entity_id: str, alias: str) -> Entity:
+        if isinstance(alias, str):
+            check_text(alias, "alias")
         entity = await self.graph.tenant(tenant_id).add_alias(
             check_id(entity_id, "entityId"), alias
         )

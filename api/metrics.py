@@ -1,5 +1,5 @@
 """Prometheus metrics: request latency per GraphQL operation, engine latencies, graph write
-retries, queue depth.
+retries, the embedded graph engine's exits and restarts, queue depth.
 
 Each app gets its own registry (several apps can live in one process, e.g. in tests).
 """
@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 
 from graph.store import GraphStore
+from graph.supervisor import EngineSupervisor
 
 BUCKETS = (0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 
@@ -50,6 +51,24 @@ class Metrics:
         self.queue_depth = Gauge(
             "brain_queue_depth", "Pending background jobs", registry=self.registry
         )
+        self.engine_exits = Counter(
+            "brain_graph_engine_exits_total",
+            "Times the embedded graph engine's process exited unasked",
+            registry=self.registry,
+        )
+        self.engine_restarts = Counter(
+            "brain_graph_engine_restarts_total",
+            "Times the embedded graph engine was restarted after an exit",
+            registry=self.registry,
+        )
+        self.engine_restart_failures = Counter(
+            "brain_graph_engine_restart_failures_total",
+            "Restart attempts of the embedded graph engine that failed (another follows)",
+            registry=self.registry,
+        )
+        self.graph_up = Gauge(
+            "brain_graph_up", "1 when the graph engine can be reached", registry=self.registry
+        )
         self.index_lag = Gauge(
             "brain_index_lag", "Memories not yet in the vector index", registry=self.registry
         )
@@ -74,6 +93,17 @@ class Metrics:
         """Report the graph store's statement latencies and write retries."""
         graph.observer = self.engine_observer("graph")
         graph.on_retry = lambda statement: self.graph_retries.labels(statement).inc()
+
+    def watch_supervisor(self, supervisor: EngineSupervisor | None) -> None:
+        """Count the embedded engine's exits and restarts."""
+        if supervisor is None:
+            return
+        counters = {
+            "exit": self.engine_exits,
+            "restart": self.engine_restarts,
+            "failed": self.engine_restart_failures,
+        }
+        supervisor.listeners.append(lambda event: counters[event].inc())
 
     def render(self) -> bytes:
         return generate_latest(self.registry)

@@ -1,33 +1,32 @@
-"""Year-long lifecycle simulation (issue 6: memory lifecycle).
+"""A year of one business tenant through the front door, with the scheduler on a moved clock.
 
-    python -m bench.lifecycle [--days 365] [--turns-per-day 8] [--consolidate week]
-                              [--variants jobs,baseline,jobs-no-access]
-                              [--out bench/results/lifecycle.json]
+    python -m bench.lifecycle [--days 365] [--turns-per-day 8] [--ticks-per-day 2]
+                              [--variants jobs,baseline] [--out bench/results/lifecycle.json]
 
 A synthetic business tenant (WOBS, ``bench/lifecycle_tenant.py``) speaks to its assistant every
-day: one session per day, every turn through the real write path (``recordTurn`` stamped with
-the simulated time), the session closed at the end of the day; a few foundations (identity,
-processes) are stored with ``remember``. Before each of the user's questions is recorded, it is
-searched (top 10, with the session) as an app looks up context to answer with, so turns
-retrieved during the day carry access counts when the session closes (``--no-ask``: none).
-The same script is fed to several tenants of one Brain (the variants):
+day: one session per day, every turn through ``recordTurn`` (the facade's write path, stamped
+with the simulated time), the session closed at the end of the day. The foundations are taught
+the way users teach them: identity and the content check said in turns, the other procedures
+written in handbook documents through ``ingestDocument``; nothing is created through an
+internal call. Before each of the user's questions is recorded, it is searched (top 10, with
+the session) as an app looks up context to answer with (``--no-ask``: not). The same script
+feeds two tenants of one Brain (the variants):
 
-- ``jobs``: sessions closed with ``Brain.close_session`` (working memory promoted or expired)
-  and ``Brain.consolidate`` with every job at the end of each simulated week (or day/month);
-- ``baseline``: no lifecycle at all: sessions closed without the flush, no consolidation;
-- ``jobs-no-access``: as ``jobs``, but the monthly probes do not record access counts.
+- ``jobs``: sessions closed with ``Brain.close_session`` (the working-memory flush), and the
+  lifecycle scheduler's tick run ``--ticks-per-day`` times a simulated day: every job runs
+  when its interval (``BRAIN_LIFECYCLE__INTERVALS``) has passed on the simulated clock;
+- ``baseline``: no lifecycle at all (sessions closed without the flush, no jobs).
 
-At the end of every month each variant reports: memories current and live, memories in the
-graph, the duplicate rate (share of current memories with a near-duplicate of the same type,
-cosine >= 0.92), and the recall of a fixed probe set via ``Brain.search`` (top 10): a probe
-passes when a hit states the expected fact (foundations: roles, clients, identity, processes;
-current: the latest value after corrections). A hit that states a replaced value while being
-current counts as a stale hit (facts and preferences apart from turn records). Probe searches
-record access counts like real use does (except in ``jobs-no-access``), which resets decay.
+At the end of every month each variant reports: turns recorded and turns visible (the record
+stays: the target is none hidden), memories current and live, the duplicate rate, the recall
+of a fixed probe set through ``search`` (top 10: foundations, current facts after
+corrections; a probe passes when a current hit states the expected value), and the same probes
+through ``assembleContext``: recall (the context states the expected value) and precision
+(no replaced value stated as current: a turn that said it is marked "corrected later").
 
 Time: ``core.clock.set_now`` moves the service's only clock to each turn's simulated time, so
-session expiry, the working-memory flush, decay, prune and compression age all run on the
-simulated calendar (2025-01-01 onwards), not on the real one.
+session expiry, the scheduler's intervals, decay and compression age all run on the simulated
+calendar (2025-01-01 onwards), not on the real one.
 """
 
 from __future__ import annotations
@@ -38,48 +37,37 @@ import calendar
 import os
 import tempfile
 import time
-from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from api.brain import Brain
 from bench.common import machine, percentiles, write_json
-from bench.lifecycle_tenant import DAY, START, USER, Probe, Script, build_script, day_time
-from core.clock import NEVER, now, set_now
+from bench.lifecycle_measure import Variant, fates, measure
+from bench.lifecycle_tenant import (
+    DAY,
+    START,
+    USER,
+    Remembered,
+    build_script,
+    day_time,
+)
+from core.clock import set_now
 from core.ingest_types import TurnInput
-from core.lifecycle_types import ConsolidationReport, RunStatus
 from core.retrieval_types import SearchQuery
 from core.settings import GraphSettings, LifecycleSettings, Settings
-from core.types import MemoryType, NewMemory
-from retrieval.access import AccessRecorder
 
-DUPLICATE_COSINE = 0.92
-ALL_TYPES = [t.value for t in MemoryType]
 PROBE_KINDS = ("foundation", "current", "conflict", "recurring")
-
-
-@dataclass
-class Variant:
-    name: str
-    tenant: str
-    jobs: bool
-    record_access: bool
-    months: list[dict[str, Any]] = field(default_factory=list)
-    consolidations: list[dict[str, Any]] = field(default_factory=list)
-    turn_ms: list[float] = field(default_factory=list)
-    fates: dict[str, Any] = field(default_factory=dict)
 
 
 VARIANTS = {
     "jobs": (True, True),
     "baseline": (False, True),
-    "jobs-no-access": (True, False),
+    "jobs-no-access": (True, False),  # the probes record no access counts
 }
+# When the scheduler ticks on a simulated day (after the day's session has closed at 18:00).
+TICK_HOURS = {1: (23.0,), 2: (19.0, 23.0), 4: (19.0, 20.5, 22.0, 23.5)}
 
 
 def month_ends(days: int) -> list[int]:
@@ -92,208 +80,6 @@ def month_ends(days: int) -> list[int]:
     if not out or out[-1] != days - 1:
         out.append(days - 1)
     return out
-
-
-def consolidation_due(day: int, every: str, ends: set[int], last: int) -> bool:
-    if day == last:
-        return True
-    if every == "day":
-        return True
-    if every == "week":
-        return day % 7 == 6
-    return day in ends
-
-
-async def live_rows(brain: Brain, tenant: str) -> list[dict[str, Any]]:
-    return await brain.graph.tenant(tenant).current_memories(ALL_TYPES, now())
-
-
-async def duplicate_rate(
-    brain: Brain, tenant: str, rows: Sequence[dict[str, Any]]
-) -> tuple[int, dict[str, int]]:
-    """(memories with a near-duplicate of the same type, that count by type)."""
-    ids = [r["id"] for r in rows]
-    vectors: dict[str, list[float]] = {}
-    for lo in range(0, len(ids), 2000):
-        vectors.update(await brain.index.vectors(tenant, ids[lo : lo + 2000]))
-    by_type: dict[str, list[str]] = defaultdict(list)
-    for r in rows:
-        if r["id"] in vectors:
-            by_type[r["type"]].append(r["id"])
-    found: dict[str, int] = {}
-    for kind, members in by_type.items():
-        m = np.asarray([vectors[i] for i in members], dtype=np.float32)
-        m /= np.maximum(np.linalg.norm(m, axis=1, keepdims=True), 1e-12)
-        has = np.zeros(len(members), dtype=bool)
-        for lo in range(0, len(members), 1024):
-            block = m[lo : lo + 1024] @ m.T
-            for k in range(block.shape[0]):
-                block[k, lo + k] = -1.0  # not its own duplicate
-            has[lo : lo + 1024] = (block >= DUPLICATE_COSINE).any(axis=1)
-        if has.any():
-            found[kind] = int(has.sum())
-    return sum(found.values()), found
-
-
-async def run_probes(
-    brain: Brain, variant: Variant, probes: Sequence[Probe], day: int
-) -> dict[str, Any]:
-    saved = brain.retriever.access
-    if not variant.record_access:
-        brain.retriever.access = None
-    results: dict[str, dict[str, int]] = defaultdict(lambda: {"passed": 0, "total": 0})
-    failed: list[dict[str, Any]] = []
-    # Hits that are current but state a replaced value: extracted facts and preferences (the
-    # target: none), turn records (the episodic audit trail of what was said), and the
-    # unsupported correction (a multi-valued predicate: a conflict, not a supersede).
-    stale = {"facts": 0, "turn_records": 0, "conflict_facts": 0}
-    stale_probes: list[str] = []
-    examples: list[str] = []
-    not_current = 0
-    try:
-        for probe in probes:
-            expected = probe.expected(day)
-            if expected is None:
-                continue
-            response = await brain.search(variant.tenant, SearchQuery(query=probe.query, top_k=10))
-            hits = response.hits
-            not_current += sum(1 for h in hits if not h.memory.is_current)
-            passed = any(
-                h.memory.is_current and probe.states(expected, h.memory.content) for h in hits
-            )
-            results[probe.kind]["total"] += 1
-            results[probe.kind]["passed"] += int(passed)
-            if not passed:
-                failed.append(
-                    {
-                        "probe": probe.name,
-                        "query": probe.query,
-                        "top": [
-                            f"[{h.memory.type.value}] {h.memory.content[:90]}" for h in hits[:3]
-                        ],
-                    }
-                )
-            old = probe.stale(day)
-            for h in hits:
-                if not h.memory.is_current or not any(
-                    probe.states(v, h.memory.content) for v in old
-                ):
-                    continue
-                if probe.states(expected, h.memory.content):
-                    continue  # states the change itself ("now X" after "Y")
-                if (h.memory.source or "").startswith("turn:"):
-                    stale["turn_records"] += 1
-                elif probe.kind == "conflict":
-                    stale["conflict_facts"] += 1
-                else:
-                    stale["facts"] += 1
-                    stale_probes.append(probe.name)
-                examples.append(f"{probe.name}: [{h.memory.source}] {h.memory.content[:100]}")
-    finally:
-        brain.retriever.access = saved
-    return {
-        "recall": dict(results),
-        "failed": failed,
-        "stale_hits": stale,
-        "stale_fact_probes": sorted(set(stale_probes)),
-        "stale_examples": sorted(set(examples))[:10],
-        "hits_not_current": not_current,
-    }
-
-
-async def job_counts(brain: Brain, tenant: str, since: float) -> dict[str, dict[str, int]]:
-    """What every lifecycle job run started after ``since`` did (counts summed per job),
-    including the working-memory flushes run by ``close_session``."""
-    out: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
-    before: tuple[float, str] | None = None
-    while True:
-        runs = await brain.job_runs(tenant, first=200, before=before)
-        for run in runs:
-            if run.started_at <= since:
-                return {job: dict(counts) for job, counts in sorted(out.items())}
-            out[run.job.value]["runs"] += 1
-            out[run.job.value]["failed"] += int(run.status is not RunStatus.DONE)
-            for key, value in run.counts.items():
-                out[run.job.value][key] += value
-        if len(runs) < 200:
-            return {job: dict(counts) for job, counts in sorted(out.items())}
-        before = (runs[-1].started_at, runs[-1].id)
-
-
-async def measure(
-    brain: Brain, variant: Variant, script: Script, day: int, access: AccessRecorder
-) -> dict[str, Any]:
-    await access.flush()
-    since = START + (variant.months[-1]["day"] - 1) * DAY + 23 * 3600 if variant.months else 0.0
-    jobs = await job_counts(brain, variant.tenant, since) if variant.jobs else {}
-    rows = await live_rows(brain, variant.tenant)
-    total, _unindexed = await brain.graph.tenant(variant.tenant).memory_counts()
-    by_type: dict[str, int] = defaultdict(int)
-    for r in rows:
-        by_type[r["type"]] += 1
-    dups, dup_types = await duplicate_rate(brain, variant.tenant, rows)
-    probes = await run_probes(brain, variant, script.probes, day)
-    date = datetime.fromtimestamp(START + day * DAY, tz=UTC)
-    return {
-        "day": day + 1,
-        "month": date.strftime("%Y-%m"),
-        "memories_current_live": len(rows),
-        "memories_in_graph": total,
-        "current_by_type": dict(sorted(by_type.items())),
-        "duplicates": dups,
-        "duplicate_rate": round(dups / len(rows), 4) if rows else 0.0,
-        "duplicates_by_type": dup_types,
-        **probes,
-        "lifecycle_jobs_this_month": jobs,
-    }
-
-
-async def fates(brain: Brain, tenant: str) -> dict[str, Any]:
-    """What became of every memory of the year: current, superseded by a correction, merged,
-    compressed into a pattern, pruned, or expired from working memory; with the patterns and
-    the pruned memories themselves."""
-    at = now()
-    table: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
-    patterns: list[str] = []
-    pruned: list[str] = []
-    async for record in brain.export_tenant(tenant):
-        if record["kind"] != "memory":
-            continue
-        m = record["memory"]
-        if m.get("merged_into"):
-            fate = "merged"
-        elif m.get("summarized_by"):
-            fate = "compressed"
-        elif m.get("pruned_at") is not None:
-            fate = "pruned"
-            pruned.append(f"[{m['type']}] {m['content'][:100]}")
-        elif m.get("wm_state") == "expired":
-            fate = "turn_expired"
-        elif m.get("superseded_by"):
-            fate = "superseded"
-        elif float(m.get("expires_at") or NEVER) <= at:
-            fate = "expired"
-        else:
-            fate = "current"
-            if m["type"] == MemoryType.PATTERN.value:
-                patterns.append(m["content"][:300])
-        table[m["type"]][fate] += 1
-    return {
-        "by_type": {t: dict(f) for t, f in sorted(table.items())},
-        "patterns": patterns,
-        "pruned": pruned,
-    }
-
-
-def summarize_report(report: ConsolidationReport, day: int, seconds: float) -> dict[str, Any]:
-    """One consolidation: when, how long, and the errors of failed jobs (the counts are in
-    the month's ``lifecycle_jobs_this_month``)."""
-    return {
-        "day": day + 1,
-        "seconds": round(seconds, 2),
-        "ok": report.ok,
-        "failed": {r.job.value: r.error for r in report.runs if r.status is not RunStatus.DONE},
-    }
 
 
 async def simulate(args: argparse.Namespace, data_dir: Path) -> dict[str, Any]:
@@ -313,20 +99,10 @@ async def simulate(args: argparse.Namespace, data_dir: Path) -> dict[str, Any]:
         for day in range(args.days):
             today = script.turns[day]
             set_now(day_time(day, 0, len(today)) - 60)
-            for item in (r for r in script.remembered if r.day == day):
-                for v in variants:
-                    await brain.remember(
-                        v.tenant,
-                        NewMemory(
-                            content=item.content,
-                            type=item.type,
-                            importance=item.importance,
-                            user_id=USER,
-                            created_at=now(),
-                        ),
-                    )
-            t0 = time.perf_counter()
             session = f"day-{day:03d}"
+            for item in (r for r in script.remembered if r.day == day):
+                await asyncio.gather(*(teach(brain, v, item, session) for v in variants))
+            t0 = time.perf_counter()
             for slot, (kind, text) in enumerate(today):
                 at = day_time(day, slot, len(today))
                 set_now(at)
@@ -343,15 +119,18 @@ async def simulate(args: argparse.Namespace, data_dir: Path) -> dict[str, Any]:
             await asyncio.gather(*(close(brain, v, session) for v in variants))
             phases["close"] += time.perf_counter() - t0
 
-            if consolidation_due(day, args.consolidate, end_set, args.days - 1):
-                set_now(START + day * DAY + 22 * 3600)
+            for hour in TICK_HOURS[args.ticks_per_day]:  # the scheduler, on the moved clock
+                set_now(START + day * DAY + hour * 3600)
                 for v in variants:
                     if v.jobs:
                         t0 = time.perf_counter()
-                        report = await brain.consolidate(v.tenant)
+                        runs = await brain.lifecycle.scheduler.tick_tenant(v.tenant)
                         spent = time.perf_counter() - t0
                         phases["consolidate"] += spent
-                        v.consolidations.append(summarize_report(report, day, spent))
+                        if runs:
+                            v.consolidations.append(
+                                {"day": day + 1, "hour": hour, "runs": runs, "s": round(spent, 2)}
+                            )
 
             if day in end_set:
                 set_now(START + day * DAY + 23 * 3600)
@@ -372,11 +151,15 @@ async def simulate(args: argparse.Namespace, data_dir: Path) -> dict[str, Any]:
         "turns_per_day": args.turns_per_day,
         "weekend_turns": args.weekend_turns,
         "seed": args.seed,
-        "consolidate_every": args.consolidate,
+        "scheduler_ticks_per_day": args.ticks_per_day,
+        "intervals": settings.lifecycle.intervals,
         "in_session_search": args.ask,
         "turns_by_kind": script.kinds,
         "turns_per_variant": sum(len(d) for d in script.turns),
-        "remembered_per_variant": len(script.remembered),
+        "taught_per_variant": {
+            "in_turns": sum(1 for r in script.remembered if r.path is None),
+            "in_documents": sum(1 for r in script.remembered if r.path is not None),
+        },
         "probes": {k: sum(1 for p in script.probes if p.kind == k) for k in PROBE_KINDS},
         "seconds": round(time.perf_counter() - started, 1),
         "phase_seconds": {k: round(v, 1) for k, v in phases.items()},
@@ -397,12 +180,21 @@ async def simulate(args: argparse.Namespace, data_dir: Path) -> dict[str, Any]:
 
 async def record(brain: Brain, variant: Variant, turn: TurnInput) -> None:
     start = time.perf_counter()
-    await brain.ingest.record_turn(variant.tenant, turn)
+    result = await brain.ingest.record_turn(variant.tenant, turn)
     variant.turn_ms.append((time.perf_counter() - start) * 1000)
+    variant.turn_ids.add(result.episode.id)
+
+
+async def teach(brain: Brain, variant: Variant, item: Remembered, session: str) -> None:
+    """A foundation as users give it: a turn that says it, or a document that holds it."""
+    if item.path is not None:
+        await brain.ingest.ingest_document(variant.tenant, item.path, item.content)
+        return
+    await record(brain, variant, TurnInput(session_id=session, user_id=USER, content=item.content))
 
 
 async def close(brain: Brain, variant: Variant, session: str) -> None:
-    if variant.jobs:  # closed and flushed: working memory promoted or expired
+    if variant.jobs:  # closed and flushed: used turns promoted, every turn kept
         await brain.close_session(variant.tenant, session)
     else:  # closed only: without the lifecycle every turn stays
         await brain.ingest.close_session(variant.tenant, session)
@@ -434,20 +226,22 @@ def print_table(result: dict[str, Any]) -> None:
     for name, v in result["variants"].items():
         print(f"\n{name} (probes record access: {v['probes_record_access']})")
         print(
-            f"{'month':<8}{'live':>7}{'graph':>7}{'dup %':>7}{'found.':>8}{'current':>9}"
-            f"{'conflict':>9}{'recur.':>7}{'stale facts':>12}{'stale turns':>12}"
+            f"{'month':<8}{'turns':>7}{'hidden':>7}{'live':>7}{'dup %':>7}{'found.':>8}"
+            f"{'current':>9}{'ctx recall':>11}{'ctx prec.':>10}{'stale facts':>12}"
         )
         for m in v["months"]:
-            r = m["recall"]
+            r, c = m["recall"], m["contexts"]
             print(
-                f"{m['month']:<8}{m['memories_current_live']:>7}{m['memories_in_graph']:>7}"
-                f"{100 * m['duplicate_rate']:>7.1f}{_pct(r, 'foundation'):>8}"
-                f"{_pct(r, 'current'):>9}{_pct(r, 'conflict'):>9}{_pct(r, 'recurring'):>7}"
-                f"{m['stale_hits']['facts']:>12}{m['stale_hits']['turn_records']:>12}"
+                f"{m['month']:<8}{m['turns_recorded']:>7}{m['turns_hidden']:>7}"
+                f"{m['memories_current_live']:>7}{100 * m['duplicate_rate']:>7.1f}"
+                f"{_pct(r, 'foundation'):>8}{_pct(r, 'current'):>9}"
+                f"{c['recall']:>11.3f}{c['precision']:>10.3f}{m['stale_hits']['facts']:>12}"
             )
         last = v["months"][-1] if v["months"] else None
         if last and last["failed"]:
             print("  failed probes at the end: " + ", ".join(f["probe"] for f in last["failed"]))
+        if last and last["contexts"]["failed"]:
+            print("  contexts at the end: " + "; ".join(last["contexts"]["failed"]))
         for kind, fate in v["fates_at_end"].get("by_type", {}).items():
             print(f"  {kind:<11}" + ", ".join(f"{k} {n}" for k, n in sorted(fate.items())))
     print(
@@ -463,8 +257,8 @@ def main() -> None:
     p.add_argument("--days", type=int, default=365)
     p.add_argument("--turns-per-day", type=int, default=8, help="Monday to Friday")
     p.add_argument("--weekend-turns", type=int, default=3, help="Saturday and Sunday")
-    p.add_argument("--consolidate", choices=["day", "week", "month"], default="week")
-    p.add_argument("--variants", default="jobs,baseline,jobs-no-access")
+    p.add_argument("--ticks-per-day", type=int, choices=sorted(TICK_HOURS), default=2)
+    p.add_argument("--variants", default="jobs,baseline")
     p.add_argument("--seed", type=int, default=2025)
     p.add_argument(
         "--no-ask",

@@ -95,12 +95,14 @@ class Probe:
 
 @dataclass(frozen=True)
 class Remembered:
-    """An explicit ``brain.remember`` of a foundation (identity, processes)."""
+    """A foundation (identity, processes) the user teaches: said in a turn (``path`` None)
+    or written in a document the user ingests (``path``)."""
 
     day: int
     content: str
     type: MemoryType
     importance: float
+    path: str | None = None
 
 
 @dataclass
@@ -220,17 +222,20 @@ def build_script(days: int, turns_per_day: int, weekend_turns: int = 3, seed: in
         ),
         Remembered(
             2,
-            "How to onboard a new client: send the questionnaire, schedule the kickoff call, "
-            "set up the shared drive folder and create the editorial calendar.",
+            "# How to onboard a new client\n\nSend the questionnaire, schedule the kickoff "
+            "call, set up the shared drive folder and create the editorial calendar.",
             MemoryType.PROCEDURAL,
             0.7,
+            "handbook/onboarding.md",
         ),
         Remembered(
             3,
-            "How to publish a guest post: confirm the anchor text with the client, check the "
-            "host site's traffic, send the article, and log the live link in the backlink report.",
+            "# How to publish a guest post\n\nConfirm the anchor text with the client, check "
+            "the host site's traffic, send the article, and log the live link in the backlink "
+            "report.",
             MemoryType.PROCEDURAL,
             0.7,
+            "handbook/guest-posts.md",
         ),
         Remembered(
             4,

@@ -7,7 +7,8 @@
     ├── Forbidden               missing, wrong or revoked credentials, or an admin-only action
     ├── Conflict                the request is valid but clashes with current state
     └── BackendError            an engine failed (wraps the driver error with ``from e``)
-        └── EngineStartError    the embedded engine did not come up; carries its log tail
+        ├── EngineStartError    the embedded engine did not come up; carries its log tail
+        └── EngineUnavailable   the graph engine is down (restarting): retry shortly
 
 The API maps each expected error to a typed GraphQL result; anything else is masked and logged.
 """
@@ -87,3 +88,11 @@ class EngineStartError(BackendError):
         text = f"{message}\n--- engine log tail ---\n{log_tail}" if log_tail else message
         super().__init__(text)
         self.log_tail = log_tail
+
+
+class EngineUnavailable(BackendError):
+    """The graph engine cannot be reached right now (the embedded one exited and is being
+    restarted, or a server is down). Raised at once, not after the driver's retries; nothing
+    of the failed call was acknowledged, so the caller may retry it."""
+
+    code = "ENGINE_UNAVAILABLE"

@@ -143,6 +143,32 @@ class DocumentResult(_Frozen):
     entities: tuple[Entity, ...] = ()
 
 
+class DocumentJobStatus(StrEnum):
+    QUEUED = "queued"
+    RUNNING = "running"
+    DONE = "done"
+    FAILED = "failed"
+
+
+class DocumentJob(_Frozen):
+    """A large document ingested in the background (``ingest/document_jobs.py``)."""
+
+    id: str
+    source_path: str
+    status: DocumentJobStatus = DocumentJobStatus.QUEUED
+    progress: float = 0.0  # 0..1: chunks linked, embedded and written, then the version published
+    chunks_done: int = 0
+    chunks_total: int = 0
+    created_at: float
+    updated_at: float
+    error: str | None = None
+    # The outcome, once done: the document's id and version, and what the version did.
+    document_id: str | None = None
+    version: int | None = None
+    unchanged: bool = False
+    superseded: int = 0
+
+
 class Job(_Frozen):
     """A unit of deferred work, persisted before it is acknowledged."""
 

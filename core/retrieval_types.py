@@ -73,6 +73,7 @@ class SearchQuery:
     as_of: float | None = None
     weights: Mapping[str, float] | None = None
     session_id: str | None = None
+    # User scope: this user's memories plus the tenant's shared ones (no user); None: all.
     user_id: str | None = None
     entity_ids: tuple[str, ...] = ()
     # People the query's names did not mean (namesakes of a resolved person, or every

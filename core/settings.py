@@ -7,6 +7,7 @@ double underscore: ``BRAIN_DATA_DIR``, ``BRAIN_PORT``, ``BRAIN_GRAPH__URI``,
 
 from __future__ import annotations
 
+from datetime import datetime
 from pathlib import Path
 from typing import Literal
 
@@ -32,6 +33,12 @@ class GraphSettings(BaseModel):
     heap: str = "1g"  # embedded only: JVM -Xmx
     startup_timeout: float = 90.0
     pool_size: int = 32
+    # embedded only: when the engine's process exits, it is restarted after restart_backoff
+    # seconds, doubled for each exit within restart_reset seconds of the last restart, at
+    # most restart_backoff_max (graph/supervisor.py)
+    restart_backoff: float = Field(default=0.5, ge=0)
+    restart_backoff_max: float = Field(default=30.0, ge=0)
+    restart_reset: float = Field(default=60.0, ge=0)
 
     @field_validator("uri")
     @classmethod
@@ -144,6 +151,9 @@ class IngestSettings(BaseModel):
     window_turns: int = Field(default=20, ge=2)  # working-memory window (first turn always kept)
     session_idle_seconds: float = 2 * 3600.0  # a session with no turn for this long expires
     session_ttl_seconds: float = 24 * 3600.0  # a session expires this long after it started
+    # A turn's ``at`` may lie at most this far past the server's clock (clients' clocks
+    # drift); a later one is refused: it would sort after every turn said since, for years.
+    turn_max_future_seconds: float = Field(default=300.0, ge=0)
     # Predicates with one current value per subject: a new value supersedes the old one.
     single_valued_predicates: list[str] = Field(
         default_factory=lambda: ["role", "employer", "location", "deploy_target", "preference"]
@@ -154,7 +164,19 @@ class IngestSettings(BaseModel):
     chunk_min_tokens: int = 256
     chunk_max_tokens: int = 512
     chunk_overlap: float = Field(default=0.10, ge=0.0, lt=0.5)
-    max_document_chars: int = 2_000_000
+    max_document_chars: int = 2_000_000  # a larger document is refused (InvalidInputError)
+    # A document longer than this is ingested as a background job: ``ingestDocument`` returns
+    # a DocumentJob at once. It is linked, embedded and written ``document_batch_chunks``
+    # chunks at a time, hidden until its last transaction publishes the version, so each
+    # transaction (and each turn of the embedding model) is short and the tenant's other
+    # writes go in between.
+    document_job_chars: int = Field(default=100_000, ge=0)
+    document_batch_chunks: int = Field(default=32, ge=1)
+    # ... embedded this many at a time: a turn's or a memory's text waits for at most one
+    # such forward pass of the model, not for a whole batch's.
+    document_embed_chunks: int = Field(default=8, ge=1)
+    # A job whose record was not updated for this long died with its process: reported failed.
+    document_job_stale_seconds: float = Field(default=300.0, gt=0)
     queue_workers: int = Field(default=1, ge=1)
     queue_max_attempts: int = Field(default=3, ge=1)
     queue_retry_seconds: float = 1.0  # first retry delay, doubled per attempt
@@ -198,9 +220,11 @@ class LifecycleSettings(BaseModel):
     pattern_similarity: float = Field(default=0.75, gt=0.0, le=1.0)
     pattern_min_age_days: float = Field(default=7.0, ge=0.0)  # leave recent episodes alone
     pattern_max_sentences: int = Field(default=3, ge=1)
-    # Decay and soft prune.
-    prune_importance: float = Field(default=0.1, ge=0.0, le=1.0)
-    prune_idle_days: float = Field(default=30.0, ge=0.0)
+    # Soft prune: restatements of these types are hidden behind the first statement. Episodes
+    # (the record), documents and tasks never are; nothing is hidden for being old.
+    prune_types: list[str] = Field(
+        default_factory=lambda: ["fact", "preference", "semantic", "procedural", "pattern"]
+    )
     # Feedback.
     feedback_step: float = Field(default=0.05, ge=0.0, le=1.0)  # helpful +, unhelpful -
     outcome_boost: float = Field(default=0.1, ge=0.0, le=1.0)  # positive outcome +, negative -
@@ -343,6 +367,9 @@ class Settings(BaseSettings):
     api: ApiSettings = Field(default_factory=ApiSettings)
     lifecycle: LifecycleSettings = Field(default_factory=LifecycleSettings)
     reconcile_on_start: bool = True
+    # Simulations and benchmarks only: `brain serve`'s clock starts at this instant (ISO-8601
+    # or epoch seconds) and ticks from there, so a year of lifecycle can pass in minutes.
+    clock_start: datetime | None = None
 
     @property
     def graph_dir(self) -> Path:

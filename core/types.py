@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from core.clock import NEVER
+from core.validation import check_range
 
 
 class MemoryType(StrEnum):
@@ -61,6 +62,13 @@ def default_decay(
     return DecayClass.SLOW
 
 
+def indexed_text(content: str, speaker: str | None = None) -> str:
+    """What a memory is found by: its content, prefixed by the speaker for a turn
+    ("Caroline: I went to a support group"), so "what did Caroline do?" matches her turns by
+    meaning and by name. The stored content stays as said."""
+    return f"{speaker}: {content}" if speaker else content
+
+
 class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -95,13 +103,22 @@ class Memory(_Frozen):
     object: str | None = None
     confidence: float | None = None
     # Hidden by the lifecycle (not current, still in the graph): a merged duplicate names the
-    # memory that won, a compressed episode the pattern that summarizes it.
+    # memory that won; a pruned restatement the memory that carries its content.
     merged_into: str | None = None
-    summarized_by: str | None = None
     pruned_at: float | None = None
+    carried_by: str | None = None
+    # An episode a pattern summarizes (it stays current and visible beside the pattern).
+    summarized_by: str | None = None
+    # A turn: who said it (the turn's ``speaker``), part of what the turn is found by.
+    turn_speaker: str | None = None
     # An episode (a turn as said) one of whose statements a later memory superseded: when
     # that first happened. It stays current (it is what was said); contexts mark it.
     corrected_at: float | None = None
+
+    @property
+    def indexed_text(self) -> str:
+        """The text the vector index embeds and keyword-indexes (``indexed_text``)."""
+        return indexed_text(self.content, self.turn_speaker)
 
     @property
     def is_current(self) -> bool:
@@ -126,7 +143,7 @@ class NewMemory(BaseModel):
     user_id: str | None = None
     project_id: str | None = None
     session_id: str | None = None
-    importance: float = Field(default=0.5, ge=0.0, le=1.0)
+    importance: float = 0.5
     decay_class: DecayClass | None = None
     pinned: bool = False
     valid_from: float | None = None
@@ -138,6 +155,13 @@ class NewMemory(BaseModel):
     predicate: str | None = None
     object: str | None = None
     confidence: float | None = None
+
+    @field_validator("importance")
+    @classmethod
+    def _importance_in_range(cls, value: float) -> float:
+        # An InvalidInput raised here reaches the caller through ``invalid_input`` (the range
+        # in words), not as pydantic's generic "less than or equal" message.
+        return check_range(value, "importance", 0.0, 1.0)
 
 
 class Entity(_Frozen):

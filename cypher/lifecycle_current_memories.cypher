@@ -1,8 +1,10 @@
 // Current, live memories of some types (optionally one project or session) with what the
 // duplicate merge and the pattern compression compare: ids, scope keys, entities, size.
+// summarized_by: the pattern that already summarizes an episode (compression takes each
+// episode once; the episode stays current and visible).
 // params: $tenant, $types, $now, $never, $created_before, $project_id, $session_id
 // returns: id, type, user_id, project_id, subject, predicate, object, length, importance, pinned,
-//          created_at, access_count, entity_ids
+//          created_at, access_count, entity_ids, summarized_by
 MATCH (m:Memory {tenant_id: $tenant})
 WHERE m.type IN $types AND m.superseded_by IS NULL AND m.superseded_at >= $never
   AND m.expires_at > $now
@@ -15,4 +17,4 @@ RETURN m.id AS id, m.type AS type, m.user_id AS user_id, m.project_id AS project
        size(m.content) AS length,
        m.importance AS importance, coalesce(m.pinned, false) AS pinned,
        m.created_at AS created_at, coalesce(m.access_count, 0) AS access_count,
-       collect(e.id) AS entity_ids
+       collect(e.id) AS entity_ids, m.summarized_by AS summarized_by

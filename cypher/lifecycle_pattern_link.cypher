@@ -1,5 +1,6 @@
-// Link new patterns to the episodes they compress; the episodes stay in the graph, hidden from
-// current reads (superseded_at = $at, superseded_by and summarized_by = the pattern).
+// Link new patterns to the episodes they summarize. The episodes stay current and visible:
+// a pattern is a summary beside its sources, never a replacement, so a question whose answer
+// is in one episode still finds it (and the pattern lists it: SUMMARIZES, summarized_by).
 // params: $tenant, $rows: [{pattern_id, episode_ids}], $at, $never
 // returns: id (of each episode linked)
 UNWIND $rows AS row
@@ -8,8 +9,5 @@ UNWIND row.episode_ids AS eid
 MATCH (m:Memory {id: eid, tenant_id: $tenant})
 WHERE m.summarized_by IS NULL AND m.superseded_by IS NULL AND m.superseded_at >= $never
 CREATE (p)-[:SUMMARIZES {at: $at}]->(m)
-SET m.summarized_by = p.id, m.superseded_by = p.id, m.superseded_at = $at, m.indexed = false
-WITH m
-OPTIONAL MATCH (m)-[:ABOUT]->(e:Entity)
-FOREACH (x IN CASE WHEN e IS NULL THEN [] ELSE [e] END | SET x.profile_stale = true)
+SET m.summarized_by = p.id
 RETURN DISTINCT m.id AS id

@@ -1,11 +1,12 @@
-// Soft prune: expire faded memories (never pinned or no-decay ones); they stay in the graph.
-// params: $tenant, $ids, $at
+// Soft prune: hide a restatement behind the live memory that carries its content (the first
+// time it was said). Only while that memory is still current and live, so the statement
+// always keeps one visible record. The pruned memory stays in the graph with the link.
+// params: $tenant, $rows: [{id, carried_by}], $at, $never
 // returns: id
-UNWIND $ids AS id
-MATCH (m:Memory {id: id, tenant_id: $tenant})
-WHERE coalesce(m.pinned, false) = false AND m.decay_class <> 'none' AND m.expires_at > $at
-SET m.expires_at = $at, m.pruned_at = $at, m.indexed = false
-WITH m
-OPTIONAL MATCH (m)-[:ABOUT]->(e:Entity)
-FOREACH (x IN CASE WHEN e IS NULL THEN [] ELSE [e] END | SET x.profile_stale = true)
-RETURN DISTINCT m.id AS id
+UNWIND $rows AS row
+MATCH (keeper:Memory {id: row.carried_by, tenant_id: $tenant})
+WHERE keeper.superseded_by IS NULL AND keeper.superseded_at >= $never AND keeper.expires_at > $at
+MATCH (m:Memory {id: row.id, tenant_id: $tenant})
+WHERE coalesce(m.pinned, false) = false AND m.expires_at > $at AND m.id <> keeper.id
+SET m.expires_at = $at, m.pruned_at = $at, m.carried_by = keeper.id, m.indexed = false
+RETURN m.id AS id

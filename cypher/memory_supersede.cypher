@@ -1,6 +1,8 @@
 // Replace a current memory with a new version and keep the chain. The old one gets
 // superseded_by/superseded_at and is marked unindexed until its vector payload is updated.
-// params: $tenant, $old_id, $row (new memory properties), $reason, $at
+// A forgotten memory (expires_at <= $now) is not superseded: forget and supersede of one
+// memory at once write the same record, so one of them sees the other's write.
+// params: $tenant, $old_id, $row (new memory properties), $reason, $at, $now
 // The old memory is written before it is checked (a property set and removed: nothing
 // stays), so of two calls superseding it at once one succeeds and the other finds it
 // superseded: on Neo4j the second waits for the first's lock; on ArcadeDB (where a property
@@ -8,12 +10,12 @@
 // driver runs it again.
 // The episode the old memory was extracted from gets corrected_at (see
 // ingest_supersede_batch).
-// returns: id (of the new memory); no row when old_id is missing or already superseded
+// returns: id (of the new memory); no row when old_id is missing, superseded or forgotten
 MATCH (old:Memory {id: $old_id, tenant_id: $tenant})
 SET old._lock = true
 REMOVE old._lock
 WITH old
-WHERE old.superseded_by IS NULL
+WHERE old.superseded_by IS NULL AND old.expires_at > $now
 CREATE (new:Memory)
 SET new = $row, new.tenant_id = $tenant, new.indexed = false, new.supersedes = old.id,
     new.chain_id = coalesce(old.chain_id, old.id),

@@ -96,6 +96,14 @@ class DocumentTaskOps(Scoped):
         rows = await self.read("ingest_chunks_current", ids=list(ids))
         return {r["id"]: r["heading"] or "" for r in rows}
 
+    async def save_document_job(self, job_id: str, props: dict[str, Any]) -> None:
+        await self.write("document_job_save", id=job_id, props=props)
+
+    async def get_document_job(self, job_id: str) -> dict[str, Any] | None:
+        """A background document ingest's record (see ``ingest/document_jobs.py``)."""
+        rows = await self.read("document_job_get", id=job_id)
+        return {k: v for k, v in rows[0]["j"].items() if k != "tenant_id"} if rows else None
+
     async def get_document(self, source_path: str) -> Document | None:
         rows = await self.read("ingest_document_get", source_path=source_path)
         return document_from(rows[0]["d"]) if rows else None

@@ -21,6 +21,7 @@ Example::
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import contextlib
 import fcntl
@@ -161,16 +162,54 @@ class EmbeddedGraphEngine:
 
     def _start_locked(self) -> EngineInfo:
         _stop_stale_engine(self.root)
-        wheel = _wheel_dir()
-        java = wheel / "jre" / "bin" / "java"
-        if not java.exists():
-            raise EngineStartError(f"bundled JRE not found at {java}")
-        password = self.password()
         bolt_port = self.settings.bolt_port or _free_port()
         http_port = self.settings.http_port or _free_port()
         for port in (bolt_port, http_port):
             if _port_open(port):
                 raise EngineStartError(f"port {port} on 127.0.0.1 is already in use")
+        info = self._spawn(bolt_port, http_port)
+        self._wait_ready(http_port, bolt_port)
+        self._ensure_database(self.settings.database)
+        self._record(info)
+        return info
+
+    async def restart(self) -> EngineInfo:
+        """Start the engine again after its process exited (this process still holds the
+        directory lock), on the same ports when they are free. The child is spawned from the
+        calling thread, the event loop's (see ``graph.runtime.open_graph`` on why the thread
+        matters), and its readiness is awaited without blocking the loop, so that requests
+        meanwhile fail fast instead of queueing behind the start-up."""
+        old = self.info
+        if self._proc is not None and self._proc.poll() is None:
+            raise BackendError("the graph engine is still running")
+        ports = (old.bolt_port, old.http_port) if old is not None else (0, 0)
+        if not all(ports) or any(_port_open(p) for p in ports):
+            ports = (
+                self.settings.bolt_port or _free_port(),
+                self.settings.http_port or _free_port(),
+            )
+        bolt_port, http_port = ports
+        info = self._spawn(bolt_port, http_port)
+        deadline = time.monotonic() + self.settings.startup_timeout
+        while not await asyncio.to_thread(self._ready_once, http_port, bolt_port):
+            if time.monotonic() > deadline:
+                self._kill()
+                raise EngineStartError(
+                    f"ArcadeDB did not become ready within {self.settings.startup_timeout:.0f}s",
+                    self.log_tail(),
+                )
+            await asyncio.sleep(0.1)
+        await asyncio.to_thread(self._ensure_database, self.settings.database)
+        self._record(info)
+        return info
+
+    def _spawn(self, bolt_port: int, http_port: int) -> EngineInfo:
+        """Start the child process (returns at once; it is not ready yet)."""
+        wheel = _wheel_dir()
+        java = wheel / "jre" / "bin" / "java"
+        if not java.exists():
+            raise EngineStartError(f"bundled JRE not found at {java}")
+        password = self.password()
         cmd = [
             str(java),
             # The heap is sized once (initial = maximum). A heap that starts small and grows
@@ -197,7 +236,8 @@ class EmbeddedGraphEngine:
         fd = os.open(argfile, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "w") as f:
             f.write("\n".join(f'"{a}"' for a in cmd[1:]))
-        self._log = (self.root / "engine.log").open("ab")
+        if self._log is None:
+            self._log = (self.root / "engine.log").open("ab")
         self._proc = subprocess.Popen(
             [cmd[0], f"@{argfile}"],
             cwd=self.root,
@@ -208,29 +248,44 @@ class EmbeddedGraphEngine:
             preexec_fn=_die_with_parent,
         )
         self.info = EngineInfo(bolt_port, http_port, self._proc.pid, password)
-        self._wait_ready(http_port, bolt_port)
-        self._ensure_database(self.settings.database)
-        (self.root / "engine.json").write_text(
-            json.dumps({"bolt_port": bolt_port, "http_port": http_port, "pid": self._proc.pid})
-        )
         return self.info
+
+    def _record(self, info: EngineInfo) -> None:
+        """Say where the running engine is, for CLIs that attach to it."""
+        (self.root / "engine.json").write_text(
+            json.dumps({"bolt_port": info.bolt_port, "http_port": info.http_port, "pid": info.pid})
+        )
+
+    def _kill(self) -> None:
+        if self._proc is not None and self._proc.poll() is None:
+            self._proc.kill()
+            self._proc.wait(5)
+
+    @property
+    def process(self) -> subprocess.Popen[bytes] | None:
+        """The child process (the supervisor watches it)."""
+        return self._proc
 
     def _wait_ready(self, http_port: int, bolt_port: int) -> None:
         deadline = time.monotonic() + self.settings.startup_timeout
         while time.monotonic() < deadline:
-            assert self._proc is not None
-            if self._proc.poll() is not None:
-                raise EngineStartError(
-                    f"ArcadeDB exited with code {self._proc.returncode} during start-up",
-                    self.log_tail(),
-                )
-            if _port_open(bolt_port) and self._http_ready(http_port):
+            if self._ready_once(http_port, bolt_port):
                 return
             time.sleep(0.1)
         raise EngineStartError(
             f"ArcadeDB did not become ready within {self.settings.startup_timeout:.0f}s",
             self.log_tail(),
         )
+
+    def _ready_once(self, http_port: int, bolt_port: int) -> bool:
+        """One readiness check; raises EngineStartError when the process died meanwhile."""
+        assert self._proc is not None
+        if self._proc.poll() is not None:
+            raise EngineStartError(
+                f"ArcadeDB exited with code {self._proc.returncode} during start-up",
+                self.log_tail(),
+            )
+        return _port_open(bolt_port) and self._http_ready(http_port)
 
     def _http(self, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
         assert self.info is not None

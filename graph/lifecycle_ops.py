@@ -68,6 +68,11 @@ class LifecycleOps(Scoped):
         """When each job last started a run that finished."""
         return {r["job"]: float(r["at"]) for r in await self.read("lifecycle_last_runs")}
 
+    async def registered_at(self) -> float | None:
+        """When the tenant made its first write (None: unknown, or no write yet)."""
+        rows = await self.read("lifecycle_tenant_since")
+        return float(rows[0]["at"]) if rows and rows[0]["at"] is not None else None
+
     # -- working memory ------------------------------------------------------------------------
 
     async def sessions_to_flush(
@@ -85,7 +90,8 @@ class LifecycleOps(Scoped):
     async def flush_sessions(
         self, sessions: Sequence[str], at: float, min_importance: float, min_access: int
     ) -> tuple[dict[str, str], list[str]]:
-        """(promoted turn id -> its decay class, expired turn ids) of the flushed sessions."""
+        """(promoted turn id -> its decay class, ids of the turns kept as they were) of the
+        flushed sessions."""
         rows = await self.write(
             "lifecycle_flush_sessions",
             sessions=list(sessions),
@@ -94,8 +100,8 @@ class LifecycleOps(Scoped):
             min_access=min_access,
         )
         promoted = {r["id"]: r["decay_class"] for r in rows if r["promoted"]}
-        expired = [r["id"] for r in rows if not r["promoted"]]
-        return promoted, expired
+        kept = [r["id"] for r in rows if not r["promoted"]]
+        return promoted, kept
 
     # -- candidates ----------------------------------------------------------------------------
 
@@ -154,8 +160,8 @@ class LifecycleOps(Scoped):
     async def create_patterns(
         self, patterns: Sequence[tuple[Memory, Sequence[str]]], at: float
     ) -> int:
-        """Store patterns (unindexed), each with the episodes it compresses hidden behind it,
-        in one transaction. Returns how many episodes were linked (episodes another run took
+        """Store patterns (unindexed), each linked to the episodes it summarizes, in one
+        transaction. Returns how many episodes were linked (episodes another run took
         meanwhile are skipped)."""
         if not patterns:
             return 0
@@ -180,10 +186,30 @@ class LifecycleOps(Scoped):
         if rows:
             await self.write("lifecycle_set_effective", rows=list(rows))
 
-    async def prune(self, ids: Sequence[str], at: float) -> list[str]:
-        if not ids:
+    async def restated_candidates(
+        self,
+        types: Sequence[str],
+        at: float,
+        project_id: str | None = None,
+        session_id: str | None = None,
+    ) -> Rows:
+        return await self.read(
+            "lifecycle_restated",
+            types=list(types),
+            now=at,
+            never=NEVER,
+            project_id=project_id,
+            session_id=session_id,
+        )
+
+    async def prune(self, carried_by: dict[str, str], at: float) -> list[str]:
+        """Hide each memory behind the live memory that carries its content (id -> keeper
+        id); returns the ids hidden (none whose keeper is gone meanwhile)."""
+        if not carried_by:
             return []
-        return [r["id"] for r in await self.write("lifecycle_prune_apply", ids=list(ids), at=at)]
+        rows = [{"id": i, "carried_by": k} for i, k in carried_by.items()]
+        done = await self.write("lifecycle_prune_apply", rows=rows, at=at, never=NEVER)
+        return [r["id"] for r in done]
 
     # -- profiles ------------------------------------------------------------------------------
 

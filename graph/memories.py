@@ -59,10 +59,12 @@ class MemoryOps(Scoped):
             await self.write("memory_mark_indexed", ids=list(ids), indexed=indexed)
 
     async def supersede(self, old_id: str, new: Memory, reason: str | None) -> Memory:
-        """Create ``new`` as the replacement of the current memory ``old_id``.
+        """Create ``new`` as the replacement of the current, live memory ``old_id``.
 
-        Raises NotFound for an unknown id and Conflict when ``old_id`` is already superseded
-        (supersede the current version instead: its id is in the error).
+        Raises NotFound for an unknown id, and Conflict when ``old_id`` is already superseded
+        (supersede the chain's live end instead: its id is the error's ``current_id``) or is
+        forgotten (a forgotten memory stays forgotten: a new version of it would be a
+        "current" memory no read returns).
         """
         await self._check_entities(new.entity_ids)
         row = memory_row(new)
@@ -70,23 +72,53 @@ class MemoryOps(Scoped):
         steps: list[tuple[str, dict[str, Any]]] = [
             (
                 "memory_supersede",
-                {"old_id": old_id, "row": row, "reason": reason, "at": new.created_at},
+                {
+                    "old_id": old_id,
+                    "row": row,
+                    "reason": reason,
+                    "at": new.created_at,
+                    "now": now(),
+                },
             )
         ]
         if new.entity_ids:
             links = [{"memory_id": new.id, "entity_id": e} for e in new.entity_ids]
             steps.append(("memory_link_entities", {"links": links}))
         # Check first so a refused supersede sends no write at all.
-        old = await self.get_memory(old_id)
-        if old.superseded_by is not None:
-            raise Conflict(
-                f"memory {old_id} is already superseded by {old.superseded_by}",
-                current_id=old.superseded_by,
-            )
+        await self._check_supersedable(await self.get_memory(old_id))
         results = await self.write_many(steps)
-        if not results[0]:  # lost a race with another supersede
-            raise Conflict(f"memory {old_id} was superseded concurrently")
+        if not results[0]:  # lost a race with another supersede or a forget
+            await self._check_supersedable(await self.get_memory(old_id))
+            raise Conflict(f"memory {old_id} changed during the supersede")
         return await self.get_memory(new.id)
+
+    async def _check_supersedable(self, old: Memory) -> None:
+        """Raise Conflict unless ``old`` is current and live (see ``supersede``)."""
+        if old.superseded_by is not None:
+            end = await self.live_end(old.id)
+            raise Conflict(
+                f"memory {old.id} is already superseded; the current version is {end.id}"
+                if end is not None
+                else f"memory {old.id} is already superseded, and its chain is forgotten",
+                current_id=end.id if end is not None else None,
+            )
+        if not old.is_live(now()):
+            raise Conflict(f"memory {old.id} is forgotten", current_id=None)
+
+    async def live_end(self, memory_id: str) -> Memory | None:
+        """The version that stands for ``memory_id`` now: ``superseded_by`` followed through
+        corrections, duplicate merges and pattern compression to the version nothing replaced.
+        None when that version is forgotten (or the pointers run in a circle, which no write
+        makes)."""
+        cursor = await self.get_memory(memory_id)
+        seen = {cursor.id}
+        while cursor.superseded_by is not None:
+            nxt = (await self.get_memories([cursor.superseded_by])).get(cursor.superseded_by)
+            if nxt is None or nxt.id in seen:  # erased meanwhile, or a cycle
+                return None
+            seen.add(nxt.id)
+            cursor = nxt
+        return cursor if cursor.is_live(now()) else None
 
     async def chain(self, memory_id: str) -> list[LineageLink]:
         """The supersede chain through ``memory_id``, oldest first; the last one is current."""

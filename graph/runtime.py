@@ -8,14 +8,18 @@ from dataclasses import dataclass
 from core.settings import Settings
 from graph.launcher import ROOT_USER, EmbeddedGraphEngine, attach_info
 from graph.store import GraphStore
+from graph.supervisor import EngineSupervisor
 
 
 @dataclass
 class GraphRuntime:
     store: GraphStore
     engine: EmbeddedGraphEngine | None = None
+    supervisor: EngineSupervisor | None = None  # when this process runs the engine
 
     async def close(self) -> None:
+        if self.supervisor is not None:
+            await self.supervisor.stop()  # a deliberate stop is not an exit to restart from
         await self.store.close()
         if self.engine is not None:
             await asyncio.to_thread(self.engine.stop)
@@ -51,4 +55,8 @@ async def open_graph(settings: Settings, *, attach: bool = False) -> GraphRuntim
         if engine is not None:
             await asyncio.to_thread(engine.stop)
         raise
-    return GraphRuntime(store, engine)
+    if engine is None:
+        return GraphRuntime(store)
+    supervisor = EngineSupervisor(engine, store, cfg)
+    supervisor.start()
+    return GraphRuntime(store, engine, supervisor)

@@ -68,10 +68,11 @@ class Memory(AsyncStructuredNode):
     # Lifecycle. A hidden memory (a merged duplicate, an episode compressed into a pattern)
     # stops being current: superseded_at is the time it was hidden, superseded_by stays empty.
     merged_into = StringProperty()  # id of the duplicate that won (MERGED_INTO link)
-    summarized_by = StringProperty()  # id of the pattern that compresses this episode
+    summarized_by = StringProperty()  # id of the pattern that summarizes this (visible) episode
     effective_importance = FloatProperty()  # importance after decay (the decay job)
-    wm_state = StringProperty()  # turns: promoted | expired, set when the session is flushed
+    wm_state = StringProperty()  # turns: promoted | kept, set when the session is flushed
     pruned_at = FloatProperty()  # soft-pruned by the lifecycle (expires_at is set too)
+    carried_by = StringProperty()  # a pruned restatement: the memory that carries its content
 
 
 class Entity(AsyncStructuredNode):

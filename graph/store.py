@@ -9,11 +9,12 @@ the embedded ArcadeDB and a Neo4j server: both speak Bolt and the same Cypher.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import logging
 import random
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, TypeVar
 
 from neo4j import (
@@ -25,7 +26,7 @@ from neo4j import (
 )
 from neo4j.exceptions import ConstraintError, Neo4jError, ServiceUnavailable, SessionExpired
 
-from core.errors import BackendError, Conflict
+from core.errors import BackendError, Conflict, EngineUnavailable
 from graph.cypher import statement
 from graph.schema import schema_statements
 from graph.tenant import TenantGraph
@@ -44,7 +45,13 @@ RETRY_DELAY = 0.02  # seconds before a failed transaction's first retry (doubled
 STALE_READ = "Neo.ClientError.Statement.EntityNotFound"
 STALE_READ_ATTEMPTS = 4
 # Data migrations, in order: cypher/system/migrate_<name>.cypher, each applied once.
-MIGRATIONS = ("pinned_key", "task_tenant")
+MIGRATIONS = (
+    "pinned_key",
+    "task_tenant",
+    "restore_flushed_turns",
+    "restore_pruned",
+    "restore_summarized",
+)
 # The statements of the write transaction being run in this task (None outside one).
 _sent: contextvars.ContextVar[list[str] | None] = contextvars.ContextVar("sent", default=None)
 
@@ -62,29 +69,63 @@ class GraphStore:
         self.on_retry: Callable[[str], None] | None = None
         self.retries = 0  # write transactions run again; the API exports it as a metric
         self.system = SystemGraph(self)
+        # Why the engine cannot be reached (None: it can), and the calls waiting on it now:
+        # when the engine goes away they are cut short rather than left to the driver, which
+        # retries a transaction for up to 30 s.
+        self._unavailable: str | None = None
+        self._open_calls: set[asyncio.Timeout] = set()
 
     @classmethod
     async def connect(
         cls, uri: str, user: str, password: str, database: str, pool_size: int = 32
     ) -> GraphStore:
-        driver = AsyncGraphDatabase.driver(
-            uri,
-            auth=(user, password),
-            max_connection_pool_size=pool_size,
-            # Write conflicts (ArcadeDB: two turns appending ABOUT edges to one entity at once)
-            # clear in milliseconds: retry after 20 ms, doubling, not the driver's 1 s.
-            initial_retry_delay=RETRY_DELAY,
-        )
-        store = cls(driver, database)
-        try:
-            await driver.verify_connectivity()
-        except (Neo4jError, ServiceUnavailable, OSError) as e:
-            await driver.close()
-            raise BackendError(f"cannot reach the graph at {uri}: {e}") from e
-        return store
+        return cls(await _driver(uri, user, password, pool_size), database)
 
     async def close(self) -> None:
         await self._driver.close()
+
+    # -- availability (the embedded engine's supervisor drives it; see graph/supervisor.py) ---
+
+    @property
+    def available(self) -> bool:
+        return self._unavailable is None
+
+    def mark_unavailable(self, reason: str) -> None:
+        """The engine is gone: every call fails at once with EngineUnavailable, and the calls
+        waiting on it now are cut short. Call from the event loop's thread."""
+        self._unavailable = reason
+        loop = asyncio.get_running_loop()
+        for deadline in list(self._open_calls):
+            deadline.reschedule(loop.time())
+
+    def mark_available(self) -> None:
+        self._unavailable = None
+
+    async def reconnect(self, uri: str, user: str, password: str, pool_size: int = 32) -> None:
+        """Connect a new driver (the engine came back, perhaps on other ports) and drop the
+        old one with its dead connections."""
+        old, self._driver = self._driver, await _driver(uri, user, password, pool_size)
+        with contextlib.suppress(Exception):  # its connections are dead already
+            await asyncio.wait_for(old.close(), 5.0)
+
+    @contextlib.asynccontextmanager
+    async def _engine_call(self) -> AsyncIterator[None]:
+        """Fail fast while the engine is unavailable, and let ``mark_unavailable`` cut this
+        call short (an ``asyncio.timeout`` without a deadline until then: nothing scheduled)."""
+        if self._unavailable is not None:
+            raise EngineUnavailable(f"graph engine unavailable: {self._unavailable}")
+        try:
+            async with asyncio.timeout(None) as deadline:
+                self._open_calls.add(deadline)
+                try:
+                    yield
+                finally:
+                    self._open_calls.discard(deadline)
+        except TimeoutError as e:
+            if not deadline.expired():
+                raise
+            reason = self._unavailable or "the engine went away"
+            raise EngineUnavailable(f"graph engine unavailable: {reason}") from e
 
     def tenant(self, tenant_id: str) -> TenantGraph:
         """The tenant-scoped view: the only door to tenant data."""
@@ -155,6 +196,12 @@ class GraphStore:
             finally:
                 _sent.reset(token)
 
+        async with self._engine_call():
+            return await self._write_attempts(attempt)
+
+    async def _write_attempts(
+        self, attempt: Callable[[AsyncManagedTransaction], Awaitable[T]]
+    ) -> T:
         violated = stale = 0
         try:
             while True:
@@ -170,7 +217,9 @@ class GraphStore:
                     if e.code != STALE_READ or stale == STALE_READ_ATTEMPTS:
                         raise
                     await asyncio.sleep(RETRY_DELAY * 2**stale * random.uniform(0.5, 1.0))
-        except (Neo4jError, ServiceUnavailable, SessionExpired, OSError) as e:
+        except (ServiceUnavailable, SessionExpired) as e:
+            raise EngineUnavailable(f"graph write failed: {e}") from e
+        except (Neo4jError, OSError) as e:
             raise BackendError(f"graph write failed: {e}") from e
 
     def _retried(self, statements: list[str]) -> None:
@@ -184,6 +233,10 @@ class GraphStore:
         """Run a one-statement read as an auto-commit query: one network round trip, where a
         managed transaction takes three (BEGIN, RUN, COMMIT). A read that fails in a way a
         retry can fix runs again as a managed transaction, which retries with backoff."""
+        async with self._engine_call():
+            return await self._read_attempts(work)
+
+    async def _read_attempts(self, work: Callable[[Runner], Awaitable[T]]) -> T:
         try:
             try:
                 async with self._driver.session(
@@ -197,8 +250,27 @@ class GraphStore:
                     raise
             async with self._driver.session(database=self._database) as session:
                 return await session.execute_read(work)
-        except (Neo4jError, ServiceUnavailable, SessionExpired, OSError) as e:
+        except (ServiceUnavailable, SessionExpired) as e:
+            raise EngineUnavailable(f"graph read failed: {e}") from e
+        except (Neo4jError, OSError) as e:
             raise BackendError(f"graph read failed: {e}") from e
+
+
+async def _driver(uri: str, user: str, password: str, pool_size: int) -> AsyncDriver:
+    driver = AsyncGraphDatabase.driver(
+        uri,
+        auth=(user, password),
+        max_connection_pool_size=pool_size,
+        # Write conflicts (ArcadeDB: two turns appending ABOUT edges to one entity at once)
+        # clear in milliseconds: retry after 20 ms, doubling, not the driver's 1 s.
+        initial_retry_delay=RETRY_DELAY,
+    )
+    try:
+        await driver.verify_connectivity()
+    except (Neo4jError, ServiceUnavailable, OSError) as e:
+        await driver.close()
+        raise BackendError(f"cannot reach the graph at {uri}: {e}") from e
+    return driver
 
 
 class SystemGraph:

@@ -14,23 +14,30 @@ against a version another process has since replaced is given up and planned aga
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
-from collections.abc import Sequence
+import logging
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
-from core.clock import now
-from core.errors import Conflict, InvalidInput
+from core.clock import NEVER, now
+from core.errors import BackendError, Conflict, InvalidInput
 from core.ids import new_id
 from core.ingest_types import Document, DocumentResult
 from core.settings import Settings
 from core.text import content_hash
 from core.types import Entity, Memory, MemoryType, NewMemory
+from core.validation import check_project_id
 from ingest.chunking import Chunk, chunk_text
 from ingest.persist import WriteSet, persist
 from ingest.writer import MemoryWriter
 from resolution.types import EntityResolver
 
+log = logging.getLogger(__name__)
+
+# Told the chunks written so far and the document's chunk count, after each batch.
+Progress = Callable[[int, int], Awaitable[None]]
 MAX_PATH = 1000
 CLAIM = "ingest_document_claim"
 PLAN_ATTEMPTS = 3  # plans of one version against a path other processes keep writing
@@ -69,10 +76,10 @@ class DocumentIngester:
         self.writer = writer
         self.resolver = resolver
 
-    async def ingest_document(
-        self, tenant_id: str, source_path: str, text: str, project_id: str | None = None
-    ) -> DocumentResult:
+    def check(self, source_path: object, text: object, project_id: str | None = None) -> str:
+        """Validate a document before anything is written; returns the path."""
         path = check_path(source_path)
+        check_project_id(project_id)
         if not isinstance(text, str) or not text.strip():
             raise InvalidInput("document text must not be empty", field="text")
         if len(text) > self.settings.ingest.max_document_chars:
@@ -80,17 +87,32 @@ class DocumentIngester:
                 f"document is {len(text)} characters; the limit is "
                 f"{self.settings.ingest.max_document_chars}",
                 field="text",
+                limit=self.settings.ingest.max_document_chars,
             )
         if "\x00" in text:
             raise InvalidInput("document text contains a NUL character", field="text")
+        return path
+
+    async def ingest_document(
+        self,
+        tenant_id: str,
+        source_path: str,
+        text: str,
+        project_id: str | None = None,
+        progress: Progress | None = None,
+    ) -> DocumentResult:
+        """Ingest one version of a document; ``progress(done, total)`` hears of each batch of
+        chunks written (a document of more than ``ingest.document_batch_chunks`` chunks is
+        written in batches, hidden until its last transaction publishes it)."""
+        path = self.check(source_path, text, project_id)
         # Versions of one path ingested at once take turns: each reads the version the one
         # before it wrote (one version number each, the older chunks superseded).
         async with self.writer.statements.of("document", tenant_id, path):
             for _ in range(PLAN_ATTEMPTS - 1):
                 with contextlib.suppress(_Outdated):
-                    return await self._ingest(tenant_id, path, text, project_id)
+                    return await self._ingest(tenant_id, path, text, project_id, progress)
             try:
-                return await self._ingest(tenant_id, path, text, project_id)
+                return await self._ingest(tenant_id, path, text, project_id, progress)
             except _Outdated as e:
                 raise Conflict(
                     f"document {path} kept changing while this version was written "
@@ -98,7 +120,12 @@ class DocumentIngester:
                 ) from e
 
     async def _ingest(
-        self, tenant_id: str, path: str, text: str, project_id: str | None
+        self,
+        tenant_id: str,
+        path: str,
+        text: str,
+        project_id: str | None,
+        progress: Progress | None,
     ) -> DocumentResult:
         tenant = self.writer.graph.tenant(tenant_id)
         digest = content_hash(text)
@@ -111,34 +138,23 @@ class DocumentIngester:
             raise InvalidInput("document has no text to index", field="text")
         version = (previous.version + 1) if previous else 1
         doc_id = previous.id if previous else new_id()
+        size = self.settings.ingest.document_batch_chunks
+        staged = len(chunks) > size  # written hidden, batch by batch, then published
         entities: dict[str, Entity] = {}
         ws = WriteSet()
-        for chunk in chunks:
-            resolution = await self.resolver.resolve(
-                tenant_id, chunk.text, None, at, create_missing=True
-            )
-            linked = {r.entity.id: r.entity for r in resolution.resolved if r.entity is not None}
-            entities.update(linked)
-            memory = self.writer.build(
-                tenant_id,
-                NewMemory(
-                    content=chunk.text,
-                    type=MemoryType.DOCUMENT,
-                    project_id=project_id,
-                    created_at=at,
-                    source=f"doc:{path}#{chunk.index}",
-                    entity_ids=list(linked),
-                ),
-            )
-            ws.memories.append(memory)
-            ws.extras[memory.id] = {
-                "doc_id": doc_id,
-                "doc_path": path,
-                "doc_version": version,
-                "chunk_index": chunk.index,
-                "chunk_heading": chunk.heading,
-                "chunk_tokens": chunk.tokens,
-            }
+        for start in range(0, len(chunks), size):
+            part = WriteSet()
+            for chunk in chunks[start : start + size]:
+                await self._plan_chunk(
+                    tenant_id, path, chunk, doc_id, version, at, project_id, part, entities, staged
+                )
+            if staged:  # one short transaction per batch; nothing of it is visible yet
+                await self._embed_in_steps(part)
+                await persist(self.writer, tenant_id, part, at)
+                if progress is not None:
+                    await progress(start + len(part.memories), len(chunks))
+            ws.memories += part.memories
+            ws.extras.update(part.extras)
         if previous is not None:
             ws.pairs = await self._pairs(tenant_id, previous, chunks, ws.memories, version)
         props: dict[str, Any] = {
@@ -158,15 +174,93 @@ class DocumentIngester:
         planned = previous.version if previous else 0
         ws.before.append((CLAIM, {"source_path": path, "claim": new_id(), "at": at}))
         ws.check = functools.partial(_check_version, planned)
-        await persist(self.writer, tenant_id, ws, at)
+        if staged:
+            await self._publish(tenant_id, ws, at)
+        else:
+            await persist(self.writer, tenant_id, ws, at)
         document = Document(source_path=path, **props)
-        indexed = [m.model_copy(update={"indexed": True}) for m in ws.memories]
+        indexed = [m.model_copy(update={"indexed": True, "expires_at": NEVER}) for m in ws.memories]
         return DocumentResult(
             document=document,
             chunks=tuple(indexed),
             superseded=len(ws.superseded),
             entities=tuple(entities.values()),
         )
+
+    async def _plan_chunk(
+        self,
+        tenant_id: str,
+        path: str,
+        chunk: Chunk,
+        doc_id: str,
+        version: int,
+        at: float,
+        project_id: str | None,
+        ws: WriteSet,
+        entities: dict[str, Entity],
+        staged: bool,
+    ) -> None:
+        """Link one chunk's names to entities and add its memory to ``ws``."""
+        resolution = await self.resolver.resolve(
+            tenant_id, chunk.text, None, at, create_missing=True
+        )
+        linked = {r.entity.id: r.entity for r in resolution.resolved if r.entity is not None}
+        entities.update(linked)
+        memory = self.writer.build(
+            tenant_id,
+            NewMemory(
+                content=chunk.text,
+                type=MemoryType.DOCUMENT,
+                project_id=project_id,
+                created_at=at,
+                source=f"doc:{path}#{chunk.index}",
+                entity_ids=list(linked),
+                expires_at=at if staged else None,  # hidden until the version is published
+            ),
+        )
+        ws.memories.append(memory)
+        ws.extras[memory.id] = {
+            "doc_id": doc_id,
+            "doc_path": path,
+            "doc_version": version,
+            "chunk_index": chunk.index,
+            "chunk_heading": chunk.heading,
+            "chunk_tokens": chunk.tokens,
+        }
+
+    async def _embed_in_steps(self, ws: WriteSet) -> None:
+        """Embed a batch's chunks a few at a time (``ingest.document_embed_chunks``): the
+        model runs one call at a time, and other writers' texts go in between the steps."""
+        step = self.settings.ingest.document_embed_chunks
+        loop = asyncio.get_running_loop()
+        for start in range(0, len(ws.memories), step):
+            few = ws.memories[start : start + step]
+            vectors = await self.writer.embedder.embed_documents([m.content for m in few])
+            for memory, vector in zip(few, vectors, strict=True):
+                ready: asyncio.Future[list[float]] = loop.create_future()
+                ready.set_result(vector)
+                ws.vectors[memory.id] = ready
+
+    async def _publish(self, tenant_id: str, ws: WriteSet, at: float) -> None:
+        """The last transaction of a staged version: claim the path, make the new chunks live,
+        supersede the old ones and save the document; then the vector payloads follow."""
+        ids = [m.id for m in ws.memories]
+        ws.after.insert(0, ("ingest_chunks_publish", {"ids": ids, "never": NEVER}))
+        chunks, ws.memories = ws.memories, []  # written already: not created again
+        try:
+            await persist(self.writer, tenant_id, ws, at)
+        finally:
+            ws.memories = chunks
+        try:
+            await self.writer.index.set_payload(tenant_id, ids, {"expires_at": NEVER})
+        except BackendError:
+            # Earlier marks may ride along with the publish and say "indexed": unsay it, so
+            # that the reconciler writes the points again with the live payload.
+            log.exception("a published document's chunks kept hidden payloads; reconciling")
+            with contextlib.suppress(BackendError):
+                await self.writer.graph.tenant(tenant_id).mark_indexed(ids, indexed=False)
+            return
+        self.writer.marks.add(tenant_id, ids)
 
     async def _pairs(
         self,

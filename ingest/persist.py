@@ -118,7 +118,7 @@ async def persist(writer: MemoryWriter, tenant_id: str, ws: WriteSet, at: float)
         if ws.memories:
             await writer.index.upsert(
                 [
-                    VectorPoint(id=m.id, dense=v, text=m.content, payload=payload_of(m))
+                    VectorPoint(id=m.id, dense=v, text=m.indexed_text, payload=payload_of(m))
                     for m, v in zip(ws.memories, vectors, strict=True)
                 ]
             )
@@ -150,7 +150,7 @@ def _without(
 async def _vectors(writer: MemoryWriter, ws: WriteSet) -> list[list[float]]:
     """One vector per memory of ``ws``, in order: the ones started early, the rest in a batch."""
     rest = [m for m in ws.memories if m.id not in ws.vectors]
-    fresh = asyncio.ensure_future(writer.embedder.embed_documents([m.content for m in rest]))
+    fresh = asyncio.ensure_future(writer.embedder.embed_documents([m.indexed_text for m in rest]))
     try:
         early = {i: await v for i, v in ws.vectors.items()}
     except BaseException:

@@ -22,6 +22,7 @@ from core.clock import now
 from core.errors import BackendError, NotFound
 from core.ids import check_id
 from core.ingest_types import (
+    DocumentJob,
     DocumentResult,
     FactConflict,
     Session,
@@ -32,7 +33,8 @@ from core.ingest_types import (
 )
 from core.settings import Settings
 from graph.store import GraphStore
-from ingest.documents import DocumentIngester
+from ingest.document_jobs import DocumentJobs
+from ingest.documents import DocumentIngester, Progress
 from ingest.llm import LLMExtractor, build_llm_extractor
 from ingest.llm_job import LLMExtractJob
 from ingest.queue import JobQueue
@@ -68,6 +70,9 @@ class IngestService:
             settings, writer.graph, writer, resolver, queue, llm_enabled=llm is not None
         )
         self.documents = DocumentIngester(settings, writer, resolver)
+        self.document_jobs = DocumentJobs(
+            writer.graph, self.documents, settings.ingest, self._after_document
+        )
         self.task_service = TaskService(writer.graph, writer.index, settings.ingest)
         if profile_refresh is not None:
             refresh = profile_refresh
@@ -105,6 +110,7 @@ class IngestService:
         return await self.queue.start(tenants)
 
     async def stop(self) -> None:
+        await self.document_jobs.stop()  # a running document job reads as failed later
         await self.writer.marks.flush()  # indexed marks of the last turns
         await self.queue.stop()
         if self.llm is not None:
@@ -124,11 +130,34 @@ class IngestService:
     # -- documents -----------------------------------------------------------------------------
 
     async def ingest_document(
-        self, tenant_id: str, source_path: str, text: str, project_id: str | None = None
+        self,
+        tenant_id: str,
+        source_path: str,
+        text: str,
+        project_id: str | None = None,
+        progress: Progress | None = None,
     ) -> DocumentResult:
-        result = await self.documents.ingest_document(tenant_id, source_path, text, project_id)
-        await self.refresh_profiles_later(tenant_id, [e.id for e in result.entities])
+        """Ingest a document now (``progress(done, total)`` hears of each batch of a long one)."""
+        result = await self.documents.ingest_document(
+            tenant_id, source_path, text, project_id, progress
+        )
+        await self._after_document(tenant_id, result)
         return result
+
+    async def ingest_document_or_job(
+        self, tenant_id: str, source_path: str, text: str, project_id: str | None = None
+    ) -> DocumentResult | DocumentJob:
+        """A document up to ``ingest.document_job_chars`` is ingested now; a longer one is
+        validated and ingested in the background: its ``DocumentJob`` comes back at once."""
+        if self.document_jobs.is_large(text):
+            return await self.document_jobs.submit(tenant_id, source_path, text, project_id)
+        return await self.ingest_document(tenant_id, source_path, text, project_id)
+
+    async def document_job(self, tenant_id: str, job_id: str) -> DocumentJob:
+        return await self.document_jobs.get(tenant_id, job_id)
+
+    async def _after_document(self, tenant_id: str, result: DocumentResult) -> None:
+        await self.refresh_profiles_later(tenant_id, [e.id for e in result.entities])
 
     async def refresh_profiles_later(self, tenant_id: str, entity_ids: Sequence[str]) -> None:
         """Queue a profile refresh of these entities after a write that is not a turn (a turn

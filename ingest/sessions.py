@@ -7,23 +7,15 @@ into a closed or expired session starts a fresh window under the same session id
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
-from core.errors import InvalidInput
 from core.ingest_types import Session
 from core.settings import IngestSettings
-
-_SESSION_ID = re.compile(r"^[\w.:@/-]{1,200}$")
+from core.validation import check_scope_id
 
 
 def check_session_id(value: object) -> str:
-    if not isinstance(value, str) or not _SESSION_ID.match(value):
-        raise InvalidInput(
-            "sessionId must be 1-200 characters of letters, digits and . _ : @ / -",
-            field="sessionId",
-        )
-    return value
+    return check_scope_id(value, "sessionId")
 
 
 def slide(window: list[str], new_id: str, size: int) -> list[str]:

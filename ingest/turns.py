@@ -24,8 +24,8 @@ from core.ids import new_id
 from core.ingest_types import FactConflict, Job, Role, Session, Task, Turn, TurnInput
 from core.locks import StripedLocks
 from core.settings import Settings
-from core.types import Entity, Memory, MemoryType, NewMemory
-from core.validation import check_content
+from core.types import Entity, Memory, MemoryType, NewMemory, indexed_text
+from core.validation import check_content, check_project_id
 from graph.ingest_ops import job_row
 from graph.store import GraphStore
 from ingest import rules
@@ -101,19 +101,36 @@ class TurnRecorder:
         """Record one turn; raises InvalidInput (nothing written) for bad input."""
         content = check_content(turn.content, self.settings.limits)
         session_id = check_session_id(turn.session_id)
+        check_project_id(turn.project_id)
         if turn.speaker is not None and len(turn.speaker) > 200:
             raise InvalidInput("speaker is limited to 200 characters", field="speaker")
-        at = now() if turn.at is None else float(turn.at)
-        if not math.isfinite(at) or at < 0:
-            raise InvalidInput("at must be a time in epoch seconds", field="at")
+        at = self._turn_time(turn.at)
         async with self._sessions.of(tenant_id, session_id):
             return await self._record(tenant_id, turn, content, session_id, at)
+
+    def _turn_time(self, at: float | None) -> float:
+        """The turn's time: now, or the given time when it is not in the future beyond the
+        allowed clock skew (``ingest.turn_max_future_seconds``)."""
+        clock = now()
+        if at is None:
+            return clock
+        when = float(at)
+        if not math.isfinite(when) or when < 0:
+            raise InvalidInput("at must be a time in epoch seconds", field="at")
+        skew = self.settings.ingest.turn_max_future_seconds
+        if when > clock + skew:
+            raise InvalidInput(
+                f"at is {when - clock:.0f} s in the future; at most {skew:.0f} s is allowed",
+                field="at",
+                limit=skew,
+            )
+        return when
 
     async def _record(
         self, tenant_id: str, turn: TurnInput, content: str, session_id: str, at: float
     ) -> TurnResult:
         # The turn's own vector needs nothing below: start it now (the model runs in a thread).
-        vector = asyncio.ensure_future(self._embed(content))
+        vector = asyncio.ensure_future(self._embed(indexed_text(content, turn.speaker)))
         try:
             return await self._record_with(tenant_id, turn, content, session_id, at, vector)
         finally:
@@ -140,11 +157,20 @@ class TurnRecorder:
             return load_state((await read)[1])
 
         episode_id = new_id()  # before resolution: the relations this turn states cite it
-        resolution = await self._resolve(
-            tenant_id, content, session_id, at, asyncio.ensure_future(stored()), episode_id
-        )
+        # The turn is about who said it, too: the speaker's person, found (or made) meanwhile.
+        speaker = asyncio.ensure_future(self._speaker(tenant_id, turn.speaker, at))
+        try:
+            resolution = await self._resolve(
+                tenant_id, content, session_id, at, asyncio.ensure_future(stored()), episode_id
+            )
+        except BaseException:
+            speaker.cancel()
+            raise
         session, _ = await read
         entities = {r.entity.id: r.entity for r in resolution.resolved if r.entity is not None}
+        said_by = await speaker
+        if said_by is not None:
+            entities.setdefault(said_by.id, said_by)
         pleasantry = is_pleasantry(content)
         episode = self.writer.build(
             tenant_id,
@@ -160,7 +186,7 @@ class TurnRecorder:
                 entity_ids=list(entities),
             ),
             memory_id=episode_id,
-        )
+        ).model_copy(update={"turn_speaker": turn.speaker})
         ctx: dict[str, Any] = {
             "user_id": turn.user_id,
             "project_id": turn.project_id,
@@ -281,6 +307,17 @@ class TurnRecorder:
             return Resolution(parsed=ParsedText(text=text))
         finally:
             tracker.cancel()  # a no-op once the resolver has read it
+
+    async def _speaker(self, tenant_id: str, name: str | None, at: float) -> Entity | None:
+        if not name:
+            return None
+        try:
+            return await self.resolver.speaker(tenant_id, name, at)
+        except (BackendError, InvalidInput):
+            raise
+        except Exception:  # a resolver bug must not lose the turn: store it without the link
+            log.exception("speaker resolution failed; recording the turn without it")
+            return None
 
     def _jobs(
         self, turn: TurnInput, episode: Memory, entity_ids: list[str], at: float

@@ -20,7 +20,7 @@ from core.locks import StripedLocks
 from core.settings import LimitSettings
 from core.text import content_hash
 from core.types import EraseReport, Memory, MemoryType, NewMemory, default_decay
-from core.validation import check_batch, check_content
+from core.validation import check_batch, check_content, check_project_id
 from graph.store import GraphStore
 from ingest.marks import IndexMarks
 from retrieval.embedders import Embedder
@@ -55,6 +55,7 @@ class MemoryWriter:
         """Validate a new memory and give it an id (``memory_id`` when the caller chose it
         beforehand) and times; nothing is written."""
         content = check_content(item.content, self.limits)
+        check_project_id(item.project_id)
         created = item.created_at if item.created_at is not None else (at or now())
         return Memory(
             id=memory_id or new_id(),
@@ -97,10 +98,10 @@ class MemoryWriter:
 
     async def index_memories(self, memories: Sequence[Memory]) -> None:
         """Embed and upsert (idempotent: re-running replaces the same points)."""
-        vectors = await self.embedder.embed_documents([m.content for m in memories])
+        vectors = await self.embedder.embed_documents([m.indexed_text for m in memories])
         await self.index.upsert(
             [
-                VectorPoint(id=m.id, dense=v, text=m.content, payload=payload_of(m))
+                VectorPoint(id=m.id, dense=v, text=m.indexed_text, payload=payload_of(m))
                 for m, v in zip(memories, vectors, strict=True)
             ]
         )

@@ -32,7 +32,7 @@ from core.text import normalize_name
 from core.types import Entity, EntityType
 from graph.store import GraphStore
 from resolution.disambiguate import Disambiguator, Scored
-from resolution.gazetteer import Gazetteer, GazetteerCache
+from resolution.gazetteer import Gazetteer, GazetteerCache, KnownName
 from resolution.identity import PENDING
 from resolution.linking import link_new
 from resolution.parse import PRONOUNS, Parser
@@ -54,6 +54,10 @@ from retrieval.embedders import Embedder
 _CREATION_STRIPES = 64  # entity-creation locks, shared by tenants that hash alike
 
 MAX_SESSION_ID = 200
+# Speaker names that are a role, not a person ("user", "assistant").
+GENERIC_SPEAKERS = frozenset(
+    {"user", "assistant", "system", "tool", "bot", "me", "ai", "human", "agent", "customer"}
+)
 FOCUSED = 0.5  # tracker salience at which an entity counts as "in the conversation's focus"
 
 
@@ -381,6 +385,29 @@ class Resolver:
                 self.tracker.touch(state, ident)
                 turn.resolved[index] = ResolvedMention(m, known[ident], 0.6, "tracker")
         turn.state = state
+
+    async def speaker(self, tenant_id: str, name: str, at: float) -> Entity | None:
+        """The person a turn's ``speaker`` names: the one person known by exactly that name,
+        else a new person (a speaker is someone, and the conversation is where users
+        introduce them). None for a generic role name, or when several people share the name
+        (the turn is then not linked to a guess)."""
+        text = " ".join(name.split())
+        if not text or normalize_name(text) in GENERIC_SPEAKERS:
+            return None
+        gazetteer = await self.names.get(tenant_id, await self.parser.load())
+        people = [i for i in gazetteer.exact(text) if gazetteer.types.get(i) is EntityType.PERSON]
+        tenant = self.graph.tenant(tenant_id)
+        if len(people) > 1:
+            return None
+        if people:
+            return await tenant.get_entity(people[0])
+        async with self.creating(tenant_id):
+            entity, fresh = await tenant.create_entity_once(
+                text, EntityType.PERSON, EntityType.PERSON, at=at
+            )
+        if fresh:
+            await self.names.extend(tenant_id, [KnownName(text, entity.id, entity.type)])
+        return entity if entity.type is EntityType.PERSON else None
 
     def creating(self, tenant_id: str) -> asyncio.Lock:
         """Held while a turn creates an entity in ``tenant_id`` (one lock per stripe of

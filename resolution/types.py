@@ -151,6 +151,11 @@ class EntityResolver(Protocol):
         """The session's entities by salience, highest first."""
         ...
 
+    async def speaker(self, tenant_id: str, name: str, at: float) -> Entity | None:
+        """The person a turn's speaker name stands for (created when new); None for a role
+        name ("assistant") or a name several people share."""
+        ...
+
 
 def type_filter(m: Mention, candidates: list[Entity]) -> list[Entity]:
     """Types must agree when some candidate agrees with the mention's type; the type of a

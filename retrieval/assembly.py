@@ -32,6 +32,7 @@ from core.retrieval_types import (
 )
 from core.tokens import TokenCounter
 from core.types import Entity, Hit, Memory, MemoryType
+from core.validation import check_project_id
 from retrieval.packing import pack
 from retrieval.retriever import Retriever
 
@@ -60,6 +61,7 @@ class ContextAssembler:
         s = self.retriever.settings
         if not request.session_id or not request.session_id.strip():
             raise InvalidInput("sessionId is required", field="sessionId")
+        check_project_id(request.project_id)
         budget = (
             request.token_budget
             if request.token_budget is not None

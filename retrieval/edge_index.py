@@ -42,6 +42,7 @@ from retrieval.vector_conditions import (
     HasIds,
     Match,
     MatchAnyOf,
+    MatchOrMissing,
     Range,
     canonical_ids,
     check_dense,
@@ -390,6 +391,12 @@ def _condition(condition: Condition) -> qe.ConditionType:
             return qe.FieldCondition(key, match=qe.MatchValue(value))
         case MatchAnyOf(key, values):
             return qe.FieldCondition(key, match=qe.MatchAny(list(values)))
+        case MatchOrMissing(key, value):
+            either: list[qe.ConditionType] = [
+                qe.FieldCondition(key, match=qe.MatchValue(value)),
+                qe.IsEmptyCondition(key),
+            ]
+            return qe.Filter(should=either)
         case Range(key, gte, gt, lte, lt):
             return qe.FieldCondition(key, range=qe.RangeFloat(gte=gte, gt=gt, lte=lte, lt=lt))
         case HasIds(ids):

@@ -9,7 +9,7 @@ from core.types import Memory
 
 def admits(memory: Memory, tenant_id: str, query: SearchQuery, at: float) -> bool:
     """Tenant always; live (not expired / soft-deleted); current, or valid at ``as_of``;
-    then project, types and the created_at window."""
+    then project, user scope, types and the created_at window."""
     if memory.tenant_id != tenant_id or not memory.is_live(at):
         return False
     if query.as_of is not None:
@@ -19,6 +19,8 @@ def admits(memory: Memory, tenant_id: str, query: SearchQuery, at: float) -> boo
         return False
     if query.project_id is not None and memory.project_id != query.project_id:
         return False
+    if query.user_id is not None and memory.user_id not in (None, query.user_id):
+        return False  # user scope: the user's own memories and the tenant's shared ones
     if query.types and memory.type not in query.types:
         return False
     if query.since is not None and memory.created_at < query.since:

@@ -33,6 +33,7 @@ from retrieval.vector_conditions import (
     HasIds,
     Match,
     MatchAnyOf,
+    MatchOrMissing,
     Range,
     check_dense,
     check_payload_update,
@@ -336,6 +337,12 @@ def _condition(condition: Condition) -> models.Condition:
             return models.FieldCondition(key=key, match=models.MatchValue(value=value))
         case MatchAnyOf(key, values):
             return models.FieldCondition(key=key, match=models.MatchAny(any=list(values)))
+        case MatchOrMissing(key, value):
+            either: list[models.Condition] = [
+                models.FieldCondition(key=key, match=models.MatchValue(value=value)),
+                models.IsEmptyCondition(is_empty=models.PayloadField(key=key)),
+            ]
+            return models.Filter(should=either)
         case Range(key, gte, gt, lte, lt):
             between = models.Range(gte=gte, gt=gt, lte=lte, lt=lt)
             return models.FieldCondition(key=key, range=between)

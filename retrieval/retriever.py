@@ -34,6 +34,7 @@ from core.errors import InvalidInput
 from core.retrieval_types import RetrievalPath, SearchMetadata, SearchQuery, SearchResponse
 from core.settings import LimitSettings, RetrievalSettings
 from core.types import Entity, Memory
+from core.validation import check_project_id, check_text
 from graph.retrieval_ops import EntitySet
 from graph.store import GraphStore
 from graph.tenant import TenantGraph
@@ -132,6 +133,7 @@ class Retriever:
             tenant_id=tenant_id,
             types=[t.value for t in query.types] if query.types else None,
             project_id=query.project_id,
+            user_scope=query.user_id,
             since=query.since,
             until=query.until,
             as_of=query.as_of,
@@ -234,6 +236,8 @@ class Retriever:
             raise InvalidInput("query must not be empty", field="query")
         if len(query.query) > self.limits.max_content_chars:
             raise InvalidInput("query is too long", field="query")
+        check_text(query.query, "query")
+        check_project_id(query.project_id)
         if not 1 <= query.top_k <= self.limits.max_top_k:
             raise InvalidInput(f"topK must be between 1 and {self.limits.max_top_k}", field="topK")
         if query.since is not None and query.until is not None and query.since > query.until:

@@ -6,6 +6,7 @@ onto its own classes, so the two cannot drift apart:
 
     Match(key, value)            payload[key] == value (or contains it, for arrays)
     MatchAnyOf(key, values)      payload[key] is (or contains) one of values; none matches ()
+    MatchOrMissing(key, value)   payload[key] == value, or the point has no such field
     Range(key, gte, gt, lte, lt) a float range; a point without the field never matches
     HasIds(ids)                  the point id is one of ids; none matches ()
 
@@ -44,6 +45,12 @@ class MatchAnyOf:
 
 
 @dataclass(frozen=True)
+class MatchOrMissing:
+    key: str
+    value: str
+
+
+@dataclass(frozen=True)
 class Range:
     key: str
     gte: float | None = None
@@ -57,7 +64,7 @@ class HasIds:
     ids: tuple[str, ...]
 
 
-Condition = Match | MatchAnyOf | Range | HasIds
+Condition = Match | MatchAnyOf | MatchOrMissing | Range | HasIds
 
 
 def tenant_conditions(tenant_id: str | None, ids: Sequence[str] | None = None) -> list[Condition]:
@@ -87,6 +94,8 @@ def filter_conditions(flt: VectorFilter) -> list[Condition]:
     ):
         if value is not None:
             conditions.append(Match(key, value))
+    if flt.user_scope is not None:  # the user's own points and the tenant's shared ones
+        conditions.append(MatchOrMissing("user_id", flt.user_scope))
     if flt.types is not None:
         conditions.append(MatchAnyOf("type", tuple(flt.types)))
     if flt.entity_ids is not None:

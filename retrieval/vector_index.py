@@ -48,6 +48,8 @@ class VectorFilter:
     types: Sequence[str] | None = None
     project_id: str | None = None
     user_id: str | None = None
+    # This user's points and the points shared with the tenant (no user_id): user scope.
+    user_scope: str | None = None
     session_id: str | None = None
     entity_ids: Sequence[str] | None = None  # any of
     since: float | None = None  # created_at >= since

@@ -6,8 +6,10 @@ from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 import strawberry
+from pydantic import ValidationError
 
 from core import errors
+from core.validation import invalid_input
 
 R = TypeVar("R")
 
@@ -63,8 +65,11 @@ def error_result(e: errors.BrainError) -> Error:
 
 
 async def guarded(call: Callable[[], Awaitable[R]]) -> Any:
-    """Run a resolver body; expected errors become typed results, the rest propagate (masked)."""
+    """Run a resolver body; expected errors become typed results, the rest propagate (masked).
+    A domain model that refuses its fields (pydantic) is invalid input too."""
     try:
         return await call()
     except errors.BrainError as e:
         return error_result(e)
+    except ValidationError as e:
+        return error_result(invalid_input(e))

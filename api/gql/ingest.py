@@ -18,6 +18,7 @@ from api.gql.errors import (
 )
 from api.gql.turns import (
     Clarification,
+    DocumentJob,
     DocumentResult,
     IngestDocumentInput,
     RecordTurnInput,
@@ -31,7 +32,9 @@ from api.gql.types import MemoryNode
 from core.clock import to_epoch
 from core.errors import InvalidInput
 from core.ids import check_id
+from core.ingest_types import DocumentJob as CoreDocumentJob
 from core.ingest_types import TurnInput
+from core.validation import invalid_input
 
 Info = strawberry.Info[Context, None]
 
@@ -43,7 +46,12 @@ SessionResult = Annotated[
     strawberry.union("SessionResult"),
 ]
 DocumentResultUnion = Annotated[
-    DocumentResult | InvalidInputError | ForbiddenError, strawberry.union("IngestDocumentResult")
+    DocumentResult | DocumentJob | InvalidInputError | ForbiddenError,
+    strawberry.union("IngestDocumentResult"),
+]
+DocumentJobResult = Annotated[
+    DocumentJob | NotFoundError | InvalidInputError | ForbiddenError,
+    strawberry.union("DocumentJobResultUnion"),
 ]
 TaskResult = Annotated[
     TaskNode | NotFoundError | InvalidInputError | ConflictError | ForbiddenError,
@@ -70,6 +78,15 @@ class IngestQuery:
 
         return await guarded(run)  # type: ignore[no-any-return]
 
+    @strawberry.field(description="A background document ingest: status, progress, result.")
+    async def document_job(self, info: Info, id: strawberry.ID) -> DocumentJobResult:
+        ctx = info.context
+
+        async def run() -> DocumentJob:
+            return DocumentJob.of(await ctx.brain.ingest.document_job(ctx.tenant, str(id)))
+
+        return await guarded(run)  # type: ignore[no-any-return]
+
 
 @strawberry.type
 class IngestMutation:
@@ -92,7 +109,7 @@ class IngestMutation:
                     at=to_epoch(input.at),
                 )
             except ValidationError as e:
-                raise InvalidInput(str(e.errors()[0]["msg"]), field="input") from None
+                raise invalid_input(e) from None
             result = await ctx.brain.ingest.record_turn(ctx.tenant, turn)
             return TurnResult(
                 episode=MemoryNode.of(result.episode),
@@ -116,15 +133,19 @@ class IngestMutation:
 
     @strawberry.mutation(
         description="Chunk, embed and link a document; an unchanged hash is a no-op and a "
-        "changed one supersedes the previous version's chunks."
+        "changed one supersedes the previous version's chunks. A document longer than "
+        "ingest.document_job_chars is ingested in the background: a DocumentJob comes back "
+        "at once (read it with documentJob)."
     )
     async def ingest_document(self, info: Info, input: IngestDocumentInput) -> DocumentResultUnion:
         ctx = info.context
 
-        async def run() -> DocumentResult:
-            r = await ctx.brain.ingest.ingest_document(
+        async def run() -> DocumentResult | DocumentJob:
+            r = await ctx.brain.ingest.ingest_document_or_job(
                 ctx.tenant, input.source_path, input.text, input.project_id
             )
+            if isinstance(r, CoreDocumentJob):
+                return DocumentJob.of(r)
             return DocumentResult(
                 document_id=strawberry.ID(r.document.id),
                 source_path=r.document.source_path,

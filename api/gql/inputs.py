@@ -49,6 +49,11 @@ class SearchInput:
     as_of: datetime | None = None
     weights: WeightsInput | None = None
     session_id: str | None = None
+    user_id: str | None = strawberry.field(
+        default=None,
+        description="Scope to this user's memories plus those shared with the tenant (memories "
+        "with no user). Without it, the whole tenant.",
+    )
 
 
 @strawberry.input

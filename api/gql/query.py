@@ -160,6 +160,7 @@ class Query:
                 as_of=to_epoch(input.as_of),
                 weights=weights,
                 session_id=input.session_id,
+                user_id=input.user_id,
             )
             result = await ctx.brain.search(ctx.tenant, query)
             return SearchResults(

@@ -18,25 +18,36 @@ from strawberry.extensions.query_depth_limiter import create_validator as max_de
 
 from api.gql.admin import AdminMutation, AdminQuery
 from api.gql.assemble import AssembleQuery
+from api.gql.checks import check_root_fields
 from api.gql.identity import IdentityMutation, IdentityQuery
 from api.gql.ingest import IngestMutation, IngestQuery
 from api.gql.lifecycle import LifecycleMutation, LifecycleQuery
 from api.gql.mutation import Mutation as MemoryMutation
 from api.gql.query import Query as MemoryQuery
 from api.gql.resolution import ResolutionMutation, ResolutionQuery
-from core.errors import BrainError
+from core.errors import BrainError, EngineUnavailable
 from core.settings import ApiSettings
 
 log = logging.getLogger(__name__)
 
 
 class LoggedMaskErrors(MaskErrors):
-    """Mask unexpected errors; log them with the request id that the client sees."""
+    """Mask unexpected errors; log them with the request id that the client sees (in the
+    masked error's ``extensions.requestId`` and the response's ``X-Request-Id`` header)."""
 
     def __init__(self) -> None:
         super().__init__(should_mask_error=self._mask, error_message="Internal error")
 
+    def anonymise_error(self, error: GraphQLError) -> GraphQLError:
+        masked = super().anonymise_error(error)
+        masked.extensions = error.extensions  # the request id ``_mask`` put there
+        return masked
+
     def _mask(self, error: GraphQLError) -> bool:
+        if isinstance(error.original_error, EngineUnavailable):
+            # Not a bug: the engine is restarting. Say so, so that clients retry.
+            error.extensions = {**(error.extensions or {}), "code": EngineUnavailable.code}
+            return False
         if error.original_error is None or isinstance(
             error.original_error, (BrainError, GraphQLError)
         ):
@@ -88,6 +99,7 @@ def build_schema(limits: ApiSettings | None = None) -> strawberry.Schema:
     the strawberry extensions that add them make new rule classes on every request.
     """
     cfg = limits or ApiSettings()
+    check_root_fields(Query, Mutation)
     rules: list[type[ASTValidationRule]] = [
         max_depth_rule(cfg.max_query_depth, None),
         max_aliases_rule(cfg.max_aliases),

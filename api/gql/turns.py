@@ -9,6 +9,8 @@ import strawberry
 from api.gql.entities import EntityNode
 from api.gql.types import MemoryNode, SearchMode
 from core.clock import to_datetime
+from core.ingest_types import DocumentJob as CoreDocumentJob
+from core.ingest_types import DocumentJobStatus as CoreDocumentJobStatus
 from core.ingest_types import Role as CoreRole
 from core.ingest_types import Session as CoreSession
 from core.ingest_types import Task as CoreTask
@@ -21,10 +23,12 @@ strawberry.enum(CoreRole, name="Role")
 strawberry.enum(CoreTaskStatus, name="TaskStatus")
 strawberry.enum(CoreTaskPriority, name="TaskPriority")
 strawberry.enum(CoreLayer, name="ContextLayer")
+strawberry.enum(CoreDocumentJobStatus, name="DocumentJobStatus")
 Role = CoreRole
 TaskStatus = CoreTaskStatus
 TaskPriority = CoreTaskPriority
 ContextLayer = CoreLayer
+DocumentJobStatus = CoreDocumentJobStatus
 
 
 @strawberry.type(name="Task")
@@ -127,6 +131,55 @@ class DocumentResult:
     chunks: list[MemoryNode]
     superseded: int = strawberry.field(description="Chunks of the previous version superseded.")
     entities: list[EntityNode]
+
+
+@strawberry.type(description="What a finished document job did.")
+class DocumentJobResult:
+    document_id: strawberry.ID
+    version: int
+    unchanged: bool
+    superseded: int
+    chunk_count: int
+
+
+@strawberry.type(
+    description="A large document ingested in the background; read it with documentJob(id)."
+)
+class DocumentJob:
+    id: strawberry.ID
+    source_path: str
+    status: DocumentJobStatus
+    progress: float = strawberry.field(description="0 to 1: chunks written, then published.")
+    chunks_done: int
+    chunks_total: int
+    error: str | None
+    created_at: datetime | None
+    updated_at: datetime | None
+    result: DocumentJobResult | None
+
+    @classmethod
+    def of(cls, job: CoreDocumentJob) -> DocumentJob:
+        done = job.status is CoreDocumentJobStatus.DONE and job.document_id is not None
+        return cls(
+            id=strawberry.ID(job.id),
+            source_path=job.source_path,
+            status=job.status,
+            progress=job.progress,
+            chunks_done=job.chunks_done,
+            chunks_total=job.chunks_total,
+            error=job.error,
+            created_at=to_datetime(job.created_at),
+            updated_at=to_datetime(job.updated_at),
+            result=DocumentJobResult(
+                document_id=strawberry.ID(job.document_id or ""),
+                version=job.version or 0,
+                unchanged=job.unchanged,
+                superseded=job.superseded,
+                chunk_count=job.chunks_total,
+            )
+            if done
+            else None,
+        )
 
 
 @strawberry.type

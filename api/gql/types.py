@@ -71,10 +71,13 @@ class MemoryNode:
         description="Hidden as a duplicate of this memory (undo with unmergeMemory)."
     )
     summarized_by_id: strawberry.ID | None = strawberry.field(
-        description="Hidden as an episode this pattern memory compresses."
+        description="The pattern memory that summarizes this episode (which stays current)."
     )
     pruned_at: datetime | None = strawberry.field(
-        description="Soft-pruned by the lifecycle (faded and unused)."
+        description="Soft-pruned by the lifecycle: a restatement of carriedById."
+    )
+    carried_by_id: strawberry.ID | None = strawberry.field(
+        description="A pruned restatement: the live memory that says the same."
     )
     corrected_at: datetime | None = strawberry.field(
         description="A turn (episodic) with a statement a later memory superseded: when that "
@@ -108,6 +111,7 @@ class MemoryNode:
             merged_into_id=strawberry.ID(m.merged_into) if m.merged_into else None,
             summarized_by_id=strawberry.ID(m.summarized_by) if m.summarized_by else None,
             pruned_at=to_datetime(m.pruned_at),
+            carried_by_id=strawberry.ID(m.carried_by) if m.carried_by else None,
             corrected_at=to_datetime(m.corrected_at),
         )
 
@@ -123,6 +127,16 @@ class MemoryNode:
     @strawberry.field(description="The memory this one replaced, if any.")
     async def supersedes(self, info: strawberry.Info) -> MemoryNode | None:
         return await _load(info, self.supersedes_id)
+
+    @strawberry.field(
+        description="A pattern: the episodes it summarizes, oldest first (they stay current)."
+    )
+    async def sources(self, info: strawberry.Info) -> list[MemoryNode]:
+        if self.type is not MemoryType.PATTERN:
+            return []
+        ids = await info.context.brain.pattern_sources(info.context.tenant, str(self.id))
+        loaded = await info.context.memory_loader.load_many(ids)
+        return [MemoryNode.of(m) for m in loaded if m is not None]
 
 
 async def _load(info: strawberry.Info, memory_id: str | None) -> MemoryNode | None:

@@ -1,24 +1,26 @@
 """Decay and soft prune.
 
 Decay changes ranking only: the retriever applies it at query time. The decay job stores each
-memory's importance after decay (``effective_importance``) so the prune job, the API and
-analysts see the same number; it is a function of the memory and the time, so re-running it
-is harmless. Re-access resets the clock (``last_accessed_at``).
+memory's importance after decay (``effective_importance``) so the API and analysts see the
+number the ranking uses; it is a function of the memory and the time, so re-running it is
+harmless. Re-access resets the clock (``last_accessed_at``).
 
-Soft prune expires memories whose importance after decay is below a floor and that nobody
-retrieved for a while. Pinned and no-decay memories (identity, roles, processes, patterns)
-are never pruned; pruned ones stay in the graph.
+Soft prune never hides a memory for being old or faded: a fact said once, years ago, and
+never retrieved since is exactly what a memory is for. It hides only a restatement whose
+content another live memory carries (the same statement, said again), linked to that memory
+(``carried_by``). Episodes, documents, tasks and pinned memories are never pruned; pruned
+ones stay in the graph.
 """
 
 from __future__ import annotations
 
+from collections import defaultdict
 from typing import Any
 
 from core.decay import decay_factor
 from core.types import DecayClass
 from ingest.lifecycle.context import JobCall, JobContext, batches, sync_payloads
 
-_DAY = 86_400.0
 _EPSILON = 0.001  # store a new value only when it moved by more than this
 
 
@@ -50,20 +52,39 @@ async def decay(ctx: JobContext, call: JobCall) -> dict[str, int]:
 
 
 async def prune(ctx: JobContext, call: JobCall) -> dict[str, int]:
+    """Hide restatements: a memory whose exact statement (same text, type, user, project and
+    entities) another live memory carries. The first statement is kept; nothing else is."""
     tenant = call.tenant(ctx)
     settings = ctx.settings
-    rows = await tenant.decay_candidates(call.at, call.scope.project_id, call.scope.session_id)
-    idle_floor = settings.prune_idle_days * _DAY
-    faded = [
-        row["id"]
-        for row in rows
-        if _effective(row, call.at) < settings.prune_importance
-        and call.at - _last_touched(row) >= idle_floor
-    ]
+    rows = await tenant.restated_candidates(
+        settings.prune_types, call.at, call.scope.project_id, call.scope.session_id
+    )
+    carried_by = restatements(rows)
     pruned: list[str] = []
-    for chunk in batches(faded, settings.batch_size):
-        done = await tenant.prune(chunk, call.at)
+    for chunk in batches(sorted(carried_by), settings.batch_size):
+        done = await tenant.prune({i: carried_by[i] for i in chunk}, call.at)
         await sync_payloads(ctx, call.tenant_id, {i: {"expires_at": call.at} for i in done})
         pruned.extend(done)
-    ctx.say(f"{call.tenant_id}: pruned {len(pruned)} of {len(rows)} memories")
+    ctx.say(f"{call.tenant_id}: pruned {len(pruned)} restatements of {len(rows)} memories")
     return {"scanned": len(rows), "pruned": len(pruned)}
+
+
+def restatements(rows: list[dict[str, Any]]) -> dict[str, str]:
+    """Memory id -> the id of the first memory that says the same (rows without a content
+    hash are never grouped)."""
+    groups: dict[tuple[Any, ...], list[dict[str, Any]]] = defaultdict(list)
+    for row in rows:
+        if row.get("content_hash"):
+            key = (
+                row["type"],
+                row.get("user_id"),
+                row.get("project_id"),
+                row["content_hash"],
+                tuple(sorted(row.get("entity_ids") or ())),
+            )
+            groups[key].append(row)
+    out: dict[str, str] = {}
+    for group in groups.values():
+        first, *rest = sorted(group, key=lambda r: (float(r["created_at"]), r["id"]))
+        out.update({r["id"]: first["id"] for r in rest})
+    return out

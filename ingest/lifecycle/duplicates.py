@@ -7,8 +7,11 @@ and the similarity; the winner's importance becomes max(importances) + 0.05 (cap
 undone with ``unmerge_memory``.
 
 Two memories are never merged when they are about different things or say different values:
-both must share the user and project, a stated subject, predicate and object must agree, and
-one's entities must contain the other's.
+both must share the user and project, a stated subject, predicate and object must agree,
+one's entities must contain the other's, and their texts must agree on numbers, names, dates,
+negation and the words that carry a value (``ingest/lifecycle/statements.py``): "The
+warehouse 1 door code is 1000" and "The warehouse 3 door code is 1000" are 0.97 similar and
+two facts.
 """
 
 from __future__ import annotations
@@ -16,8 +19,12 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
+from graph.tenant import TenantGraph
 from ingest.lifecycle.context import JobCall, JobContext, batches, sync_payloads
 from ingest.lifecycle.similarity import fetch_vectors, matrix, similar_pairs
+from ingest.lifecycle.statements import same_statement
+
+_CONTENT_BATCH = 500  # memories hydrated per round trip
 
 
 def _specificity(row: dict[str, Any]) -> tuple[Any, ...]:
@@ -38,7 +45,11 @@ def compatible(a: dict[str, Any], b: dict[str, Any]) -> bool:
         if a.get(key) is not None and b.get(key) is not None and a[key] != b[key]:
             return False
     ea, eb = set(a["entity_ids"]), set(b["entity_ids"])
-    return ea <= eb or eb <= ea
+    if not (ea <= eb or eb <= ea):
+        return False
+    if a.get("content") is None or b.get("content") is None:
+        return True  # rows without text: the caller compares texts elsewhere
+    return same_statement(a["content"], b["content"])
 
 
 def plan_merges(
@@ -68,6 +79,20 @@ def plan_merges(
     return won
 
 
+async def _with_content(
+    tenant: TenantGraph, members: list[dict[str, Any]], pairs: list[tuple[int, int, float]]
+) -> None:
+    """Add the text to the rows that are in a similar pair (the few the guard compares; the
+    listing carries no text, so the job reads a tenant's contents only where they matter)."""
+    wanted = sorted({members[k]["id"] for i, j, _ in pairs for k in (i, j)})
+    found: dict[str, str] = {}
+    for chunk in batches(wanted, _CONTENT_BATCH):
+        found.update({i: m.content for i, m in (await tenant.get_memories(chunk)).items()})
+    for row in members:
+        if row["id"] in found:
+            row["content"] = found[row["id"]]
+
+
 async def merge_duplicates(ctx: JobContext, call: JobCall) -> dict[str, int]:
     tenant = call.tenant(ctx)
     settings = ctx.settings
@@ -89,6 +114,7 @@ async def merge_duplicates(ctx: JobContext, call: JobCall) -> dict[str, int]:
         pairs = similar_pairs(
             matrix([m["id"] for m in members], vectors), settings.duplicate_similarity
         )
+        await _with_content(tenant, members, pairs)
         for w, losers in plan_merges(members, pairs).items():
             winner = members[w]
             top = max([winner["importance"], *(members[i]["importance"] for i, _ in losers)])

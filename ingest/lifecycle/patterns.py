@@ -1,9 +1,10 @@
 """Episode -> pattern compression.
 
 Episodes that keep happening ("checked Peter's batch for AI text" every week) are clustered
-and summarized into one ``pattern`` memory, which links its source episodes (``SUMMARIZES``).
-The episodes stay in the graph but stop competing for context: they are hidden from current
-reads as of the compression.
+and summarized into one ``pattern`` memory, which links its source episodes (``SUMMARIZES``;
+each episode's ``summarized_by``). The episodes stay current and visible: a summary keeps
+three sentences of many, so hiding its sources would lose whatever the others said, and
+compression must never lower recall. The pattern adds the recurring view beside them.
 
 Clustering (networkx): episodes older than a few days are nodes; two are joined when they share
 an entity and their vectors are similar; Louvain communities of at least ``pattern_min_episodes``
@@ -23,7 +24,7 @@ import networkx as nx
 import numpy as np
 
 from core.types import Memory, MemoryType, NewMemory
-from ingest.lifecycle.context import JobCall, JobContext, sync_payloads
+from ingest.lifecycle.context import JobCall, JobContext
 from ingest.lifecycle.similarity import Matrix, fetch_vectors, matrix, similar_pairs
 
 log = logging.getLogger(__name__)
@@ -105,7 +106,7 @@ async def compress_episodes(ctx: JobContext, call: JobCall) -> dict[str, int]:
             project_id=call.scope.project_id,
             session_id=call.scope.session_id,
         )
-        if r["entity_ids"]
+        if r["entity_ids"] and r["summarized_by"] is None  # summarized once
     ]
     vectors = await fetch_vectors(ctx, call.tenant_id, [r["id"] for r in rows])
     rows = [r for r in rows if r["id"] in vectors]
@@ -133,12 +134,10 @@ async def compress_episodes(ctx: JobContext, call: JobCall) -> dict[str, int]:
             patterns.append((pattern, [r["id"] for r in chosen]))
         if not patterns:
             continue
-        # Graph first (patterns unindexed, episodes hidden), then the vectors: a crash in
+        # Graph first (patterns unindexed, episodes linked), then the vectors: a crash in
         # between leaves the rest to the reconciler.
         linked = await tenant.create_patterns(patterns, call.at)
         await ctx.writer.index_memories([p for p, _ in patterns])
-        hidden = {i: {"superseded_at": call.at} for _, ids in patterns for i in ids}
-        await sync_payloads(ctx, call.tenant_id, hidden)
         await tenant.mark_indexed([p.id for p, _ in patterns])
         counts["patterns"] += len(patterns)
         counts["compressed"] += linked

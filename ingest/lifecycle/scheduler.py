@@ -4,7 +4,9 @@ Every replica runs a scheduler loop, but only the holder of the graph's ``Leader
 does work. The lock has an expiry: the leader renews it on every tick and before each tenant;
 if the leader dies, another replica takes the lock once it has expired. A job is due for a
 tenant when its last finished run started longer ago than its interval (jobs are idempotent,
-so the rare overlap of an old and a new leader is harmless).
+so the rare overlap of an old and a new leader is harmless). A job that has never run for a
+tenant waits one interval from the tenant's first write: a brand-new tenant has nothing to
+merge, compress, decay or prune, and its first writes should not meet every job at once.
 """
 
 from __future__ import annotations
@@ -72,11 +74,13 @@ class Scheduler:
         )
         return bool(rows) and rows[0]["holder"] == self.holder
 
-    def due(self, last: dict[str, float], at: float) -> list[JobName]:
+    def due(self, last: dict[str, float], at: float, since: float | None = None) -> list[JobName]:
+        """Jobs whose interval has passed since their last finished run, or (never run)
+        since ``since``, the tenant's first write (None: unknown, so due now)."""
         out = []
         for job in JOB_ORDER:
             interval = self.settings.intervals.get(job.value, 0.0)
-            if interval > 0 and at - last.get(job.value, 0.0) >= interval:
+            if interval > 0 and at - last.get(job.value, since or 0.0) >= interval:
                 out.append(job)
         return out
 
@@ -86,16 +90,25 @@ class Scheduler:
             return 0
         runs = 0
         for tenant_id in await self.graph.system.tenants():
-            tenant = self.graph.tenant(tenant_id)
-            await tenant.prune_runs(now() - self.settings.report_retention_days * 86_400.0)
-            jobs = self.due(await tenant.last_runs(), now())
-            if not jobs:
-                continue
-            if not await self.acquire():  # lost the lock while working on other tenants
+            done = await self.tick_tenant(tenant_id)
+            if done < 0:  # lost the lock while working on other tenants
                 break
-            report = await self.consolidator.run(tenant_id, jobs, trigger="scheduler")
-            runs += len(report.runs)
+            runs += done
         return runs
+
+    async def tick_tenant(self, tenant_id: str) -> int:
+        """Run one tenant's due jobs (the leader's work for it in a tick): the job runs
+        made, or -1 when the leader lock was lost before they started."""
+        tenant = self.graph.tenant(tenant_id)
+        await tenant.prune_runs(now() - self.settings.report_retention_days * 86_400.0)
+        last, since = await asyncio.gather(tenant.last_runs(), tenant.registered_at())
+        jobs = self.due(last, now(), since)
+        if not jobs:
+            return 0
+        if not await self.acquire():
+            return -1
+        report = await self.consolidator.run(tenant_id, jobs, trigger="scheduler")
+        return len(report.runs)
 
     async def _loop(self) -> None:
         while not self._stop.is_set():

@@ -23,6 +23,7 @@ from core.lifecycle_types import (
 )
 from core.settings import LifecycleSettings
 from core.types import Memory
+from core.validation import check_project_id
 from ingest.lifecycle.consolidator import Consolidator
 from ingest.lifecycle.context import JobContext, Progress, Reprofile, sync_payloads
 from ingest.lifecycle.feedback import record_feedback
@@ -55,10 +56,8 @@ class LifecycleService:
         """Run lifecycle jobs now on the whole tenant, one project, or one session."""
         if project_id is not None and session_id is not None:
             raise InvalidInput("scope is one of: the tenant, a projectId, or a sessionId")
-        if project_id is not None and not project_id.strip():
-            raise InvalidInput("projectId must not be empty", field="projectId")
         scope = Scope(
-            project_id=project_id,
+            project_id=check_project_id(project_id),
             session_id=check_session_id(session_id) if session_id is not None else None,
         )
         return await self.consolidator.run(tenant_id, jobs, scope, progress=progress)
@@ -105,6 +104,10 @@ class LifecycleService:
         tenant = self.ctx.graph.tenant(tenant_id)
         memory = await tenant.get_memory(check_id(memory_id))  # NotFound for other tenants
         return await tenant.memory_merges([memory.id])
+
+    async def pattern_sources(self, tenant_id: str, pattern_id: str) -> list[str]:
+        """The episodes a pattern summarizes, oldest first (none for other memories)."""
+        return await self.ctx.graph.tenant(tenant_id).pattern_sources(pattern_id)
 
     async def unmerge(self, tenant_id: str, memory_id: str) -> Memory:
         """Undo a duplicate merge: the hidden memory ``memory_id`` is current again."""

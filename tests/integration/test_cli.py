@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -15,9 +16,17 @@ pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
 async def brain(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     capsys.readouterr()
-    code = await asyncio.to_thread(main, list(argv))
+    code = await asyncio.to_thread(_exit_code, list(argv))
     out, err = capsys.readouterr()
     return code, out, err
+
+
+def _exit_code(argv: list[str]) -> int:
+    """``main``'s exit code, also when argparse exits on a usage error."""
+    try:
+        return main(argv)
+    except SystemExit as e:
+        return int(e.code or 0)
 
 
 async def test_remember_search_export_import_doctor(
@@ -32,10 +41,18 @@ async def test_remember_search_export_import_doctor(
         "--tenant",
         "acme",
         "--type",
-        "semantic",
+        "SEMANTIC",  # the GraphQL spelling is accepted too
         "Peter is a writer at WOBS",
     )
     assert code == 0 and len(out.strip()) == 36
+    code, out, err = await brain(capsys, "search", "--data-dir", one, "--tenant", "acmee", "WOBS")
+    assert code == 2 and out == "" and "tenant 'acmee' not found" in err
+    code, out, _ = await brain(capsys, "keys", "create", "--data-dir", one, "--tenant", "acme")
+    assert code == 0
+    code, out, _ = await brain(capsys, "keys", "list", "--data-dir", one)
+    (key,) = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", key["created_at"])
+    assert key["revoked_at"] is None
     code, _, err = await brain(capsys, "remember", "--data-dir", one, "--tenant", "acme", "   ")
     assert code == 2 and "must not be empty" in err
     export = str(tmp_path / "acme.jsonl")
@@ -102,7 +119,20 @@ async def test_remember_search_export_import_doctor(
     code, out, _ = await brain(capsys, "doctor", "--data-dir", two)
     assert code == 0, out
     assert "graph engine" in out and "tenant acme: 3 memories, 3 vectors, index lag 0" in out
-    assert "ok   graph migrations: pinned_key, task_tenant" in out
+    assert "ok   graph migrations: pinned_key, task_tenant, restore_flushed_turns, " in out
+
+
+def test_bare_brain_lists_every_command_and_the_readme_does_too(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main([]) == 0
+    listed = capsys.readouterr().out
+    commands = set(re.findall(r"^    (\w+)", listed, re.MULTILINE))
+    assert {"serve", "keys", "remember", "context", "reprofile", "doctor"} <= commands
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    for command in commands:
+        assert f"`brain {command}" in readme, f"README does not list `brain {command}`"
+    assert main(["keys"]) == 0 and "create" in capsys.readouterr().out
 
 
 def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
@@ -115,6 +145,17 @@ def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as err:
         main(["consolidate", "--tenant", "x", "--project", "p", "--session", "s"])
     assert err.value.code == 2
+    # Tenant names as `keys create` checks them; project ids as session ids; before any engine.
+    for argv in (
+        ["remember", "--tenant", "bad tenant!", "x"],
+        ["search", "--tenant", "", "x"],
+        ["ingest", "--tenant", "acme", "--project", "bad project!", "README.md"],
+        ["consolidate", "--tenant", "acme", "--session", "bad id!"],
+    ):
+        with pytest.raises(SystemExit) as err:
+            main(argv)
+        assert err.value.code == 2
+    assert "tenant names are 1-64 characters" in capsys.readouterr().err
 
 
 async def test_doctor_flags_orphan_vectors_and_reconcile_clears_them(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
@@ -9,6 +10,8 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
@@ -16,6 +19,7 @@ import pytest
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
+ROOT = Path(__file__).resolve().parents[2]
 SEARCH = (
     '{ search(input: {query: "who writes for WOBS?", topK: 2}) '
     "{ ... on SearchResults { hits { memory { content } } } } }"
@@ -28,85 +32,191 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+JOBS = (
+    "promote_working",
+    "merge_duplicates",
+    "compress_episodes",
+    "decay",
+    "prune",
+    "reprofile",
+    "reconcile",
+)
+
+
 def _brain(*args: str) -> list[str]:
     return [sys.executable, "-m", "api.cli", *args]
 
 
-def test_serve_demo_then_keys_create_attaches(tmp_path: Path) -> None:
-    port = _free_port()
+def run_brain(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "HF_HUB_OFFLINE": "1"}
-    log = (tmp_path / "serve.log").open("w+")
+    return subprocess.run(
+        _brain(*args), capture_output=True, text=True, env=env, timeout=timeout, cwd=ROOT
+    )
+
+
+@dataclass
+class Service:
+    url: str
+    key: str
+    data_dir: Path
+    stdout: Path
+    stderr: Path
+
+
+@pytest.fixture(scope="module")
+def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
+    """One `brain serve --demo` for the module, stopped with SIGINT at the end."""
+    tmp = tmp_path_factory.mktemp("serve")
+    port = _free_port()
+    out_path, err_path = tmp / "serve.out", tmp / "serve.err"
     proc = subprocess.Popen(
-        _brain("serve", "--demo", "--port", str(port), "--data-dir", str(tmp_path / "data")),
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        env=env,
-        cwd=Path(__file__).resolve().parents[2],
+        _brain("serve", "--demo", "--port", str(port), "--data-dir", str(tmp / "data")),
+        stdout=out_path.open("w"),
+        stderr=err_path.open("w"),
+        env={
+            **os.environ,
+            "HF_HUB_OFFLINE": "1",
+            # Every job every 5 s: a new tenant's jobs wait for their first interval.
+            "BRAIN_LIFECYCLE__INTERVALS": json.dumps(dict.fromkeys(JOBS, 5.0)),
+            "BRAIN_LIFECYCLE__TICK_SECONDS": "1",
+        },
+        cwd=ROOT,
     )
     try:
         deadline = time.monotonic() + 180
-        text = ""
-        while "ready at" not in text:
-            assert proc.poll() is None, f"serve exited early:\n{Path(log.name).read_text()}"
+        while "ready at" not in err_path.read_text():
+            assert proc.poll() is None, f"serve exited early:\n{err_path.read_text()}"
             assert time.monotonic() < deadline, "serve did not become ready"
             time.sleep(0.5)
-            text = Path(log.name).read_text()
-        key = next(line.split()[-1] for line in text.splitlines() if "API key" in line)
+        banner = err_path.read_text()
+        key = next(line.split()[-1] for line in banner.splitlines() if "API key" in line)
         url = f"http://127.0.0.1:{port}/graphql"
-        assert f"ready at {url}" in text and "curl -s" in text
-        # The models are loaded and frozen out of the collector before serving (core/heap.py).
-        frozen = re.search(r"start-up heap frozen \((\d+) objects\)", text)
-        assert frozen is not None and int(frozen.group(1)) > 100_000
-
-        hits = httpx.post(
-            url, json={"query": SEARCH}, headers={"Authorization": f"Bearer {key}"}
-        ).json()
-        contents = [h["memory"]["content"] for h in hits["data"]["search"]["hits"]]
-        assert contents[0] == "Peter is one of our writers at WOBS."
-
-        created = subprocess.run(
-            _brain("keys", "create", "--tenant", "acme", "--data-dir", str(tmp_path / "data")),
-            capture_output=True,
-            text=True,
-            env=env,
-            timeout=60,
-            cwd=Path(__file__).resolve().parents[2],
-        )
-        assert created.returncode == 0, created.stderr
-        acme_key = created.stdout.strip().splitlines()[-1]
-        assert acme_key.startswith("brn_")
-        empty = httpx.post(
-            url, json={"query": SEARCH}, headers={"Authorization": f"Bearer {acme_key}"}
-        ).json()
-        assert empty["data"]["search"]["hits"] == []  # acme cannot see the demo tenant
-
-        bad = subprocess.run(
-            _brain(
-                "keys", "create", "--tenant", "bad tenant!", "--data-dir", str(tmp_path / "data")
-            ),
-            capture_output=True,
-            text=True,
-            env=env,
-            timeout=60,
-            cwd=Path(__file__).resolve().parents[2],
-        )
-        assert bad.returncode == 2 and "tenant names" in bad.stderr
-
-        # The scheduler leads and consolidates the demo tenant on its first tick.
-        runs_query = {
-            "query": "{ jobRuns { ... on JobRunConnection { edges { node { trigger status } } } } }"
-        }
-        for _ in range(240):
-            runs = httpx.post(url, json=runs_query, headers={"Authorization": f"Bearer {key}"})
-            edges = runs.json()["data"]["jobRuns"]["edges"]
-            if len([e for e in edges if e["node"]["status"] == "DONE"]) >= 7:
-                break
-            time.sleep(0.5)
-        assert {e["node"]["trigger"] for e in edges} == {"scheduler"}, edges
-        assert len(edges) >= 7 and all(e["node"]["status"] == "DONE" for e in edges), edges
+        yield Service(url, key, tmp / "data", out_path, err_path)
     finally:
         proc.send_signal(signal.SIGINT)
         code = proc.wait(60)
-    assert code == 0, Path(log.name).read_text()[-2000:]
-    assert "Application shutdown complete" in Path(log.name).read_text()
-    assert not (tmp_path / "data" / "graph" / "engine.json").exists()
+    assert code == 0, err_path.read_text()[-2000:]
+    assert "Application shutdown complete" in out_path.read_text()
+    assert not (tmp / "data" / "graph" / "engine.json").exists()
+    assert not (tmp / "data" / "service.json").exists()
+
+
+def test_serve_demo_then_keys_create_attaches(service: Service) -> None:
+    banner = service.stderr.read_text()
+    assert f"ready at {service.url}" in banner and "curl -s" in banner
+    # Log lines on stdout, one JSON object each (uvicorn's too); the banner only on stderr.
+    lines = [json.loads(line) for line in service.stdout.read_text().splitlines() if line]
+    assert any(line["logger"].startswith("uvicorn") for line in lines)
+    assert "ready at" not in service.stdout.read_text()
+    # The models are loaded and frozen out of the collector before serving (core/heap.py).
+    frozen = [re.search(r"start-up heap frozen \((\d+) objects\)", x["msg"]) for x in lines]
+    assert any(f is not None and int(f.group(1)) > 100_000 for f in frozen)
+
+    hits = httpx.post(
+        service.url, json={"query": SEARCH}, headers={"Authorization": f"Bearer {service.key}"}
+    ).json()
+    contents = [h["memory"]["content"] for h in hits["data"]["search"]["hits"]]
+    assert contents[0] == "Peter is one of our writers at WOBS."
+
+    created = run_brain("keys", "create", "--tenant", "acme", "--data-dir", str(service.data_dir))
+    assert created.returncode == 0, created.stderr
+    acme_key = created.stdout.strip().splitlines()[-1]
+    assert acme_key.startswith("brn_")
+    empty = httpx.post(
+        service.url, json={"query": SEARCH}, headers={"Authorization": f"Bearer {acme_key}"}
+    ).json()
+    assert empty["data"]["search"]["hits"] == []  # acme cannot see the demo tenant
+
+    bad = run_brain(
+        "keys", "create", "--tenant", "bad tenant!", "--data-dir", str(service.data_dir)
+    )
+    assert bad.returncode == 2 and "tenant names" in bad.stderr
+
+    # The scheduler leads and consolidates the demo tenant once its first interval passed.
+    runs_query = {
+        "query": "{ jobRuns { ... on JobRunConnection { edges { node { trigger status } } } } }"
+    }
+    for _ in range(240):
+        runs = httpx.post(
+            service.url, json=runs_query, headers={"Authorization": f"Bearer {service.key}"}
+        )
+        edges = runs.json()["data"]["jobRuns"]["edges"]
+        if len([e for e in edges if e["node"]["status"] == "DONE"]) >= 7:
+            break
+        time.sleep(0.5)
+    assert {e["node"]["trigger"] for e in edges} == {"scheduler"}, edges
+    done = [e for e in edges if e["node"]["status"] == "DONE"]
+    assert len(done) >= 7 and {e["node"]["status"] for e in edges} <= {"DONE", "RUNNING"}, edges
+
+
+def test_a_port_in_use_fails_before_the_engines_start(service: Service, tmp_path: Path) -> None:
+    port = int(service.url.split(":")[-1].split("/")[0])  # the running service holds it
+    started = time.monotonic()
+    taken = run_brain("serve", "--port", str(port), "--data-dir", str(tmp_path / "data"))
+    assert taken.returncode == 1, taken.stderr
+    assert f"port {port} on 127.0.0.1 is already in use" in taken.stderr
+    assert not (tmp_path / "data" / "graph").exists()  # no engine was started
+    assert time.monotonic() - started < 60
+
+
+HEAVY = (
+    "torch",
+    "spacy",
+    "neo4j",
+    "qdrant_edge",
+    "onnxruntime",
+    "strawberry",
+    "sentence_transformers",
+)
+
+
+def test_commands_are_clients_of_the_running_service(service: Service, tmp_path: Path) -> None:
+    """remember, search, consolidate, doctor, health and export use the service's API (with
+    the admin key it keeps in the data dir) while it holds the data directory."""
+    data = ["--data-dir", str(service.data_dir)]
+    assert (service.data_dir / "cli.key").stat().st_mode & 0o777 == 0o600
+    remembered = run_brain("remember", *data, "--tenant", "acme2", "Ada reviews the Q3 budget")
+    assert remembered.returncode == 0, remembered.stderr
+    memory_id = remembered.stdout.strip()
+    found = run_brain("search", *data, "--tenant", "acme2", "--json", "who reviews the budget?")
+    assert found.returncode == 0, found.stderr
+    assert json.loads(found.stdout.splitlines()[0])["id"] == memory_id
+    typo = run_brain("search", *data, "--tenant", "acme3", "budget")
+    assert typo.returncode == 2 and "tenant 'acme3' not found" in typo.stderr
+    too_big = run_brain("remember", *data, "--tenant", "acme2", "--importance", "5", "x")
+    assert too_big.returncode == 2 and "importance must be a number from 0 to 1" in too_big.stderr
+
+    health = run_brain("health", *data)
+    assert health.returncode == 0 and json.loads(health.stdout)["service"] in service.url
+    doctor = run_brain("doctor", *data)
+    assert "ok   service: http://127.0.0.1" in doctor.stdout, doctor.stdout
+    assert "tenant acme2: 1 memories" in doctor.stdout
+    out = tmp_path / "acme2.jsonl"
+    exported = run_brain("export", *data, "--tenant", "acme2", "--out", str(out))
+    assert exported.returncode == 0 and "exported" in exported.stderr, exported.stderr
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert records[0]["kind"] == "header" and memory_id in out.read_text()
+    consolidated = run_brain("consolidate", *data, "--tenant", "acme2", "--task", "RECONCILE")
+    (report,) = [json.loads(line) for line in consolidated.stdout.splitlines()]
+    assert consolidated.returncode == 0 and report["job"] == "reconcile", consolidated.stderr
+    assert report["status"] == "done"
+
+    # Another tenant's plain key cannot act for acme2; --url and --key name the service.
+    demo = run_brain(
+        "search", "--url", service.url, "--key", service.key, "--tenant", "acme2", "budget"
+    )
+    assert demo.returncode == 1 and "only admin keys" in demo.stderr
+
+
+def test_a_client_command_imports_no_engine_or_model(service: Service) -> None:
+    probe = (
+        "import sys; from api.cli import main; "
+        f"code = main(['search', '--data-dir', {str(service.data_dir)!r}, '--tenant', 'demo', "
+        "'WOBS']); "
+        f"print(code, sorted({{m.split('.')[0] for m in sys.modules}} & set({HEAVY!r})))"
+    )
+    ran = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, timeout=60
+    )
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.splitlines()[-1] == "0 []", ran.stdout

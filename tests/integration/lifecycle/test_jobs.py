@@ -94,7 +94,8 @@ async def test_repeated_episodes_compress_into_a_pattern_that_links_them(
         "Ran Peter Novak's latest batch of articles through the AI detector, passed as human.",
         "Peter Novak's batch of articles went through the AI detector and passed as human.",
         "Checked the new batch of articles from Peter Novak with the AI detector: human.",
-        "Peter Novak's latest articles were checked with the AI detector and read as human.",
+        "Peter Novak's latest articles were checked with the AI detector and read as human; "
+        "one of them was the Lisbon tram guide.",
         "Checked Peter Novak's batch of articles with the AI content detector; passed.",
     ]
     episodes = await brain.remember_many(
@@ -130,11 +131,15 @@ async def test_repeated_episodes_compress_into_a_pattern_that_links_them(
     pattern = await brain.memory(tenant_id, str(pattern_ids.pop()))
     assert pattern.type is MemoryType.PATTERN and pattern.decay_class is DecayClass.NONE
     assert pattern.entity_ids == (peter.id,) and pattern.content.startswith("Recurring (6 times")
-    assert all(not m.is_current for m in hidden.values())
+    # A summary beside its sources, never a replacement: every episode stays current.
+    assert all(m.is_current and m.is_live(now()) for m in hidden.values())
     assert set(await brain.graph.tenant(tenant_id).pattern_sources(pattern.id)) == sources
     assert (await brain.memory(tenant_id, recent.id)).is_current  # too recent to compress
     found = await _search_ids(brain, tenant_id, "Peter Novak articles AI detector")
-    assert pattern.id in found and not sources & set(found)
+    assert pattern.id in found
+    # A detail only one compressed episode holds is still found, as that episode.
+    lisbon = await _search_ids(brain, tenant_id, "Which article was the Lisbon tram guide?")
+    assert episodes[4].id in lisbon[:2]
 
     again = await brain.consolidate(tenant_id, [JobName.COMPRESS_EPISODES])
     assert again.runs[0].counts["patterns"] == 0  # idempotent
@@ -177,16 +182,37 @@ async def test_decay_and_prune_spare_foundations_pins_and_recent_use(
 
     prune_report = await brain.consolidate(tenant_id, [JobName.PRUNE])
 
-    assert prune_report.runs[0].counts["pruned"] == 1
-    gone = await brain.memory(tenant_id, faded.id)
-    assert gone.pruned_at is not None and not gone.is_live(now())
-    for kept in (role.id, pinned.id, young.id):  # foundation, pin, not idle for 30 days
+    # Age and fading change ranking, never visibility: nothing here is a restatement.
+    assert prune_report.runs[0].counts["pruned"] == 0
+    for kept in (faded.id, role.id, pinned.id, young.id):
         assert (await brain.memory(tenant_id, kept)).is_live(now())
-    assert faded.id not in await _search_ids(brain, tenant_id, "traffic visits last week")
+    assert faded.id in await _search_ids(brain, tenant_id, "traffic visits last week")
     assert role.id in await _search_ids(brain, tenant_id, "what does Peter do at WOBS?")
 
 
-async def test_closing_a_session_promotes_used_turns_and_expires_the_rest(
+async def test_prune_hides_only_a_restatement_behind_the_first_statement(
+    brain: Brain, tenant_id: str
+) -> None:
+    text = "The Lisbon office opens at 9."
+    first = await brain.remember(tenant_id, NewMemory(content=text, created_at=now() - 9 * DAY))
+    again = await brain.remember(tenant_id, NewMemory(content=text))
+    other = await brain.remember(tenant_id, NewMemory(content="The Porto office opens at 9."))
+
+    report = await brain.consolidate(tenant_id, [JobName.PRUNE])
+
+    assert report.runs[0].counts["pruned"] == 1
+    hidden = await brain.memory(tenant_id, again.id)
+    assert hidden.pruned_at is not None and hidden.carried_by == first.id
+    assert not hidden.is_live(now() + 1)
+    for kept in (first.id, other.id):
+        assert (await brain.memory(tenant_id, kept)).is_live(now() + 1)
+    found = await _search_ids(brain, tenant_id, "When does the Lisbon office open?")
+    assert found[0] == first.id and again.id not in found
+    repeat = await brain.consolidate(tenant_id, [JobName.PRUNE])
+    assert repeat.runs[0].counts["pruned"] == 0  # the statement keeps its one record
+
+
+async def test_closing_a_session_promotes_used_turns_and_keeps_every_turn(
     brain: Brain, tenant_id: str
 ) -> None:
     say = brain.ingest.record_turn
@@ -208,24 +234,27 @@ async def test_closing_a_session_promotes_used_turns_and_expires_the_rest(
 
     runs = await brain.job_runs(tenant_id, first=5, job=JobName.PROMOTE_WORKING)
     assert runs[0].trigger == "session_close" and runs[0].counts["sessions"] == 1
-    assert runs[0].counts["promoted"] == 1 and runs[0].counts["expired"] == 2
+    assert runs[0].counts["promoted"] == 1 and runs[0].counts["kept"] == 2
     kept = await brain.memory(tenant_id, useful.episode.id)
     assert kept.is_live(now()) and kept.decay_class is DecayClass.SLOW
     for turn in (hello.episode.id, unused.episode.id):
-        expired = await brain.memory(tenant_id, turn)  # the audit trail keeps it...
-        assert not expired.is_live(now() + 1)  # ...but reads do not
+        settled = await brain.memory(tenant_id, turn)  # the record stays, as it was
+        assert settled.is_live(now() + 1) and settled.is_current
+        assert settled.decay_class is DecayClass.MEDIUM
     payload = (await brain.index.retrieve(tenant_id, [unused.episode.id]))[unused.episode.id]
-    assert payload["expires_at"] < NEVER
+    assert payload["expires_at"] >= NEVER
     kept_payload = (await brain.index.retrieve(tenant_id, [kept.id]))[kept.id]
     assert kept_payload["decay_class"] == "slow"  # the ranking reads the class from here
+    found = await brain.search(tenant_id, SearchQuery(query="Where is the invoice template?"))
+    assert found.hits and found.hits[0].memory.id == unused.episode.id  # never retrieved before
     again = await brain.consolidate(tenant_id, [JobName.PROMOTE_WORKING])
     assert again.runs[0].counts["sessions"] == 0  # flushed once
 
     later = await say(tenant_id, TurnInput(session_id="wm", content="Back again, hello!"))
     await brain.close_session(tenant_id, "wm")  # a reopened session is flushed again
     runs = await brain.job_runs(tenant_id, first=1, job=JobName.PROMOTE_WORKING)
-    assert runs[0].counts == {"sessions": 1, "promoted": 0, "expired": 1}
-    assert not (await brain.memory(tenant_id, later.episode.id)).is_live(now() + 1)
+    assert runs[0].counts == {"sessions": 1, "promoted": 0, "kept": 1}
+    assert (await brain.memory(tenant_id, later.episode.id)).is_live(now() + 1)
 
 
 async def test_reprofile_job_rebuilds_profiles_touched_by_other_jobs(

@@ -27,7 +27,7 @@ from core.clock import now
 from core.ingest_types import TurnInput
 from core.lifecycle_types import JobName, RunStatus
 from core.settings import GraphSettings, LifecycleSettings, Settings
-from core.types import EntityType, MemoryType, NewMemory
+from core.types import DecayClass, EntityType, MemoryType, NewMemory
 from graph.launcher import ROOT_USER
 from graph.runtime import GraphRuntime
 from retrieval.embedders import Embedder
@@ -145,11 +145,28 @@ async def _seed_faded(brain: Brain, tenant_id: str) -> None:
     )
 
 
+async def _seed_restated(brain: Brain, tenant_id: str) -> None:
+    old = now() - 200 * DAY
+    await brain.remember_many(
+        tenant_id,
+        [
+            NewMemory(content="Traffic was 500 visits a week.", created_at=old + i * DAY)
+            for i in range(3)
+        ]
+        + [NewMemory(content="Peter is a writer at WOBS.", predicate="role", created_at=old)],
+    )
+
+
 async def _check_pruned(brain: Brain, tenant_id: str) -> None:
     live = await brain.list_memories(tenant_id, first=50)
-    assert [m.content for m in live] == ["Peter is a writer at WOBS."]
+    assert sorted(m.content for m in live) == [
+        "Peter is a writer at WOBS.",
+        "Traffic was 500 visits a week.",
+    ]
+    kept = next(m for m in live if m.content.startswith("Traffic"))
     gone = await brain.list_memories(tenant_id, first=50, include_forgotten=True)
-    assert sum(m.pruned_at is not None for m in gone) == 3
+    pruned = [m for m in gone if m.pruned_at is not None]
+    assert len(pruned) == 2 and {m.carried_by for m in pruned} == {kept.id}
 
 
 async def _check_decayed(brain: Brain, tenant_id: str) -> None:
@@ -158,8 +175,13 @@ async def _check_decayed(brain: Brain, tenant_id: str) -> None:
 
 
 async def _seed_session(brain: Brain, tenant_id: str) -> None:
+    said = []
     for text in ("Hi, thanks!", "The Anderson order needs twelve articles.", "See you soon."):
-        await brain.ingest.record_turn(tenant_id, TurnInput(session_id="k", content=text))
+        said.append(
+            await brain.ingest.record_turn(tenant_id, TurnInput(session_id="k", content=text))
+        )
+    brain.access.note(tenant_id, [said[1].episode.id], now())  # retrieved once: promoted
+    await brain.access.flush()
     await brain.ingest.close_session(tenant_id, "k")  # closed, not yet flushed
 
 
@@ -167,7 +189,9 @@ async def _check_session(brain: Brain, tenant_id: str) -> None:
     turns = await brain.list_memories(
         tenant_id, first=50, session_id="k", types=[MemoryType.EPISODIC], include_forgotten=True
     )
-    assert len(turns) == 3 and all(not m.is_live(now() + 1) for m in turns)  # none accessed
+    assert len(turns) == 3 and all(m.is_live(now() + 1) for m in turns)  # the record stays
+    slow = [m.content for m in turns if m.decay_class is DecayClass.SLOW]
+    assert slow == ["The Anderson order needs twelve articles."]
 
 
 async def _seed_stale_profiles(brain: Brain, tenant_id: str) -> None:
@@ -199,7 +223,7 @@ async def _nothing(brain: Brain, tenant_id: str) -> None:
 CASES: dict[str, tuple[JobName, str, Seed, Check]] = {
     "merge": (JobName.MERGE_DUPLICATES, "set_payload", _seed_duplicates, _check_duplicates),
     "compress": (JobName.COMPRESS_EPISODES, "upsert", _seed_episodes, _check_episodes),
-    "prune": (JobName.PRUNE, "set_payload", _seed_faded, _check_pruned),
+    "prune": (JobName.PRUNE, "set_payload", _seed_restated, _check_pruned),
     "decay": (JobName.DECAY, "set_effective_importance:1", _seed_faded, _check_decayed),
     "promote": (JobName.PROMOTE_WORKING, "set_payload", _seed_session, _check_session),
     "reprofile": (JobName.REPROFILE, "clear_stale", _seed_stale_profiles, _check_profiles),

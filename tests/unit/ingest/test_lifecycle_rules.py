@@ -115,6 +115,14 @@ def test_due_jobs_follow_intervals_and_zero_disables() -> None:
     assert scheduler.due({"decay": 950.0, "reconcile": 900.0}, 1000.0) == [JobName.RECONCILE]
 
 
+def test_a_new_tenants_jobs_wait_for_their_first_interval() -> None:
+    settings = LifecycleSettings(intervals={"decay": 100.0, "reconcile": 50.0})
+    scheduler = Scheduler(None, None, settings)  # type: ignore[arg-type]
+    assert scheduler.due({}, 1000.0, since=999.6) == []  # first writes 0.4 s ago
+    assert scheduler.due({}, 1000.0, since=940.0) == [JobName.RECONCILE]
+    assert scheduler.due({"reconcile": 990.0}, 1000.0, since=800.0) == [JobName.DECAY]
+
+
 def test_unknown_job_intervals_are_rejected() -> None:
     with pytest.raises(ValueError, match="unknown jobs"):
         LifecycleSettings(intervals={"defrag": 10.0})
