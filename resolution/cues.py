@@ -164,8 +164,12 @@ def find_cues(text: str) -> list[RelationMention]:
         if not _ok(subject) or (adjective and not noun):
             continue  # "Sarah from the big Brightpath": a descriptor we do not know
         out.extend(_org_rel(subject, m.group(2), noun, m.group(5)))
-    for pattern in (_IS_ROLE, _APPOSED):
-        for m in pattern.finditer(text):
+    for m in _IS_ROLE.finditer(text):
+        out.extend(_role_match(m))
+    for m in _APPOSED.finditer(text):
+        # "Sarah, our designer", "Anna, head of sales at Globex"; but "Caroline, thanks!" and
+        # "Mel, family love is the best" address someone: a bare apposition needs its org.
+        if m.group(2) or m.group(3) or m.group(8):
             out.extend(_role_match(m))
     for m in _ROLE_BEFORE.finditer(text):
         role = m.group(1) or role_phrase(m.group(2) or "")

@@ -25,7 +25,7 @@ from resolution.gazetteer import Gazetteer
 from resolution.kinds import hosted_names, is_title, kind_of
 from resolution.patterns import find_aliases, find_relations, find_type_declarations
 from resolution.temporal import find_times
-from resolution.types import Mention, ParsedText
+from resolution.types import Mention, ParsedText, RelationMention
 
 PRONOUNS: dict[str, frozenset[EntityType] | None] = {
     **dict.fromkeys(["he", "him", "his", "she", "her", "hers"], frozenset({EntityType.PERSON})),
@@ -122,7 +122,7 @@ class Parser:
         declared: dict[str, EntityType | None] = {
             d.name: d.type for d in find_type_declarations(text)
         }
-        relations = find_relations(text)
+        relations = [r for r in find_relations(text) if _cue_fits(r, doc, text)]
         for rel in relations:  # names the relation patterns found are names for sure
             if rel.relation in _RELATION_OBJECTS and not rel.object.startswith("@"):
                 declared.setdefault(rel.object, _RELATION_OBJECTS[rel.relation])
@@ -169,6 +169,50 @@ class Parser:
             relations=tuple(relations),
             times=tuple(find_times(text, at)),
         )
+
+
+# A name begins with a proper noun or a noun, never with "Wow", "Thankfully", "Cute" or "what".
+_NOT_NAME_START = frozenset({"INTJ", "ADV", "ADJ", "VERB", "AUX", "PRON", "DET", "SCONJ"})
+# What a role is made of: "designer", "head of procurement", "senior editor", "CTO".
+_ROLE_POS = frozenset({"NOUN", "PROPN", "ADJ", "ADP"})
+_PERSONAL = frozenset({"role", "related_to_speaker"})
+_CLAUSE_GOES_ON = frozenset({"VERB", "AUX", "PART", "NOUN", "PROPN"})
+
+
+def _cue_fits(rel: RelationMention, doc: Any, text: str) -> bool:
+    """Does the parse agree with a surface pattern's cue about a person? The patterns read
+    "Wow, what an experience" as a person "Wow" with the role "what an experience", and
+    "Caroline, the parade sounds awesome" as the role "parade sounds awesome": a cue's
+    subject must start like a name, and a role must be a noun phrase (no verb, no pronoun)."""
+    if rel.relation not in _PERSONAL:
+        return True
+    start = text.find(rel.subject)
+    span = doc.char_span(start, start + len(rel.subject), alignment_mode="expand")
+    if start < 0 or span is None:
+        return True
+    if span[0].pos_ in _NOT_NAME_START or not any(t.pos_ in ("PROPN", "NOUN") for t in span):
+        return False
+    if rel.relation != "role":
+        return True
+    words = rel.object.lower().split()
+    after = [t for t in doc[span.end :] if not t.is_punct]
+    first = next(
+        (
+            i
+            for i, t in enumerate(after)
+            if t.lower_ == words[0] or (len(words) == 1 and t.lower_.startswith(words[0]))
+        ),
+        None,
+    )
+    if first is None:
+        return True  # a title the pattern knows ("CTO"), spelled differently
+    role = after[first : first + len(words)]
+    if not all(t.pos_ in _ROLE_POS for t in role) or role[-1].pos_ not in ("NOUN", "PROPN"):
+        return False
+    # The role ends its phrase ("Sarah, our designer, sent it", "... the head of sales at X").
+    # A verb right after it makes it a clause's subject: "Caroline, my family's been great".
+    end = role[-1].i + 1
+    return end >= len(doc) or doc[end].pos_ not in _CLAUSE_GOES_ON
 
 
 def _retyped(found: list[Mention], text: str) -> list[Mention]:

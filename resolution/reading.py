@@ -60,7 +60,8 @@ def settle_by_cues(turn: Turn, names: Sequence[tuple[int, Mention]]) -> None:
 
 
 def namesakes(turn: Turn) -> set[str]:
-    """People sharing a resolved person's name (first name or full name) who were not meant."""
+    """People sharing a resolved person's name (first name or full name) who were not meant;
+    provisional entities (possibly the one meant) are not among them."""
     g = turn.gazetteer
     found: set[str] = set()
     meant: set[str] = set()
@@ -76,7 +77,10 @@ def namesakes(turn: Turn) -> set[str]:
             ids |= g.by_norm.get(normalize_name(r.mention.text), set())
         ids |= {c.id for c in r.candidates}
         found |= {i for i in ids if g.types.get(i, EntityType.PERSON) is EntityType.PERSON}
-    return found - meant
+    # A provisional entity may be the person meant: an open question is no namesake.
+    known = {**{c.id: c for r in turn.resolved.values() for c in r.candidates}, **turn.entities}
+    open_questions = {i for i in found if i in known and known[i].provisional}
+    return found - meant - open_questions
 
 
 async def describe_turn(resolver: Resolver, turn: Turn) -> tuple[str, ...]:

@@ -334,6 +334,11 @@ class Resolver:
         if turn.writing and _person(m, candidates):
             # New or known is decided once the turn's organisations exist (``identity.py``).
             return ResolvedMention(m, None, 0.0, PENDING, tuple(candidates))
+        if not turn.writing and _person(m, candidates):
+            # A provisional person is an open "possibly the same as" of the settled people of
+            # that name, not one more of them: a read means a settled person when there is
+            # one (and leaves the provisional one's memories in, see ``reading.namesakes``).
+            candidates = [c for c in candidates if not c.provisional] or candidates
         if len(candidates) == 1:
             return ResolvedMention(m, candidates[0], 1.0 if method == "alias" else 0.8, method)
         best, ranked = await self.by_context(turn, m, candidates)

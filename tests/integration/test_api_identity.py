@@ -188,3 +188,22 @@ async def test_reads_keep_same_named_people_apart(brain: Brain, tenant_id: str) 
     }
     assert '"Sarah" is ambiguous' in vague["text"]
     assert "pastel" not in vague["text"] and "invoices" not in vague["text"]
+
+
+async def test_a_provisional_namesake_is_not_left_out_of_reads(
+    brain: Brain, tenant_id: str
+) -> None:
+    """A provisional Tom is an open question, possibly the accountant: a read about "Tom"
+    means the one settled Tom (no "Which Tom?") and keeps the provisional one's memories
+    (leaving them out as a namesake's is what cut LoCoMo recall)."""
+    _, key = await create_key(brain.graph, tenant_id)
+    client = Client(brain, key)
+    tom = _person(await _turn(client, "a", "Tom is our accountant."), "Tom")
+    maybe = _person(await _turn(client, "b", "Tom from Globex called about the audit."), "Tom")
+    assert maybe["provisional"] is True and maybe["id"] != tom["id"]
+
+    ctx = (await client.data(CONTEXT, q="What did Tom call about?"))["assembleContext"]
+    assert ctx["clarification"] is None
+    assert "audit" in ctx["text"]
+    hits = (await client.data(SEARCH, q="What did Tom call about?"))["search"]["hits"]
+    assert any(maybe["id"] in h["memory"]["entityIds"] for h in hits)

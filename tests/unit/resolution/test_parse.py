@@ -139,3 +139,38 @@ async def test_titles_formats_tools_and_orgs_are_typed(parser: Parser) -> None:
         parsed = await parser.parse(text, AT)
         named = [(m.text, m.entity_type) for m in parsed.mentions if m.source != "pronoun"]
         assert named == expected, text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Wow, what an experience!",  # an interjection is no person with a role
+        "Thankfully, they enjoyed the Grand Canyon.",
+        "Caroline, thanks! Mental health is important to me.",  # addressed, not described
+        "Yeah, Caroline, my family's been great - their love and support really helped me.",
+        "Caroline, the parade sounds awesome!",  # "parade sounds awesome" is a clause
+    ],
+)
+async def test_casual_talk_states_no_identity_cue(parser: Parser, text: str) -> None:
+    """Conversation addresses people and exclaims; none of it says who someone is (a cue
+    here made LoCoMo's two speakers into dozens of provisional namesakes)."""
+    parsed = await parser.parse(text, AT)
+    assert [r for r in parsed.relations if r.relation in ("role", "related_to_speaker")] == []
+    assert not {"Wow", "Thankfully"} & {m.text for m in parsed.mentions}
+
+
+@pytest.mark.parametrize(
+    ("text", "role"),
+    [
+        ("Sarah, our designer, sent the drafts.", ("Sarah", "designer")),
+        ("Anna, head of sales at Globex, called.", ("Anna", "head of sales")),
+        ("Sarah is the designer who made the logo.", ("Sarah", "designer")),
+        ("Sarah Okafor is the head of procurement at our client Dunmore Foods.",
+         ("Sarah Okafor", "head of procurement")),
+    ],
+)  # fmt: skip
+async def test_stated_roles_survive_the_parse_check(
+    parser: Parser, text: str, role: tuple[str, str]
+) -> None:
+    parsed = await parser.parse(text, AT)
+    assert role in {(r.subject, r.object) for r in parsed.relations if r.relation == "role"}
