@@ -172,7 +172,12 @@ async def identity(
                 "id": q.entity.id,
                 "description": said[q.entity.id],
                 "candidates": [
-                    {"id": c.entity.id, "description": said[c.entity.id], "score": c.score}
+                    {
+                        "id": c.entity.id,
+                        "description": said[c.entity.id],
+                        "score": c.score,
+                        "proposed": c.proposed,
+                    }
                     for c in q.candidates
                 ],
             }

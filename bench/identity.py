@@ -187,8 +187,9 @@ def cue_query(p: Person, heldout: bool) -> str:
 
 async def feed(
     brain: Any, tenant: str, crowd: list[Person], heldout: bool, seed: int
-) -> dict[str, Any]:
-    """Introduce everyone, then two cued follow-ups each; returns the linking figures."""
+) -> tuple[dict[str, Any], dict[str, int]]:
+    """Introduce everyone, then two cued follow-ups each; returns the linking figures and
+    the person each linked entity was born for."""
     from core.ingest_types import TurnInput
 
     rng = random.Random(seed + (1 if heldout else 0))
@@ -222,7 +223,48 @@ async def feed(
     figures["turns_per_s"] = round(len(linked) / seconds, 1)
     if heldout:
         figures = {**figures, "followups_only": linking_figures(linked, len(crowd), len(turns))}
-    return figures
+    owner: dict[str, int] = {}
+    for m, entity in linked:
+        if entity is not None:
+            owner.setdefault(entity, m.person)
+    return figures, owner
+
+
+async def proposals(brain: Any, tenant: str, owner: dict[str, int]) -> dict[str, Any]:
+    """Run the identity proposal job (after re-profiling) and score its proposals against
+    the truth: is the proposed candidate the provisional entity's person? Also the mean
+    profile similarity of true and false candidates (what the job's threshold stands on)."""
+    from core.lifecycle_types import JobName
+
+    await brain.consolidate(tenant, [JobName.REPROFILE, JobName.PROPOSE_IDENTITIES])
+    found = await brain.graph.tenant(tenant).identity_questions(10_000)
+    proposed = right = with_truth = top_right = 0
+    true_scores: list[float] = []
+    false_scores: list[float] = []
+    for q in found:
+        person = owner.get(q.entity.id)
+        truth = [c for c in q.candidates if owner.get(c.entity.id) == person]
+        with_truth += bool(truth)
+        for c in q.candidates:
+            (true_scores if c in truth else false_scores).append(c.score)
+        if q.candidates and q.candidates[0] in truth:
+            top_right += 1
+        for c in q.candidates:
+            if c.proposed:
+                proposed += 1
+                right += c in truth
+    return {
+        "questions": len(found),
+        "with_true_candidate": with_truth,
+        "true_candidate_first": top_right,
+        "proposed": proposed,
+        "proposal_precision": round(right / proposed, 4) if proposed else None,
+        "proposal_recall": round(right / with_truth, 4) if with_truth else None,
+        "mean_score_true": round(sum(true_scores) / len(true_scores), 4) if true_scores else None,
+        "mean_score_false": round(sum(false_scores) / len(false_scores), 4)
+        if false_scores
+        else None,
+    }
 
 
 def linking_figures(
@@ -342,13 +384,15 @@ async def run(seed: int, n: int, sizes: tuple[int, ...]) -> dict[str, Any]:
         try:
             main_tenant, held_tenant = f"id-{seed}-main", f"id-{seed}-held"
             out: dict[str, Any] = {"people": len(crowd), "seed": seed, "machine": machine()}
-            out["main"] = await feed(brain, main_tenant, crowd, False, seed)
-            out["heldout"] = await feed(brain, held_tenant, crowd, True, seed)
+            out["main"], main_owner = await feed(brain, main_tenant, crowd, False, seed)
+            out["heldout"], held_owner = await feed(brain, held_tenant, crowd, True, seed)
             if brain.ingest.queue is not None:
                 await brain.ingest.queue.drain(120.0)
             out["main"] |= await queries(brain, main_tenant, crowd, False)
             # The held-out tenant's facts carry the same order numbers' people: reuse them.
             out["heldout"] |= await queries(brain, held_tenant, crowd, True)
+            out["main"]["proposals"] = await proposals(brain, main_tenant, main_owner)
+            out["heldout"]["proposals"] = await proposals(brain, held_tenant, held_owner)
             out["latency_resolve"] = await latency(brain, seed, sizes)
         finally:
             await brain.close()

@@ -20,6 +20,7 @@ class JobName(StrEnum):
     DECAY = "decay"
     PRUNE = "prune"
     REPROFILE = "reprofile"
+    PROPOSE_IDENTITIES = "propose_identities"  # open identity questions whose profiles converged
     RECONCILE = "reconcile"
 
 

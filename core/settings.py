@@ -201,6 +201,7 @@ class LifecycleSettings(BaseModel):
             "decay": 24 * 3600.0,
             "prune": 24 * 3600.0,
             "reprofile": 3600.0,
+            "propose_identities": 6 * 3600.0,
             "reconcile": 3600.0,
         }
     )
@@ -209,6 +210,10 @@ class LifecycleSettings(BaseModel):
     # Working memory: a session's turns are promoted at close/expiry when both hold.
     promote_min_importance: float = Field(default=0.4, ge=0.0, le=1.0)  # "medium" priority
     promote_min_access: int = Field(default=1, ge=0)
+    # Identity proposals: a provisional entity's profile this close to one candidate's (and
+    # this much closer than to the next) is proposed as the same entity to curators.
+    identity_propose_similarity: float = Field(default=0.8, gt=0.0, le=1.0)
+    identity_propose_margin: float = Field(default=0.05, ge=0.0, le=1.0)
     # Duplicate merge.
     duplicate_similarity: float = Field(default=0.92, gt=0.0, le=1.0)
     duplicate_types: list[str] = Field(

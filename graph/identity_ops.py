@@ -29,6 +29,7 @@ class PossibleIdentity:
     entity: Entity
     score: float
     at: float
+    proposed: bool = False  # the batch job found the profiles converged on this candidate
 
 
 @dataclass(frozen=True)
@@ -89,11 +90,20 @@ class IdentityOps(EntityOps):
             entity = entity_from(row["e"])
             _, candidates = found.setdefault(entity.id, (entity, []))
             score, at = float(row["score"] or 0.0), float(row["at"] or 0.0)
-            candidates.append(PossibleIdentity(entity_from(row["c"]), score, at))
+            candidates.append(
+                PossibleIdentity(entity_from(row["c"]), score, at, bool(row["proposed"]))
+            )
         return [
             IdentityQuestion(e, tuple(sorted(cs, key=lambda c: (-c.score, c.entity.id))))
             for _, (e, cs) in sorted(found.items())
         ]
+
+    async def propose_identities(self, rows: Sequence[dict[str, Any]], at: float) -> int:
+        """Rescore open questions' links (``{id, candidate, score, proposed}`` rows)."""
+        if not rows:
+            return 0
+        found = await self.write("identity_propose", rows=list(rows), at=at)
+        return int(found[0]["updated"]) if found else 0
 
     async def distinct_pairs(self, ids: Sequence[str]) -> set[frozenset[str]]:
         """Pairs among ``ids`` already answered "different"."""

@@ -285,9 +285,14 @@ async def settle(
 
             # A provisional entity is a "possibly the same as" of the people it was weighed
             # against, not one more candidate: counting it would make every later mention
-            # of the name more ambiguous, and each would make another.
-            settled = [c for c in r.candidates if not c.provisional] or list(r.candidates)
-            verdict = await decide(stated, m, settled, focused, context)
+            # of the name more ambiguous, and each would make another. Unless the turn
+            # states what it is known by ("Tom from Globex" again): then it is the one meant.
+            pool = [
+                c
+                for c in r.candidates
+                if not c.provisional or ((w := weigh(stated, c)).support and not w.contradict)
+            ]
+            verdict = await decide(stated, m, pool or list(r.candidates), focused, context)
             entity = verdict.entity
             if entity is None:
                 links = [(w.entity.id, w.score) for w in verdict.possible]

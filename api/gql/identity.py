@@ -24,7 +24,14 @@ class IdentityCandidate:
 
     entity: EntityNode
     description: str = strawberry.field(description='"Sarah, designer at Brightpath Media"')
-    score: float = strawberry.field(description="The write path's score when it linked them.")
+    score: float = strawberry.field(
+        description="The write path's score when it linked them; after a `PROPOSE_IDENTITIES` "
+        "run, the similarity of the two entities' profiles."
+    )
+    proposed: bool = strawberry.field(
+        description="The batch job found the profiles converged on this candidate: "
+        "a proposed answer for `confirmSameEntity`."
+    )
     at: datetime | None
 
 
@@ -48,6 +55,7 @@ class IdentityQuestion:
                     entity=EntityNode.of(c.entity),
                     description=said[c.entity.id],
                     score=c.score,
+                    proposed=c.proposed,
                     at=to_datetime(c.at),
                 )
                 for c in q.candidates

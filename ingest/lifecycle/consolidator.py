@@ -33,6 +33,7 @@ from core.lifecycle_types import (
 from ingest.lifecycle.context import JobCall, JobContext, Progress
 from ingest.lifecycle.decay import decay, prune
 from ingest.lifecycle.duplicates import merge_duplicates
+from ingest.lifecycle.identities import propose_identities
 from ingest.lifecycle.patterns import compress_episodes
 from ingest.lifecycle.upkeep import reconcile_index, reprofile
 from ingest.lifecycle.working import promote_working
@@ -48,6 +49,7 @@ JOBS: dict[JobName, Job] = {
     JobName.DECAY: decay,
     JobName.PRUNE: prune,
     JobName.REPROFILE: reprofile,
+    JobName.PROPOSE_IDENTITIES: propose_identities,
     JobName.RECONCILE: reconcile_index,
 }
 

@@ -207,3 +207,48 @@ async def test_a_provisional_namesake_is_not_left_out_of_reads(
     assert "audit" in ctx["text"]
     hits = (await client.data(SEARCH, q="What did Tom call about?"))["search"]["hits"]
     assert any(maybe["id"] in h["memory"]["entityIds"] for h in hits)
+
+
+CONSOLIDATE = """mutation { consolidate(tasks: [REPROFILE, PROPOSE_IDENTITIES]) {
+  __typename ... on ConsolidationReport { runs { job status counts { name value } } } } }"""
+PROPOSALS = """query { identityQuestions(first: 10) { ... on IdentityQuestionConnection {
+  edges { node { entity { id } candidates { entity { id } score proposed } } } } } }"""
+
+
+async def test_the_batch_job_proposes_the_candidate_profiles_converge_on(
+    brain: Brain, tenant_id: str
+) -> None:
+    """A Tom at Globex may be the accountant or the chef (neither's employer was stated). He
+    is mentioned again with his cue (linked to the same provisional entity, not a new one),
+    and what he does makes his profile closer to the accountant's: the job scores the
+    candidates by profile similarity and proposes at most the closest one."""
+    _, key = await create_key(brain.graph, tenant_id)
+    client = Client(brain, key)
+    accountant = _person(
+        await _turn(client, "a", "Tom is our accountant. He files our tax returns and audits."),
+        "Tom",
+    )
+    chef = _person(await _turn(client, "b", "Tom is our chef. He cooks pasta and bakes."), "Tom")
+    maybe = _person(await _turn(client, "c", "Tom from Globex called about the audit."), "Tom")
+    again = _person(
+        await _turn(client, "d", "Tom from Globex sent the tax return figures for the audit."),
+        "Tom",
+    )
+    assert maybe["provisional"] and again["id"] == maybe["id"]  # his cue finds him again
+
+    report = (await client.data(CONSOLIDATE))["consolidate"]
+    [run] = [r for r in report["runs"] if r["job"] == "PROPOSE_IDENTITIES"]
+    assert run["status"] == "DONE"
+    assert {c["name"]: c["value"] for c in run["counts"]}["questions"] == 1
+
+    [question] = (await client.data(PROPOSALS))["identityQuestions"]["edges"]
+    scores = {c["entity"]["id"]: c for c in question["node"]["candidates"]}
+    assert set(scores) == {accountant["id"], chef["id"]}
+    assert scores[accountant["id"]]["score"] > scores[chef["id"]]["score"]
+    assert not scores[chef["id"]]["proposed"]
+    settings = brain.settings.lifecycle
+    best, other = scores[accountant["id"]]["score"], scores[chef["id"]]["score"]
+    expected = best >= settings.identity_propose_similarity and (
+        best - other >= settings.identity_propose_margin
+    )
+    assert scores[accountant["id"]]["proposed"] is expected, (best, other)
