@@ -184,6 +184,12 @@ def _cue_fits(rel: RelationMention, doc: Any, text: str) -> bool:
     "Wow, what an experience" as a person "Wow" with the role "what an experience", and
     "Caroline, the parade sounds awesome" as the role "parade sounds awesome": a cue's
     subject must start like a name, and a role must be a noun phrase (no verb, no pronoun)."""
+    if rel.relation == "works_for" and not rel.object.startswith("@"):
+        # An organisation is a proper name: "Sarah, sent the report for order 1002" is no
+        # Sarah working for "1002".
+        at = text.find(rel.object)
+        org = doc.char_span(at, at + len(rel.object), alignment_mode="expand") if at >= 0 else None
+        return org is None or org[0].pos_ in ("PROPN", "NOUN")
     if rel.relation not in _PERSONAL:
         return True
     start = text.find(rel.subject)
