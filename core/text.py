@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 import unicodedata
@@ -10,8 +11,10 @@ _PUNCT = re.compile(r"[^\w\s&+-]")
 _SPACE = re.compile(r"\s+")
 
 
+@functools.lru_cache(maxsize=65_536)
 def normalize_name(name: str) -> str:
-    """Case-, accent- and punctuation-insensitive key for a name or alias.
+    """Case-, accent- and punctuation-insensitive key for a name or alias (memoized: the
+    resolver normalizes every namesake's names on each read).
 
     >>> normalize_name("  Wolf of Blog  Street ")
     'wolf of blog street'

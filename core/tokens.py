@@ -60,8 +60,13 @@ class TokenCounter:
         encoding = self._tokenizer.encode(text, add_special_tokens=False)
         if len(encoding.ids) <= max_tokens:
             return text
-        end = encoding.offsets[max_tokens - 1][1]
-        return text[:end].rstrip()
+        # A character the tokenizer splits into several pieces ("훰": three) ends every one of
+        # them: step back to the last cut whose own count fits.
+        for i in range(max_tokens - 1, -1, -1):
+            cut = text[: encoding.offsets[i][1]].rstrip()
+            if self.count(cut) <= max_tokens:
+                return cut
+        return ""
 
 
 def default_tokenizer_path() -> Path:

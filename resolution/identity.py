@@ -84,13 +84,15 @@ class Attributes:
         return bool(self.roles or self.kin or self.orgs or self.surnames)
 
 
-def known_attributes(entity: Entity) -> Attributes:
+def known_attributes(entity: Entity, names: bool = True) -> Attributes:
     """A candidate's attributes: declared tags, its organisation, the words after its first
-    name in each of its names ("Sarah Okafor" → okafor)."""
+    name in each of its names ("Sarah Okafor" → okafor; only when ``names``)."""
     tags = entity.context_tags
-    surnames = {
-        " ".join(n.split()[1:]) for n in map(normalize_name, (entity.name, *entity.aliases))
-    }
+    surnames = (
+        {" ".join(n.split()[1:]) for n in map(normalize_name, (entity.name, *entity.aliases))}
+        if names
+        else set()
+    )
     return Attributes(
         roles=frozenset(t[len(ROLE) :] for t in tags if t.startswith(ROLE)),
         kin=frozenset(t[len(KIN) :] for t in tags if t.startswith(KIN)),
@@ -117,7 +119,7 @@ class Weighed:
 
 def weigh(stated: Attributes, entity: Entity) -> Weighed:
     """Which stated attributes support ``entity`` and which contradict it."""
-    known = known_attributes(entity)
+    known = known_attributes(entity, names=bool(stated.surnames))
     out = Weighed(entity)
 
     def compare(kind: str, said: frozenset[str], have: frozenset[str], news: bool = False) -> None:
