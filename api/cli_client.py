@@ -31,7 +31,9 @@ from core.errors import BackendError, BrainError, InvalidInput
 from core.settings import Settings
 
 # The commands that talk to a running service rather than open the engines themselves.
-CLIENT_COMMANDS = frozenset({"remember", "search", "consolidate", "doctor", "health", "export"})
+CLIENT_COMMANDS = frozenset(
+    {"remember", "search", "consolidate", "doctor", "health", "export", "identity"}
+)
 SERVICE_FILE = "service.json"  # written by api/serve.py when the service is ready
 CLI_KEY_FILE = "cli.key"  # the admin key api/serve.py keeps for these commands
 TENANT_HEADER = "X-Brain-Tenant"  # read by api/auth.py``acting_for``
@@ -177,6 +179,7 @@ def run(args: argparse.Namespace, service: Service, settings: Settings) -> int:
         "consolidate": _consolidate,
         "health": _health,
         "export": _export,
+        "identity": _identity,
     }
     if args.command == "doctor":
         return _doctor(service, settings)
@@ -212,6 +215,61 @@ def _search(args: argparse.Namespace, service: Service) -> int:
     for hit in result(data["search"])["hits"]:
         memory = hit["memory"]
         print_hit(memory["id"], hit["score"], memory["type"].lower(), memory["content"], args.json)
+    return 0
+
+
+QUESTIONS = """query($first: Int!) { identityQuestions(first: $first) {
+  ... on IdentityQuestionConnection { edges { node { entity { id } description
+    candidates { entity { id } description score proposed } } } } ERRORS } }"""
+ANSWERS = {
+    "same": "mutation($a: ID!, $b: ID!, $r: String) { confirmSameEntity(entityId: $a, "
+    "otherId: $b, reason: $r) { ... on EntityMerge { id keepId dropIds } ERRORS } }",
+    "distinct": "mutation($a: ID!, $b: ID!, $r: String) { confirmDistinctEntities(entityId: $a, "
+    "otherId: $b, reason: $r) { ... on DistinctEntities { entityId } ERRORS } }",
+}
+
+
+def _identity(args: argparse.Namespace, service: Service) -> int:
+    """`brain identity` through the running service: the same JSON lines as without it."""
+    wanted = {"questions": 0, "decisions": 1, "same": 2, "distinct": 2}[args.action]
+    if len(args.ids) != wanted:
+        raise InvalidInput(f"identity {args.action} takes {wanted} entity id(s)", field="ids")
+    check_tenant_known(service, args.tenant)
+    if args.action == "decisions":
+        raise InvalidInput(
+            "identity decisions reads the graph directly: stop the service, or use "
+            "`brain cypher` / Neo4j Browser on (:IdentityDecision)",
+            field="action",
+        )
+    if args.action == "questions":
+        data = call(service, QUESTIONS.replace("ERRORS", ERRORS), args.tenant, first=args.first)
+        for edge in result(data["identityQuestions"])["edges"]:
+            node = edge["node"]
+            print(
+                json.dumps(
+                    {
+                        "id": node["entity"]["id"],
+                        "description": node["description"],
+                        "candidates": [
+                            {
+                                "id": c["entity"]["id"],
+                                **{k: c[k] for k in ("description", "score", "proposed")},
+                            }
+                            for c in node["candidates"]
+                        ],
+                    }
+                )
+            )
+        return 0
+    query = ANSWERS[args.action].replace("ERRORS", ERRORS)
+    data = call(service, query, args.tenant, a=args.ids[0], b=args.ids[1], r=args.reason)
+    answer = result(next(iter(data.values())))
+    if args.action == "same":
+        print(
+            json.dumps({"merge": answer["id"], "keep": answer["keepId"], "drop": answer["dropIds"]})
+        )
+    else:
+        print(json.dumps({"distinct": [args.ids[0], args.ids[1]]}))
     return 0
 
 

@@ -201,6 +201,32 @@ def test_commands_are_clients_of_the_running_service(service: Service, tmp_path:
     assert consolidated.returncode == 0 and report["job"] == "reconcile", consolidated.stderr
     assert report["status"] == "done"
 
+    # Identity questions through the service: a Tom at Globex may be the accountant.
+    turn = (
+        'mutation($s: String!, $c: String!) { recordTurn(input: {sessionId: $s, userId: "u1", '
+        "content: $c})"
+        " { __typename } }"
+    )
+    for session, said in [("t1", "Tom is our accountant."), ("t2", "Tom from Globex called.")]:
+        sent = httpx.post(
+            service.url,
+            json={"query": turn, "variables": {"s": session, "c": said}},
+            headers={"Authorization": f"Bearer {service.key}"},
+        ).json()
+        assert (sent["data"] or {}).get("recordTurn", {}).get("__typename") == "TurnResult", sent
+    asked = run_brain("identity", *data, "--tenant", "demo", "questions")
+    assert asked.returncode == 0, asked.stderr
+    [question] = [json.loads(line) for line in asked.stdout.splitlines()]
+    assert question["description"] == "Tom, works for Globex"
+    assert [c["description"] for c in question["candidates"]] == ["Tom, accountant"]
+    [candidate] = question["candidates"]
+    answered = run_brain(
+        "identity", *data, "--tenant", "demo", "distinct", question["id"], candidate["id"]
+    )
+    assert answered.returncode == 0 and json.loads(answered.stdout)["distinct"][0] == question["id"]
+    again = run_brain("identity", *data, "--tenant", "demo", "questions")
+    assert again.returncode == 0 and again.stdout.strip() == ""
+
     # Another tenant's plain key cannot act for acme2; --url and --key name the service.
     demo = run_brain(
         "search", "--url", service.url, "--key", service.key, "--tenant", "acme2", "budget"
