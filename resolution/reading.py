@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from core.text import normalize_name
 from core.types import Entity, EntityType
 from resolution.describe import describe_all
-from resolution.identity import decide_attributes, stated_about
+from resolution.identity import decide_attributes, stated_about, weigh
 from resolution.types import Clarification, Mention, ResolvedMention
 
 if TYPE_CHECKING:
@@ -27,7 +27,9 @@ if TYPE_CHECKING:
 
 
 def settle_by_cues(turn: Turn, names: Sequence[tuple[int, Mention]]) -> None:
-    """Resolve ambiguous names whose stated attributes support exactly one candidate."""
+    """Settle same-named candidates by what the query states ("Sarah from Brightpath",
+    "Sarah over at Ashford Partners"): exactly one supported candidate is the one meant, even
+    where context scoring had guessed another."""
 
     def lookup(text: str) -> Entity | None:
         key = normalize_name(text)
@@ -39,14 +41,21 @@ def settle_by_cues(turn: Turn, names: Sequence[tuple[int, Mention]]) -> None:
     settled: set[str] = set()
     for index, m in names:
         r = turn.resolved.get(index)
-        if r is None or r.entity is not None or len(r.candidates) < 2:
+        if r is None or len(r.candidates) < 2:  # a cue outweighs a context guess too
             continue
         key = normalize_name(m.text)
         stated = stated_about(turn, key, m, lookup, None)
         verdict = decide_attributes(stated, r.candidates) if stated.stated else None
-        if verdict is None or verdict.outcome != "linked" or verdict.entity is None:
-            continue
-        turn.resolved[index] = ResolvedMention(m, verdict.entity, 1.0, "cue", r.candidates)
+        if verdict is not None and verdict.outcome == "linked" and verdict.entity is not None:
+            chosen = verdict.entity
+        else:
+            # Named near the name without a stated relation ("Sarah over at Ashford
+            # Partners", "Sarah (my friend)"): the one candidate it supports, if only one.
+            near = [w for w in (weigh(stated, c) for c in r.candidates) if w.support]
+            if len(near) != 1 or near[0].contradict:
+                continue
+            chosen = near[0].entity
+        turn.resolved[index] = ResolvedMention(m, chosen, 1.0, "cue", r.candidates)
         settled.add(key)
     if turn.clarification is not None and normalize_name(turn.clarification.mention) in settled:
         turn.clarification = next(
