@@ -176,6 +176,12 @@ async def test_reads_keep_same_named_people_apart(brain: Brain, tenant_id: str) 
     hits = (await client.data(SEARCH, q="Sarah from Brightpath logo"))["search"]["hits"]
     assert any("pastel" in h["memory"]["content"] for h in hits)
     assert not any(okafor["id"] in h["memory"]["entityIds"] for h in hits)
+    # An organisation merely named near the name is a cue too (a phrasing no pattern knows).
+    near = (await client.data(CONTEXT, q="What did Sarah over at Brightpath Media want?"))[
+        "assembleContext"
+    ]
+    assert near["clarification"] is None and "pastel" in near["text"]
+    assert "invoices" not in near["text"]
     unscoped = (await client.data(SEARCH, q="logo invoices"))["search"]["hits"]
     assert any("invoices" in h["memory"]["content"] for h in unscoped)  # there to be left out
 
