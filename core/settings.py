@@ -212,8 +212,8 @@ class LifecycleSettings(BaseModel):
     promote_min_access: int = Field(default=1, ge=0)
     # Identity proposals: a provisional entity's profile this close to one candidate's (and
     # this much closer than to the next) is proposed as the same entity to curators.
-    identity_propose_similarity: float = Field(default=0.8, gt=0.0, le=1.0)
-    identity_propose_margin: float = Field(default=0.05, ge=0.0, le=1.0)
+    identity_propose_similarity: float = Field(default=0.5, gt=0.0, le=1.0)
+    identity_propose_margin: float = Field(default=0.1, ge=0.0, le=1.0)
     # Duplicate merge.
     duplicate_similarity: float = Field(default=0.92, gt=0.0, le=1.0)
     duplicate_types: list[str] = Field(
