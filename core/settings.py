@@ -105,6 +105,9 @@ class ApiSettings(BaseModel):
     cors_origins: list[str] = Field(default_factory=list)  # e.g. ["https://app.example.com"]
     log_format: Literal["json", "text"] = "json"
     graphiql: bool = True
+    # The built explorer and GraphiQL pages (`make install` runs `npm run build` in web/);
+    # None is the checkout's web/dist.
+    web_dir: Path | None = None
 
 
 class ResolutionSettings(BaseModel):
