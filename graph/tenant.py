@@ -20,6 +20,7 @@ from graph.resolution_ops import ResolutionOps
 from graph.retrieval_ops import RetrievalOps
 from graph.scoped import Check
 from graph.transfer import TransferOps
+from graph.viz_ops import VizOps
 
 if TYPE_CHECKING:
     from neo4j import AsyncManagedTransaction
@@ -37,6 +38,7 @@ class TenantGraph(
     ResolutionOps,
     LifecycleOps,
     EraseOps,
+    VizOps,
 ):
     """Graph operations scoped to ``tenant_id``."""
 
