@@ -21,6 +21,7 @@ class JobName(StrEnum):
     PRUNE = "prune"
     REPROFILE = "reprofile"
     RECONCILE = "reconcile"
+    LAYOUT = "layout"  # the explorer's 3D positions (UMAP), for memories that have none
 
 
 # The order a consolidation runs its jobs in: promotion and merges first (they change what

@@ -205,6 +205,7 @@ class LifecycleSettings(BaseModel):
             "prune": 24 * 3600.0,
             "reprofile": 3600.0,
             "reconcile": 3600.0,
+            "layout": 900.0,
         }
     )
     batch_size: int = Field(default=500, ge=1)  # graph writes per transaction in a job
@@ -228,6 +229,13 @@ class LifecycleSettings(BaseModel):
     prune_types: list[str] = Field(
         default_factory=lambda: ["fact", "preference", "semantic", "procedural", "pattern"]
     )
+    # The explorer's 3D layout (UMAP of the embeddings): at most this many memories are fitted;
+    # the rest, and every later memory, are placed among their nearest fitted neighbours.
+    layout_fit_sample: int = Field(default=5_000, ge=20)
+    layout_neighbors: int = Field(default=15, ge=2)
+    # Refit (old points move, aligned to where they were) when the memories without a position
+    # outnumber those with one by this factor; otherwise new ones are placed and nothing moves.
+    layout_refit_ratio: float = Field(default=1.0, gt=0)
     # Feedback.
     feedback_step: float = Field(default=0.05, ge=0.0, le=1.0)  # helpful +, unhelpful -
     outcome_boost: float = Field(default=0.1, ge=0.0, le=1.0)  # positive outcome +, negative -

@@ -33,6 +33,7 @@ from core.lifecycle_types import (
 from ingest.lifecycle.context import JobCall, JobContext, Progress
 from ingest.lifecycle.decay import decay, prune
 from ingest.lifecycle.duplicates import merge_duplicates
+from ingest.lifecycle.layout import layout
 from ingest.lifecycle.patterns import compress_episodes
 from ingest.lifecycle.upkeep import reconcile_index, reprofile
 from ingest.lifecycle.working import promote_working
@@ -49,6 +50,7 @@ JOBS: dict[JobName, Job] = {
     JobName.PRUNE: prune,
     JobName.REPROFILE: reprofile,
     JobName.RECONCILE: reconcile_index,
+    JobName.LAYOUT: layout,
 }
 
 

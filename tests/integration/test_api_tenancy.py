@@ -6,6 +6,7 @@ import pytest
 
 from api.auth import create_key
 from api.brain import Brain
+from core.lifecycle_types import JobName
 from core.types import EntityType, NewMemory
 from tests.integration.api_client import Client
 
@@ -68,9 +69,9 @@ async def test_every_id_taking_operation_is_tenant_sealed(
     report = await intruder.data(
         "mutation { consolidate { ... on ConsolidationReport { ok runs { job } } } }"
     )
-    assert report["consolidate"]["ok"] and len(report["consolidate"]["runs"]) == 7
+    assert report["consolidate"]["ok"] and len(report["consolidate"]["runs"]) == len(JobName)
     runs = await intruder.data("{ jobRuns { ... on JobRunConnection { edges { node { id } } } } }")
-    assert len(runs["jobRuns"]["edges"]) == 7  # only its own
+    assert len(runs["jobRuns"]["edges"]) == len(JobName)  # only its own
     assert await brain.job_runs(tenant_id, first=5) == []
     assert await _state(brain, tenant_id) == before
 
