@@ -1,7 +1,7 @@
 // Bundle the two pages into dist/ (served by `brain serve`): dist/*.html and dist/assets/.
 // Run by `make install` through `npm run build`; nothing is loaded from the internet later.
 import { build } from "esbuild";
-import { cpSync, mkdirSync, rmSync } from "node:fs";
+import { cpSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 
 rmSync("dist", { recursive: true, force: true });
 mkdirSync("dist/assets", { recursive: true });
@@ -19,3 +19,4 @@ await build({
   logLevel: "warning",
 });
 for (const page of ["graphiql.html", "explore.html"]) cpSync(`src/${page}`, `dist/${page}`);
+writeFileSync("dist/.built", new Date().toISOString() + "\n");

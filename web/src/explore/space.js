@@ -1,0 +1,256 @@
+// The 3D memory space: three.js through 3d-force-graph. Nodes start at their stored UMAP
+// positions and are relaxed by the library's force simulation along the memory links.
+// All memories are one InstancedMesh and all links one LineSegments (two draw calls), so
+// thousands of memories render and scrub at interactive rates even on a software GPU.
+import ForceGraph3D from "3d-force-graph";
+import * as THREE from "three";
+import { TYPE_COLORS, EDGE_COLORS, stateAt, decayAt } from "./model.js";
+
+const BACKGROUND = new THREE.Color("#0b1020");
+const GHOST = new THREE.Color("#b91c1c");
+const SELECTED = new THREE.Color("#ffffff");
+export const PATH_COLORS = {
+  ENTITY: "#fb923c", SEMANTIC: "#22d3ee", KEYWORD: "#f0abfc", CONVERSATION: "#fde047",
+  CORE: "#ffffff",
+};
+
+export class Space {
+  constructor(el, model, { onSelect, onHover }) {
+    this.model = model;
+    this.time = model.end;
+    this.visible = () => true; // the filter panel's predicate
+    this.showGhosts = true;
+    this.highlight = new Map(); // memory id -> path colour (search hits)
+    this.selected = null;
+    this.nodes = model.memories.map((m, i) => ({
+      id: m.id, i, m, x: m.position.x, y: m.position.y, z: m.position.z,
+    }));
+    this.index = new Map(this.nodes.map((n) => [n.id, n]));
+    const links = model.memoryEdges.map((e) => ({ source: e.source, target: e.target, e }));
+    this.graph = ForceGraph3D({ controlType: "orbit" })(el)
+      .backgroundColor("#0b1020")
+      .showNavInfo(false)
+      .nodeThreeObject(() => new THREE.Object3D()) // drawn by the InstancedMesh
+      .linkVisibility(false) // drawn by the LineSegments
+      .enableNodeDrag(false)
+      .enablePointerInteraction(false)
+      .warmupTicks(0)
+      .cooldownTicks(60)
+      .d3AlphaDecay(0.06)
+      .onEngineTick(() => this.syncPositions())
+      .onEngineStop(() => { if (!this.fitted) { this.fitted = true; this.graph.zoomToFit(600, 60); } })
+      .graphData({ nodes: this.nodes, links });
+    this.graph.d3Force("center", null);
+    this.graph.d3Force("charge").strength(-1.5).distanceMax(40);
+    this.graph.d3Force("link").distance(12).strength((l) => 0.02 + 0.08 * (l.e.weight || 0));
+    this.links = links;
+    this.buildMeshes();
+    this.graph.cameraPosition({ x: 0, y: 0, z: 260 });
+    this.bindPointer(el, onSelect, onHover);
+    this.apply();
+    this.pulse();
+  }
+
+  buildMeshes() {
+    const n = Math.max(1, this.nodes.length);
+    const geometry = new THREE.SphereGeometry(1, 10, 8);
+    const material = new THREE.MeshLambertMaterial();
+    this.mesh = new THREE.InstancedMesh(geometry, material, n);
+    this.mesh.count = this.nodes.length;
+    this.mesh.instanceMatrix.setUsage(THREE.DynamicDrawUsage);
+    this.mesh.setColorAt(0, new THREE.Color());
+    this.mesh.frustumCulled = false;
+    this.graph.scene().add(this.mesh);
+    // Two vertices per link, plus two arrowhead strokes per supersede link.
+    this.segments = [];
+    for (const l of this.links) {
+      this.segments.push({ l, part: 0 });
+      if (l.e.relation === "SUPERSEDES") this.segments.push({ l, part: 1 }, { l, part: 2 });
+    }
+    const positions = new Float32Array(Math.max(1, this.segments.length) * 6);
+    const colors = new Float32Array(Math.max(1, this.segments.length) * 6);
+    const lines = new THREE.BufferGeometry();
+    lines.setAttribute("position", new THREE.BufferAttribute(positions, 3).setUsage(THREE.DynamicDrawUsage));
+    lines.setAttribute("color", new THREE.BufferAttribute(colors, 3).setUsage(THREE.DynamicDrawUsage));
+    this.lines = new THREE.LineSegments(lines, new THREE.LineBasicMaterial({ vertexColors: true }));
+    this.lines.frustumCulled = false;
+    this.graph.scene().add(this.lines);
+  }
+
+  setTime(t) {
+    this.time = t;
+    this.apply();
+  }
+
+  // Colour, size and visibility of every memory and link at the current time and filters.
+  apply() {
+    const t = this.time;
+    const matrix = new THREE.Matrix4();
+    const color = new THREE.Color();
+    this.state = new Map();
+    for (const n of this.nodes) {
+      const m = n.m;
+      let s = stateAt(m, t);
+      if (s !== "hidden" && !this.visible(m)) s = "hidden";
+      if (s === "superseded" && !this.showGhosts) s = "hidden";
+      this.state.set(n.id, s);
+      const decay = decayAt(m, t);
+      let size = 1.2 + 2.8 * (m.importance || 0);
+      if (s === "hidden") size = 0;
+      else if (s === "superseded") {
+        size *= 0.6;
+        color.copy(GHOST);
+      } else {
+        color.set(TYPE_COLORS[m.type] || "#e5e7eb").lerp(BACKGROUND, 1 - Math.max(0.2, decay));
+      }
+      if (this.highlight.has(n.id) && s !== "hidden") {
+        color.set(this.highlight.get(n.id));
+        size *= 1.8;
+      }
+      if (this.selected === n.id && s !== "hidden") color.copy(SELECTED);
+      n.size = size;
+      matrix.makeScale(size, size, size).setPosition(n.x, n.y, n.z);
+      this.mesh.setMatrixAt(n.i, matrix);
+      this.mesh.setColorAt(n.i, color);
+    }
+    this.mesh.instanceMatrix.needsUpdate = true;
+    if (this.mesh.instanceColor) this.mesh.instanceColor.needsUpdate = true;
+    this.applyLines();
+  }
+
+  edgeShown(e) {
+    const a = this.state.get(e.source);
+    const b = this.state.get(e.target);
+    if (e.relation === "SUPERSEDES") return a === "current" && b === "superseded";
+    return a === "current" && b === "current";
+  }
+
+  applyLines() {
+    const pos = this.lines.geometry.attributes.position.array;
+    const col = this.lines.geometry.attributes.color.array;
+    const c = new THREE.Color();
+    this.segments.forEach((seg, k) => {
+      const { l, part } = seg;
+      const e = l.e;
+      const shown = this.edgeShown(e);
+      const s = this.index.get(e.source);
+      const d = this.index.get(e.target);
+      let from = [s.x, s.y, s.z];
+      let to = [d.x, d.y, d.z];
+      if (part > 0) {
+        // An arrowhead stroke at the older version's end of a supersede link.
+        const dir = new THREE.Vector3(to[0] - from[0], to[1] - from[1], to[2] - from[2]);
+        const len = dir.length() || 1;
+        dir.divideScalar(len);
+        const side = new THREE.Vector3(-dir.y, dir.x, 0).multiplyScalar(part === 1 ? 1.5 : -1.5);
+        const tip = new THREE.Vector3(...to).addScaledVector(dir, -(d.size || 1));
+        from = [tip.x - dir.x * 4 + side.x, tip.y - dir.y * 4 + side.y, tip.z - dir.z * 4 + side.z];
+        to = [tip.x, tip.y, tip.z];
+      }
+      if (!shown) to = from;
+      pos.set(from, k * 6);
+      pos.set(to, k * 6 + 3);
+      c.set(EDGE_COLORS[e.relation] || "#6b7280");
+      if (e.relation === "ENTITY_OVERLAP") c.lerp(BACKGROUND, 1 - Math.max(0.15, e.weight));
+      col.set([c.r, c.g, c.b], k * 6);
+      col.set([c.r, c.g, c.b], k * 6 + 3);
+    });
+    this.lines.geometry.attributes.position.needsUpdate = true;
+    this.lines.geometry.attributes.color.needsUpdate = true;
+  }
+
+  syncPositions() {
+    const matrix = new THREE.Matrix4();
+    for (const n of this.nodes) {
+      const size = n.size || 0;
+      matrix.makeScale(size, size, size).setPosition(n.x, n.y, n.z);
+      this.mesh.setMatrixAt(n.i, matrix);
+    }
+    this.mesh.instanceMatrix.needsUpdate = true;
+    this.applyLines();
+  }
+
+  // Working memories pulse (their size breathes) while they are current.
+  pulse() {
+    const working = this.nodes.filter((n) => n.m.type === "working");
+    if (!working.length) return;
+    const matrix = new THREE.Matrix4();
+    const step = (now) => {
+      const k = 1 + 0.25 * Math.sin(now / 250);
+      for (const n of working) {
+        const size = (n.size || 0) * k;
+        matrix.makeScale(size, size, size).setPosition(n.x, n.y, n.z);
+        this.mesh.setMatrixAt(n.i, matrix);
+      }
+      this.mesh.instanceMatrix.needsUpdate = true;
+      requestAnimationFrame(step);
+    };
+    requestAnimationFrame(step);
+  }
+
+  bindPointer(el, onSelect, onHover) {
+    const ray = new THREE.Raycaster();
+    const pick = (ev) => {
+      const rect = el.getBoundingClientRect();
+      const p = new THREE.Vector2(
+        ((ev.clientX - rect.left) / rect.width) * 2 - 1,
+        -((ev.clientY - rect.top) / rect.height) * 2 + 1,
+      );
+      ray.setFromCamera(p, this.graph.camera());
+      const hit = ray.intersectObject(this.mesh).find((h) => this.nodes[h.instanceId].size > 0);
+      return hit ? this.nodes[hit.instanceId] : null;
+    };
+    let down = null;
+    el.addEventListener("pointerdown", (ev) => { down = [ev.clientX, ev.clientY]; });
+    el.addEventListener("pointerup", (ev) => {
+      if (!down || Math.hypot(ev.clientX - down[0], ev.clientY - down[1]) > 4) return;
+      const n = pick(ev);
+      if (n) onSelect(n.m);
+    });
+    let pending = false;
+    el.addEventListener("pointermove", (ev) => {
+      if (pending) return;
+      pending = true;
+      requestAnimationFrame(() => {
+        pending = false;
+        const n = pick(ev);
+        onHover(n ? n.m : null, ev);
+      });
+    });
+  }
+
+  select(id) {
+    this.selected = id;
+    this.apply();
+  }
+
+  focus(id) {
+    const n = this.index.get(id);
+    if (!n) return;
+    const d = Math.hypot(n.x, n.y, n.z) || 1;
+    const k = 1 + 60 / d;
+    this.graph.cameraPosition({ x: n.x * k, y: n.y * k, z: n.z * k }, n, 800);
+  }
+
+  // Page coordinates of a memory on screen (tests click through them).
+  screenPos(id) {
+    const n = this.index.get(id);
+    if (!n) return null;
+    const v = new THREE.Vector3(n.x, n.y, n.z).project(this.graph.camera());
+    const rect = this.graph.renderer().domElement.getBoundingClientRect();
+    return { x: rect.left + ((v.x + 1) / 2) * rect.width, y: rect.top + ((1 - v.y) / 2) * rect.height };
+  }
+
+  counts() {
+    const out = { current: 0, superseded: 0, edges: {} };
+    for (const s of this.state.values()) if (s !== "hidden") out[s] += 1;
+    for (const l of this.links) {
+      if (this.edgeShown(l.e)) out.edges[l.e.relation] = (out.edges[l.e.relation] || 0) + 1;
+    }
+    return out;
+  }
+
+  resize(w, h) {
+    this.graph.width(w).height(h);
+  }
+}
