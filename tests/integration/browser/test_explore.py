@@ -121,7 +121,7 @@ async def test_explore_scene_scrubber_detail_and_entities(
     spot = await until(page, f"window.__explore.entityPos('{peter}')")
     await page.mouse.click(spot["x"], spot["y"])
     await expect(page.locator("#detail h3")).to_contain_text("Peter")
-    await expect(page.locator("#detail")).to_contain_text("works_for")
+    await expect(page.locator("#detail")).to_contain_text("works_for: WOBS")
     await expect(page.locator("#detail")).to_contain_text("Memories (1)")
     await screenshot(page, "explore-entities")
     assert tab.errors == [] and tab.offsite == []

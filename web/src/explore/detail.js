@@ -27,8 +27,9 @@ export function memoryDetail(m, t, model) {
     <h4>Lineage</h4><ol id="lineage"><li class="muted">loading…</li></ol>`;
 }
 
-export function entityDetail(info, memories, t) {
+export function entityDetail(info, memories, t, nameOf) {
   const e = info.entity;
+  const other = (r) => (r.sourceId === e.id ? r.targetId : r.sourceId);
   return `<h3>${esc(e.name)} <span class="muted">${esc(e.type.toLowerCase())}</span></h3>
     <dl>
       <dt>aliases</dt><dd>${e.aliases.map(esc).join(", ") || "—"}</dd>
@@ -37,7 +38,7 @@ export function entityDetail(info, memories, t) {
     </dl>
     <p>${esc(e.profileSummary || "")}</p>
     <button id="expand" type="button">Expand neighbours</button>
-    <h4>Relations</h4><ul>${info.relations.map((r) => `<li>${esc(r.relation)}: <span class="chip" data-entity="${r.sourceId === e.id ? r.targetId : r.sourceId}">${esc(r.sourceId === e.id ? r.targetId : r.sourceId).slice(0, 8)}</span></li>`).join("") || "<li class=muted>none</li>"}</ul>
+    <h4>Relations</h4><ul>${info.relations.map((r) => `<li>${r.sourceId === e.id ? "" : "← "}${esc(r.relation)}: <span class="chip" data-entity="${other(r)}">${esc(nameOf(other(r)))}</span></li>`).join("") || "<li class=muted>none</li>"}</ul>
     <h4>Memories (${memories.length})</h4><ul>${memories.map((m) => `<li class="${stateAt(m, t)}" data-memory="${m.id}">${esc(m.label)}</li>`).join("")}</ul>
     <h4>Supersede chains</h4>${info.chains.filter((c) => c.links.length > 1).map((c) => `<ol>${c.links.map((l) => `<li class="${l.current ? "current" : "superseded"}" data-memory="${l.memory.id}">${esc(l.memory.content)}</li>`).join("")}</ol>`).join("") || "<p class=muted>none</p>"}`;
 }

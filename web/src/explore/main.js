@@ -84,7 +84,8 @@ function open(model) {
     try {
       const info = await api.entity(id);
       const memories = model.memories.filter((m) => m.entityIds.includes(id));
-      $("detail").innerHTML = entityDetail(info, memories, state.t);
+      const nameOf = (eid) => model.byId.get(eid)?.label ?? graph.nodes.get(eid)?.name ?? eid.slice(0, 8);
+      $("detail").innerHTML = entityDetail(info, memories, state.t, nameOf);
       bindChips();
       $("expand").addEventListener("click", async () => {
         const ids = info.relations.flatMap((r) => [r.sourceId, r.targetId]);
