@@ -104,6 +104,7 @@ def _free_port() -> int:
 async def measure(url: str, key: str, runs: int, shots: Path | None) -> dict[str, Any]:
     renders: list[float] = []
     fps: list[float] = []
+    idle: list[float] = []
     async with async_playwright() as pw:
         for run in range(runs):
             with tempfile.TemporaryDirectory(prefix="chromium-") as profile:
@@ -120,6 +121,7 @@ async def measure(url: str, key: str, runs: int, shots: Path | None) -> dict[str
                 renders.append(await page.evaluate("window.__explore.readyMs"))
                 counts = await page.evaluate("window.__explore.counts()")
                 await asyncio.sleep(4)  # the force simulation settles (60 ticks)
+                idle.append(await page.evaluate(IDLE))
                 fps.append(await page.evaluate(SCRUB))
                 if shots and run == 0:
                     await _screenshots(page, shots)
@@ -132,8 +134,20 @@ async def measure(url: str, key: str, runs: int, shots: Path | None) -> dict[str
         "render_ms_median": round(statistics.median(renders)),
         "scrub_fps": [round(f, 1) for f in fps],
         "scrub_fps_median": round(statistics.median(fps), 1),
+        "idle_fps": [round(f, 1) for f in idle],
         "scene": counts,
     }
+
+
+# Frames per second with nothing changing (the renderer alone), for 2 s.
+IDLE = """async () => {
+  let frames = 0; const t0 = performance.now();
+  await new Promise((done) => {
+    const step = (ts) => { frames += 1; if (ts - t0 < 2000) requestAnimationFrame(step); else done(); };
+    requestAnimationFrame(step);
+  });
+  return frames / ((performance.now() - t0) / 1000);
+}"""
 
 
 # Move the scrubber through the whole history, one step per animation frame, for 3 s.

@@ -14,6 +14,21 @@ export const PATH_COLORS = {
   CORE: "#ffffff",
 };
 
+function shadeTexture() {
+  const c = document.createElement("canvas");
+  c.width = c.height = 64;
+  const g = c.getContext("2d");
+  const grad = g.createRadialGradient(24, 22, 2, 32, 32, 32);
+  grad.addColorStop(0, "#ffffff");
+  grad.addColorStop(0.6, "#b8b8b8");
+  grad.addColorStop(1, "#404040");
+  g.fillStyle = grad;
+  g.fillRect(0, 0, 64, 64);
+  const texture = new THREE.CanvasTexture(c);
+  texture.colorSpace = THREE.SRGBColorSpace;
+  return texture;
+}
+
 export class Space {
   constructor(el, model, { onSelect, onHover }) {
     this.model = model;
@@ -27,7 +42,8 @@ export class Space {
     }));
     this.index = new Map(this.nodes.map((n) => [n.id, n]));
     const links = model.memoryEdges.map((e) => ({ source: e.source, target: e.target, e }));
-    this.graph = ForceGraph3D({ controlType: "orbit" })(el)
+    // No multisampling: on a software GPU it costs more than the whole scene.
+    this.graph = ForceGraph3D({ controlType: "orbit", rendererConfig: { antialias: false } })(el)
       .backgroundColor("#0b1020")
       .showNavInfo(false)
       .nodeThreeObject(() => new THREE.Object3D()) // drawn by the InstancedMesh
@@ -53,8 +69,10 @@ export class Space {
 
   buildMeshes() {
     const n = Math.max(1, this.nodes.length);
-    const geometry = new THREE.SphereGeometry(1, 10, 8);
-    const material = new THREE.MeshLambertMaterial();
+    const geometry = new THREE.SphereGeometry(1, 8, 6);
+    // Shaded by a matcap drawn here (one texture read per pixel, no lights): lit materials
+    // cost a quarter of the frame rate on a software GPU.
+    const material = new THREE.MeshMatcapMaterial({ matcap: shadeTexture() });
     this.mesh = new THREE.InstancedMesh(geometry, material, n);
     this.mesh.count = this.nodes.length;
     this.mesh.instanceMatrix.setUsage(THREE.DynamicDrawUsage);
