@@ -143,7 +143,10 @@ async def measure(url: str, key: str, runs: int, shots: Path | None) -> dict[str
 IDLE = """async () => {
   let frames = 0; const t0 = performance.now();
   await new Promise((done) => {
-    const step = (ts) => { frames += 1; if (ts - t0 < 2000) requestAnimationFrame(step); else done(); };
+    const step = (ts) => {
+      frames += 1;
+      if (ts - t0 < 2000) requestAnimationFrame(step); else done();
+    };
     requestAnimationFrame(step);
   });
   return frames / ((performance.now() - t0) / 1000);

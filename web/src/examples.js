@@ -1,5 +1,16 @@
-// The example operations GraphiQL opens with, one tab each (API.md names).
+// The example operations GraphiQL opens with, one tab each (API.md names); the first, a
+// read, is the one open at first.
 export const EXAMPLES = [
+  {
+    title: "search",
+    query: `# Every hit says which paths found it and each scoring signal.
+query Search {
+  search(input: {query: "What does Peter do?", topK: 5}) {
+    ... on SearchResults { hits { score paths memory { id content current } } metadata { latencyMs } }
+    ... on Error { code message }
+  }
+}`,
+  },
   {
     title: "recordTurn",
     query: `# Store a turn: extraction, entity linking and supersede on correction run inline.
@@ -17,16 +28,6 @@ mutation RecordTurn {
 query AssembleContext {
   assembleContext(input: {sessionId: "s1", userId: "u1", query: "What does Peter do?"}) {
     ... on Context { totalTokens items { layer score memory { content } } }
-    ... on Error { code message }
-  }
-}`,
-  },
-  {
-    title: "search",
-    query: `# Every hit says which paths found it and each scoring signal.
-query Search {
-  search(input: {query: "What does Peter do?", topK: 5}) {
-    ... on SearchResults { hits { score paths memory { id content current } } metadata { latencyMs } }
     ... on Error { code message }
   }
 }`,

@@ -31,8 +31,8 @@ async def test_graphiql_runs_a_query_offline(
     await page.click("text=Headers")
     headers = await page.locator(".graphiql-editor-tool").inner_text()
     assert f"Bearer {key}" in headers
-    # Run the Search example: the tenant's memory comes back, so the key was sent.
-    await page.locator(".graphiql-tab", has_text="Search").click()
+    # Run the Search example (the tab open first): the memory comes back, so the key was sent.
+    await expect(page.locator(".graphiql-tab-active")).to_contain_text("Search")
     await page.click(".graphiql-execute-button")
     result = page.locator(".result-window")
     await expect(result).to_contain_text("Peter is a writer at WOBS", timeout=20_000)
