@@ -231,7 +231,8 @@ class LifecycleSettings(BaseModel):
     )
     # The explorer's 3D layout (UMAP of the embeddings): at most this many memories are fitted;
     # the rest, and every later memory, are placed among their nearest fitted neighbours.
-    layout_fit_sample: int = Field(default=5_000, ge=20)
+    # Below 4,096 UMAP finds neighbours exactly (no NN-descent, nothing more to compile).
+    layout_fit_sample: int = Field(default=4_000, ge=20)
     layout_neighbors: int = Field(default=15, ge=2)
     # Refit (old points move, aligned to where they were) when the memories without a position
     # outnumber those with one by this factor; otherwise new ones are placed and nothing moves.

@@ -16,6 +16,7 @@ they are busy); ``warm_up`` pays that on a handful of points, and later fits tak
 from __future__ import annotations
 
 import asyncio
+import math
 import time
 from collections.abc import Mapping, Sequence
 
@@ -136,8 +137,8 @@ def warm_up() -> None:
 def place_new(
     new: Mapping[str, Array], anchor_vectors: Mapping[str, Array], anchors: Mapping[str, Point]
 ) -> dict[str, Point]:
-    """Each new memory at the weighted mean of its nearest anchors (UMAP's transform
-    initialisation: weights fall off with cosine distance past the nearest one)."""
+    """Each new memory at the weighted mean of its nearest anchors: UMAP's transform
+    initialisation, with UMAP's membership weights over the cosine distances."""
     if not new:
         return {}
     if not anchors:
@@ -153,13 +154,29 @@ def place_new(
         dist = 1.0 - q @ a.T
         idx = np.argpartition(dist, k - 1, axis=1)[:, :k]
         d = np.take_along_axis(dist, idx, axis=1)
-        rho = d.min(axis=1, keepdims=True)
-        sigma = np.maximum((d - rho).mean(axis=1, keepdims=True), 1e-6)
-        w = np.exp(-(d - rho) / sigma)
+        gap = d - d.min(axis=1, keepdims=True)
+        w = np.exp(-gap / _sigmas(gap, k)[:, None])
         w /= w.sum(axis=1, keepdims=True)
         pos = np.einsum("nk,nkd->nd", w, a_pos[idx])
         out.update(zip(chunk, map(_point, pos), strict=True))
     return out
+
+
+def _sigmas(gap: Array, k: int) -> Array:
+    """UMAP's neighbourhood width (``smooth_knn_dist``): per row, the sigma for which the
+    memberships exp(-gap / sigma) sum to log2(k), found by bisection."""
+    target = math.log2(k) if k > 1 else 1.0
+    lo = np.zeros(len(gap))
+    hi = np.full(len(gap), np.inf)
+    mid = np.ones(len(gap))
+    for _ in range(48):
+        total = np.exp(-gap / mid[:, None]).sum(axis=1)
+        wide = total > target
+        hi = np.where(wide, mid, hi)
+        lo = np.where(wide, lo, mid)
+        mid = np.where(np.isinf(hi), mid * 2, (lo + hi) / 2)
+    sigmas: Array = np.maximum(mid, 1e-6).astype(np.float32)
+    return sigmas
 
 
 def align(new: dict[str, Point], old: Mapping[str, Point]) -> tuple[dict[str, Point], float]:
