@@ -149,7 +149,7 @@ async def _announce(server: uvicorn.Server, settings: Settings, key: str | None)
     base = f"http://{settings.host}:{settings.port}"
     lines = [
         f"AI Brain is ready at {url} (GraphiQL: open it in a browser)",
-        f"memory explorer: {base}/explore (sign in with an API key)",
+        f"memory explorer: {base}/explore (open it in a browser; sign in with a key)",
     ]
     if key:
         query = (
