@@ -54,14 +54,14 @@ export class Space {
       .cooldownTicks(60)
       .d3AlphaDecay(0.06)
       .onEngineTick(() => this.syncPositions())
-      .onEngineStop(() => { if (!this.fitted) { this.fitted = true; this.graph.zoomToFit(600, 60); } })
+      .onEngineStop(() => { if (!this.fitted) { this.fitted = true; this.fit(); } })
       .graphData({ nodes: this.nodes, links });
     this.graph.d3Force("center", null);
     this.graph.d3Force("charge").strength(-1.5).distanceMax(40);
     this.graph.d3Force("link").distance(12).strength((l) => 0.02 + 0.08 * (l.e.weight || 0));
     this.links = links;
     this.buildMeshes();
-    this.graph.cameraPosition({ x: 0, y: 0, z: 260 });
+    this.fit(0);
     this.bindPointer(el, onSelect, onHover);
     this.apply();
     this.pulse();
@@ -235,6 +235,18 @@ export class Space {
         onHover(n ? n.m : null, ev);
       });
     });
+  }
+
+  // Frame the memories: the camera looks at their centre from outside their bounding ball.
+  fit(ms = 600) {
+    if (!this.nodes.length) return;
+    const c = new THREE.Vector3();
+    for (const n of this.nodes) c.add(new THREE.Vector3(n.x, n.y, n.z));
+    c.divideScalar(this.nodes.length);
+    let r = 1;
+    for (const n of this.nodes) r = Math.max(r, c.distanceTo(new THREE.Vector3(n.x, n.y, n.z)));
+    const d = Math.max(40, r * 2.4);
+    this.graph.cameraPosition({ x: c.x, y: c.y, z: c.z + d }, { x: c.x, y: c.y, z: c.z }, ms);
   }
 
   select(id) {
