@@ -4,6 +4,7 @@ sample under a limit, and refused input — through the real ASGI app on the emb
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -130,3 +131,27 @@ async def test_bad_input_is_refused(client: Client) -> None:
     ):
         result = await viz(client, **variables)
         assert result["__typename"] == "InvalidInputError" and result["field"] == field
+
+
+async def test_pages_are_served_from_local_files(client: Client) -> None:
+    page = await client.http.get("/explore")
+    assert page.status_code == 200 and '<script src="/assets/explore.js">' in page.text
+    assert "default-src 'self'" in page.headers["content-security-policy"]
+    assert (await client.http.get("/assets/explore.js")).status_code == 200
+    ide = await client.http.get("/graphql", headers={"Accept": "text/html"})
+    assert '<script src="/assets/graphiql.js">' in ide.text
+    assert "unpkg" not in ide.text and "cdn" not in ide.text.lower()
+    # A GET query is still GraphQL, whatever the Accept header.
+    get = await client.http.get(
+        "/graphql", params={"query": "{ health { ok } }"}, headers=client.headers
+    )
+    assert get.json()["data"]["health"]["ok"] is True
+    assert (await client.http.get("/")).headers["location"] == "/explore"
+
+
+async def test_an_unbuilt_explorer_says_how_to_build_it(brain: Brain, tmp_path: Path) -> None:
+    settings = brain.settings.model_copy(
+        update={"api": brain.settings.api.model_copy(update={"web_dir": tmp_path})}
+    )
+    page = await Client(brain, None, settings).http.get("/explore")
+    assert page.status_code == 503 and "make install" in page.text
