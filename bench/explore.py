@@ -174,7 +174,7 @@ async def _screenshots(page: Any, shots: Path) -> None:
     shots.mkdir(parents=True, exist_ok=True)
     await page.evaluate("window.__explore.scrubTo(window.__explore.model.end)")
     await asyncio.sleep(1)
-    await page.screenshot(path=str(shots / "explore-5000.png"))
+    await page.screenshot(path=str(shots / "explore-space.png"))
     await page.fill("#search", "budget")
     await page.press("#search", "Enter")
     await asyncio.sleep(3)
