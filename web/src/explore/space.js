@@ -40,7 +40,12 @@ export class Space {
     this.nodes = model.memories.map((m, i) => ({
       id: m.id, i, m, x: m.position.x, y: m.position.y, z: m.position.z,
     }));
+    for (const n of this.nodes) {
+      n.color = new THREE.Color(TYPE_COLORS[n.m.type] || "#e5e7eb");
+      n.base = 1.2 + 2.8 * (n.m.importance || 0);
+    }
     this.index = new Map(this.nodes.map((n) => [n.id, n]));
+    this.state = new Map();
     const links = model.memoryEdges.map((e) => ({ source: e.source, target: e.target, e }));
     // No multisampling: on a software GPU it costs more than the whole scene.
     this.graph = ForceGraph3D({ controlType: "orbit", rendererConfig: { antialias: false } })(el)
@@ -52,6 +57,7 @@ export class Space {
       .enablePointerInteraction(false)
       .warmupTicks(0)
       .cooldownTicks(60)
+      .cooldownTime(2500) // the relaxation is bounded in time, whatever the size
       .d3AlphaDecay(0.06)
       .onEngineTick(() => this.syncPositions())
       .onEngineStop(() => { if (!this.fitted) { this.fitted = true; this.fit(); } })
@@ -69,7 +75,8 @@ export class Space {
 
   buildMeshes() {
     const n = Math.max(1, this.nodes.length);
-    const geometry = new THREE.SphereGeometry(1, 8, 6);
+    // Few triangles per memory: a software rasterizer pays for every one, every frame.
+    const geometry = new THREE.IcosahedronGeometry(1, n > 1000 ? 0 : 1);
     // Shaded by a matcap drawn here (one texture read per pixel, no lights): lit materials
     // cost a quarter of the frame rate on a software GPU.
     const material = new THREE.MeshMatcapMaterial({ matcap: shadeTexture() });
@@ -82,8 +89,15 @@ export class Space {
     // Two vertices per link, plus two arrowhead strokes per supersede link.
     this.segments = [];
     for (const l of this.links) {
-      this.segments.push({ l, part: 0 });
-      if (l.e.relation === "SUPERSEDES") this.segments.push({ l, part: 1 }, { l, part: 2 });
+      const e = l.e;
+      const c = new THREE.Color(EDGE_COLORS[e.relation] || "#6b7280");
+      if (e.relation === "ENTITY_OVERLAP") c.lerp(BACKGROUND, 1 - Math.max(0.15, e.weight));
+      const seg = {
+        s: this.index.get(e.source), d: this.index.get(e.target),
+        supersedes: e.relation === "SUPERSEDES", rgb: [c.r, c.g, c.b],
+      };
+      this.segments.push({ ...seg, part: 0 });
+      if (seg.supersedes) this.segments.push({ ...seg, part: 1 }, { ...seg, part: 2 });
     }
     const positions = new Float32Array(Math.max(1, this.segments.length) * 6);
     const colors = new Float32Array(Math.max(1, this.segments.length) * 6);
@@ -101,27 +115,28 @@ export class Space {
   }
 
   // Colour, size and visibility of every memory and link at the current time and filters.
+  // Called every frame while scrubbing: no allocation, no colour parsing, arrays by index.
   apply() {
     const t = this.time;
-    const matrix = new THREE.Matrix4();
-    const color = new THREE.Color();
-    this.state = new Map();
+    const matrix = this._matrix || (this._matrix = new THREE.Matrix4());
+    const color = this._color || (this._color = new THREE.Color());
+    const state = this.state;
     for (const n of this.nodes) {
       const m = n.m;
       let s = stateAt(m, t);
       if (s !== "hidden" && !this.visible(m)) s = "hidden";
       if (s === "superseded" && !this.showGhosts) s = "hidden";
-      this.state.set(n.id, s);
-      const decay = decayAt(m, t);
-      let size = 1.2 + 2.8 * (m.importance || 0);
+      state.set(n.id, s);
+      n.state = s;
+      let size = n.base;
       if (s === "hidden") size = 0;
       else if (s === "superseded") {
         size *= 0.6;
         color.copy(GHOST);
       } else {
-        color.set(TYPE_COLORS[m.type] || "#e5e7eb").lerp(BACKGROUND, 1 - Math.max(0.2, decay));
+        color.copy(n.color).lerp(BACKGROUND, 1 - Math.max(0.2, decayAt(m, t)));
       }
-      if (this.highlight.has(n.id) && s !== "hidden") {
+      if (s !== "hidden" && this.highlight.has(n.id)) {
         color.set(this.highlight.get(n.id));
         size *= 1.8;
       }
@@ -146,33 +161,31 @@ export class Space {
   applyLines() {
     const pos = this.lines.geometry.attributes.position.array;
     const col = this.lines.geometry.attributes.color.array;
-    const c = new THREE.Color();
-    this.segments.forEach((seg, k) => {
-      const { l, part } = seg;
-      const e = l.e;
-      const shown = this.edgeShown(e);
-      const s = this.index.get(e.source);
-      const d = this.index.get(e.target);
-      let from = [s.x, s.y, s.z];
-      let to = [d.x, d.y, d.z];
+    const segs = this.segments;
+    for (let k = 0; k < segs.length; k++) {
+      const { s, d, part, supersedes, rgb } = segs[k];
+      const shown = supersedes
+        ? s.state === "current" && d.state === "superseded"
+        : s.state === "current" && d.state === "current";
+      const o = k * 6;
+      let fx = s.x, fy = s.y, fz = s.z, tx = d.x, ty = d.y, tz = d.z;
       if (part > 0) {
         // An arrowhead stroke at the older version's end of a supersede link.
-        const dir = new THREE.Vector3(to[0] - from[0], to[1] - from[1], to[2] - from[2]);
-        const len = dir.length() || 1;
-        dir.divideScalar(len);
-        const side = new THREE.Vector3(-dir.y, dir.x, 0).multiplyScalar(part === 1 ? 1.5 : -1.5);
-        const tip = new THREE.Vector3(...to).addScaledVector(dir, -(d.size || 1));
-        from = [tip.x - dir.x * 4 + side.x, tip.y - dir.y * 4 + side.y, tip.z - dir.z * 4 + side.z];
-        to = [tip.x, tip.y, tip.z];
+        let dx = tx - fx, dy = ty - fy, dz = tz - fz;
+        const len = Math.hypot(dx, dy, dz) || 1;
+        dx /= len; dy /= len; dz /= len;
+        const side = part === 1 ? 1.5 : -1.5;
+        const back = d.size || 1;
+        tx -= dx * back; ty -= dy * back; tz -= dz * back;
+        fx = tx - dx * 4 - dy * side; fy = ty - dy * 4 + dx * side; fz = tz - dz * 4;
       }
-      if (!shown) to = from;
-      pos.set(from, k * 6);
-      pos.set(to, k * 6 + 3);
-      c.set(EDGE_COLORS[e.relation] || "#6b7280");
-      if (e.relation === "ENTITY_OVERLAP") c.lerp(BACKGROUND, 1 - Math.max(0.15, e.weight));
-      col.set([c.r, c.g, c.b], k * 6);
-      col.set([c.r, c.g, c.b], k * 6 + 3);
-    });
+      if (!shown) { tx = fx; ty = fy; tz = fz; }
+      pos[o] = fx; pos[o + 1] = fy; pos[o + 2] = fz;
+      pos[o + 3] = tx; pos[o + 4] = ty; pos[o + 5] = tz;
+      col[o] = col[o + 3] = rgb[0];
+      col[o + 1] = col[o + 4] = rgb[1];
+      col[o + 2] = col[o + 5] = rgb[2];
+    }
     this.lines.geometry.attributes.position.needsUpdate = true;
     this.lines.geometry.attributes.color.needsUpdate = true;
   }
