@@ -65,6 +65,7 @@ class VizQuery:
     history: bool = False
     types: Sequence[MemoryType] | None = None
     limit: int = DEFAULT_LIMIT
+    about: bool = True  # memory -> entity links (a node's entity_ids say the same)
 
     def checked(self) -> VizQuery:
         if not 1 <= self.limit <= MAX_LIMIT:
@@ -99,7 +100,8 @@ async def viz_graph(graph: GraphStore, tenant_id: str, query: VizQuery) -> VizVi
     nodes = [memory_node(m, p, seen_at) for m, p in found]
     nodes += entity_nodes(list(entities.values()), nodes)
     edges = memory_edges(memories)
-    edges += [VizEdge(m.id, e, "ABOUT", 1.0, "about") for m in memories for e in m.entity_ids]
+    if query.about:
+        edges += [VizEdge(m.id, e, "ABOUT", 1.0, "about") for m in memories for e in m.entity_ids]
     edges += [VizEdge(s, t, r, 1.0, "entity") for s, t, r in relations]
     return VizView(nodes=nodes, edges=edges, total=total, sampled=total > len(memories))
 

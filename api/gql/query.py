@@ -240,7 +240,7 @@ class Query:
         description="The explorer's graph: memories (3D layout, validity intervals), their "
         "links and entities. Current now by default; `asOf` gives the state at that instant; "
         "`history` every version ever stored (to animate); at most `limit` memories "
-        "(a stable sample when more match)."
+        "(a stable sample when more match); `about: false` leaves out the memory-to-entity links."
     )
     async def viz_graph(
         self,
@@ -252,6 +252,7 @@ class Query:
         as_of: datetime | None = None,
         history: bool = False,
         limit: int = DEFAULT_VIZ_LIMIT,
+        about: bool = True,  # ABOUT links (memory -> entity); nodes' entityIds carry them too
     ) -> VizGraphResult:
         ctx = info.context
 
@@ -264,6 +265,7 @@ class Query:
                 history=history,
                 types=types,
                 limit=limit,
+                about=about,
             )
             return VizGraph.of(await viz_graph(ctx.brain.graph, ctx.tenant, query))
 

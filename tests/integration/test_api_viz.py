@@ -111,6 +111,11 @@ async def test_history_carries_intervals_and_the_four_links(
     assert (s["writes"], s["peter"], "ABOUT") in edges
     assert all(len(n["position"]) == 3 for n in nodes.values())
     assert view["total"] == 4 and view["sampled"] is False
+    lean = await client.data(
+        "{ vizGraph(history: true, about: false) { ... on VizGraph { edges { relation } } } }"
+    )
+    relations = [e["relation"] for e in lean["vizGraph"]["edges"]]
+    assert "ABOUT" not in relations and "SUPERSEDES" in relations
 
 
 async def test_limit_is_a_stable_sample(brain: Brain, client: Client, tenant_id: str) -> None:

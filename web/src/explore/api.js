@@ -15,7 +15,7 @@ function unwrap(result, typename) {
 // Every version of the tenant's memories (at most `limit`), for client-side scrubbing.
 export async function loadHistory(limit) {
   const data = await gql(
-    `query Explore($limit: Int!) { vizGraph(history: true, limit: $limit) { __typename
+    `query Explore($limit: Int!) { vizGraph(history: true, limit: $limit, about: false) { __typename
       ... on VizGraph { total sampled nodes { ${NODE} } edges { source target relation weight kind } }
       ... on Error { message } } }`,
     { limit },
@@ -26,7 +26,7 @@ export async function loadHistory(limit) {
 // What the server says was current at `at` (ids only): the scrubber's check.
 export async function currentAt(at, limit) {
   const data = await gql(
-    `query AsOf($at: DateTime!, $limit: Int!) { vizGraph(asOf: $at, limit: $limit) { __typename
+    `query AsOf($at: DateTime!, $limit: Int!) { vizGraph(asOf: $at, limit: $limit, about: false) { __typename
       ... on VizGraph { total nodes { id kind } } ... on Error { message } } }`,
     { at: new Date(at).toISOString(), limit },
   );
