@@ -1,4 +1,14 @@
 # The API image for production (docker-compose.yml): Neo4j and Qdrant run as their own services.
+
+# The explorer and GraphiQL pages, bundled from the locked npm packages (served at /explore).
+FROM node:20-slim AS web
+WORKDIR /web
+COPY web/package.json web/package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY web/build.mjs ./
+COPY web/src ./src
+RUN npm run build
+
 FROM python:3.11-slim AS base
 
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 \
@@ -20,6 +30,7 @@ COPY ingest ./ingest
 COPY api ./api
 COPY bench ./bench
 COPY cypher ./cypher
+COPY --from=web /web/dist ./web/dist
 RUN pip install --no-deps -e . && mkdir -p /data && chown brain /data
 
 USER brain

@@ -4,6 +4,8 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 PIP    := $(BIN)/pip --disable-pip-version-check --quiet
+WEB    := web/dist/.built
+CHROMIUM := /usr/bin/chromium
 
 # No model downloads at run time: weights come from PyPI packages.
 export HF_HUB_OFFLINE := 1
@@ -20,12 +22,23 @@ $(STAMP): pyproject.toml requirements.lock
 	$(BIN)/python -m retrieval.onnx_model  # the embedding model's ONNX graph, from the packaged weights
 	touch $@
 
-install: $(STAMP)
+# The explorer and GraphiQL pages: npm packages at the locked versions, bundled into web/dist
+# (served by `brain serve`; nothing is fetched by a browser at run time).
+$(WEB): web/package.json web/package-lock.json web/build.mjs $(wildcard web/src/* web/src/*/*)
+	@command -v npm >/dev/null || { echo "need node >= 18 and npm (for the explorer's build)"; exit 1; }
+	cd web && npm ci --no-audit --no-fund --loglevel=error && npm run build --silent
+	touch $@
 
-run: $(STAMP)
+# The browser tests drive Debian's Chromium through Playwright (never a browser download).
+$(CHROMIUM):
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
+
+install: $(STAMP) $(WEB) $(CHROMIUM)
+
+run: install
 	$(BIN)/brain serve --demo
 
-test: $(STAMP)
+test: install
 	$(BIN)/pytest -q
 
 lint: $(STAMP)
@@ -48,4 +61,4 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.storage
 
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache web/node_modules web/dist

@@ -35,6 +35,7 @@ from api.context import Context
 from api.export import export_lines
 from api.gql.schema import build_schema
 from api.metrics import Metrics
+from api.web import page, wants_page, web_dir, web_routes
 from core.errors import BrainError
 from core.settings import Settings
 
@@ -123,10 +124,11 @@ class _TooLarge(Exception):
 class BrainGraphQL(GraphQL[Context, None]):
     def __init__(self, settings: Settings, brain_ref: dict[str, Brain], metrics: Metrics) -> None:
         super().__init__(
-            build_schema(settings.api), graphql_ide="graphiql" if settings.api.graphiql else None
-        )
+            build_schema(settings.api), graphql_ide=None
+        )  # GraphiQL is our own offline page (api/web.py); strawberry's loads from a CDN
         self._brain_ref = brain_ref
         self._metrics = metrics
+        self._graphiql = web_dir(settings.api) if settings.api.graphiql else None
 
     async def get_context(
         self, request: Request | WebSocket, response: Response | WebSocket | None
@@ -143,6 +145,9 @@ class BrainGraphQL(GraphQL[Context, None]):
         """Time each HTTP request and label it with its GraphQL operation."""
         if scope["type"] != "http":
             await super().__call__(scope, receive, send)
+            return
+        if self._graphiql and scope["method"] == "GET" and wants_page(Request(scope)):
+            await page(self._graphiql, "graphiql.html")(scope, receive, send)
             return
         start = time.perf_counter()
         status = 0
@@ -269,6 +274,7 @@ def create_app(
     app = Starlette(
         routes=[
             Route("/graphql", graphql, methods=["GET", "POST"]),
+            *web_routes(settings.api),
             Route("/healthz", healthz, methods=["GET"]),
             Route("/metrics", metrics_endpoint, methods=["GET"]),
             Route("/export", export_endpoint, methods=["GET"]),

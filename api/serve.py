@@ -146,7 +146,11 @@ async def _announce(server: uvicorn.Server, settings: Settings, key: str | None)
         await asyncio.sleep(0.05)
     url = f"http://{settings.host}:{settings.port}/graphql"
     _service_file(settings).write_text(json.dumps({"url": url, "pid": os.getpid()}))
-    lines = [f"AI Brain is ready at {url} (GraphiQL: open it in a browser)"]
+    base = f"http://{settings.host}:{settings.port}"
+    lines = [
+        f"AI Brain is ready at {url} (GraphiQL: open it in a browser)",
+        f"memory explorer: {base}/explore (open it in a browser; sign in with a key)",
+    ]
     if key:
         query = (
             '{"query":"{ search(input: {query: \\"who writes for WOBS?\\"}) '

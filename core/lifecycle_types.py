@@ -22,6 +22,7 @@ class JobName(StrEnum):
     REPROFILE = "reprofile"
     PROPOSE_IDENTITIES = "propose_identities"  # open identity questions whose profiles converged
     RECONCILE = "reconcile"
+    LAYOUT = "layout"  # the explorer's 3D positions (UMAP), for memories that have none
 
 
 # The order a consolidation runs its jobs in: promotion and merges first (they change what

@@ -105,6 +105,9 @@ class ApiSettings(BaseModel):
     cors_origins: list[str] = Field(default_factory=list)  # e.g. ["https://app.example.com"]
     log_format: Literal["json", "text"] = "json"
     graphiql: bool = True
+    # The built explorer and GraphiQL pages (`make install` runs `npm run build` in web/);
+    # None is the checkout's web/dist.
+    web_dir: Path | None = None
 
 
 class ResolutionSettings(BaseModel):
@@ -203,6 +206,7 @@ class LifecycleSettings(BaseModel):
             "reprofile": 3600.0,
             "propose_identities": 6 * 3600.0,
             "reconcile": 3600.0,
+            "layout": 900.0,
         }
     )
     batch_size: int = Field(default=500, ge=1)  # graph writes per transaction in a job
@@ -230,6 +234,14 @@ class LifecycleSettings(BaseModel):
     prune_types: list[str] = Field(
         default_factory=lambda: ["fact", "preference", "semantic", "procedural", "pattern"]
     )
+    # The explorer's 3D layout (UMAP of the embeddings): at most this many memories are fitted;
+    # the rest, and every later memory, are placed among their nearest fitted neighbours.
+    # Below 4,096 UMAP finds neighbours exactly (no NN-descent, nothing more to compile).
+    layout_fit_sample: int = Field(default=4_000, ge=20)
+    layout_neighbors: int = Field(default=15, ge=2)
+    # Refit (old points move, aligned to where they were) when the memories without a position
+    # outnumber those with one by this factor; otherwise new ones are placed and nothing moves.
+    layout_refit_ratio: float = Field(default=1.0, gt=0)
     # Feedback.
     feedback_step: float = Field(default=0.05, ge=0.0, le=1.0)  # helpful +, unhelpful -
     outcome_boost: float = Field(default=0.1, ge=0.0, le=1.0)  # positive outcome +, negative -

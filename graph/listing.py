@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from core.types import Entity, EntityType, Memory, MemoryType
-from graph.records import entity_from, memory_from
+from graph.records import entity_from
 from graph.scoped import Scoped
 
 
@@ -78,28 +78,3 @@ class ListingOps(Scoped):
         ids = await self.pinned_ids(at)
         found = await self.get_memories(ids)  # type: ignore[attr-defined]
         return [found[i] for i in ids if i in found]
-
-    async def viz_memories(
-        self,
-        *,
-        at: float,
-        limit: int,
-        project_id: str | None = None,
-        types: Sequence[MemoryType] | None = None,
-        since: float | None = None,
-        until: float | None = None,
-    ) -> list[Memory]:
-        rows = await self.read(
-            "viz_memories",
-            at=at,
-            limit=limit,
-            project_id=project_id,
-            types=[t.value for t in types] if types else None,
-            since=since,
-            until=until,
-        )
-        return [memory_from(r["m"], r["entity_ids"]) for r in rows]
-
-    async def viz_relations(self, entity_ids: Sequence[str]) -> list[tuple[str, str, str]]:
-        rows = await self.read("viz_relations", ids=list(entity_ids))
-        return [(r["source_id"], r["target_id"], r["relation"]) for r in rows]

@@ -21,6 +21,7 @@ from graph.resolution_ops import ResolutionOps
 from graph.retrieval_ops import RetrievalOps
 from graph.scoped import Check
 from graph.transfer import TransferOps
+from graph.viz_ops import VizOps
 
 if TYPE_CHECKING:
     from neo4j import AsyncManagedTransaction
@@ -39,6 +40,7 @@ class TenantGraph(
     ResolutionOps,
     LifecycleOps,
     EraseOps,
+    VizOps,
 ):
     """Graph operations scoped to ``tenant_id``."""
 

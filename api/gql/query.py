@@ -43,15 +43,13 @@ from api.gql.types import (
     MemoryNode,
     MemoryType,
     PathCount,
-    Position,
     SearchHit,
     SearchMetadata,
     SearchResults,
-    VizEdgeType,
     VizGraph,
-    VizNodeType,
 )
-from api.viz import viz_graph
+from api.viz import DEFAULT_LIMIT as DEFAULT_VIZ_LIMIT
+from api.viz import VizQuery, viz_graph
 from core.clock import to_epoch
 from core.retrieval_types import SearchMode as CoreSearchMode
 from core.retrieval_types import SearchQuery
@@ -238,7 +236,12 @@ class Query:
 
         return await guarded(run)  # type: ignore[no-any-return]
 
-    @strawberry.field(description="Memories and entities as a laid-out graph (bounded).")
+    @strawberry.field(
+        description="The explorer's graph: memories (3D layout, validity intervals), their "
+        "links and entities. Current now by default; `asOf` gives the state at that instant; "
+        "`history` every version ever stored (to animate); at most `limit` memories "
+        "(a stable sample when more match); `about: false` leaves out the memory-to-entity links."
+    )
     async def viz_graph(
         self,
         info: Info,
@@ -246,35 +249,24 @@ class Query:
         since: datetime | None = None,
         until: datetime | None = None,
         types: list[MemoryType] | None = None,
+        as_of: datetime | None = None,
+        history: bool = False,
+        limit: int = DEFAULT_VIZ_LIMIT,
+        about: bool = True,  # ABOUT links (memory -> entity); nodes' entityIds carry them too
     ) -> VizGraphResult:
         ctx = info.context
 
         async def run() -> VizGraph:
-            nodes, edges = await viz_graph(
-                ctx.brain.graph, ctx.tenant, project_id, to_epoch(since), to_epoch(until), types
+            query = VizQuery(
+                project_id=project_id,
+                since=to_epoch(since),
+                until=to_epoch(until),
+                as_of=to_epoch(as_of),
+                history=history,
+                types=types,
+                limit=limit,
+                about=about,
             )
-            return VizGraph(
-                nodes=[
-                    VizNodeType(
-                        id=strawberry.ID(n.id),
-                        type=n.type,
-                        kind=n.kind,
-                        position=Position(x=n.x, y=n.y),
-                        importance=n.importance,
-                        decay_factor=n.decay_factor,
-                        label=n.label,
-                    )
-                    for n in nodes
-                ],
-                edges=[
-                    VizEdgeType(
-                        source=strawberry.ID(e.source),
-                        target=strawberry.ID(e.target),
-                        relation=e.relation,
-                        weight=e.weight,
-                    )
-                    for e in edges
-                ],
-            )
+            return VizGraph.of(await viz_graph(ctx.brain.graph, ctx.tenant, query))
 
         return await guarded(run)  # type: ignore[no-any-return]

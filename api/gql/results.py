@@ -66,4 +66,6 @@ EntityLineageResult = Annotated[
     EntityLineage | NotFoundError | InvalidInputError | ForbiddenError,
     strawberry.union("EntityLineageResult"),
 ]
-VizGraphResult = Annotated[VizGraph | ForbiddenError, strawberry.union("VizGraphResult")]
+VizGraphResult = Annotated[
+    VizGraph | InvalidInputError | ForbiddenError, strawberry.union("VizGraphResult")
+]

@@ -34,6 +34,7 @@ from ingest.lifecycle.context import JobCall, JobContext, Progress
 from ingest.lifecycle.decay import decay, prune
 from ingest.lifecycle.duplicates import merge_duplicates
 from ingest.lifecycle.identities import propose_identities
+from ingest.lifecycle.layout import layout
 from ingest.lifecycle.patterns import compress_episodes
 from ingest.lifecycle.upkeep import reconcile_index, reprofile
 from ingest.lifecycle.working import promote_working
@@ -51,6 +52,7 @@ JOBS: dict[JobName, Job] = {
     JobName.REPROFILE: reprofile,
     JobName.PROPOSE_IDENTITIES: propose_identities,
     JobName.RECONCILE: reconcile_index,
+    JobName.LAYOUT: layout,
 }
 
 

@@ -104,6 +104,10 @@ def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
 def test_serve_demo_then_keys_create_attaches(service: Service) -> None:
     banner = service.stderr.read_text()
     assert f"ready at {service.url}" in banner and "curl -s" in banner
+    explore = service.url.replace("/graphql", "/explore")
+    assert f"memory explorer: {explore}" in banner
+    page = httpx.get(explore, timeout=10)
+    assert page.status_code == 200 and "/assets/explore.js" in page.text
     # Log lines on stdout, one JSON object each (uvicorn's too); the banner only on stderr.
     lines = [json.loads(line) for line in service.stdout.read_text().splitlines() if line]
     assert any(line["logger"].startswith("uvicorn") for line in lines)

@@ -1,0 +1,80 @@
+// The GraphQL the explorer sends; every request carries the session's key.
+import { gql } from "../key.js";
+
+const NODE = `id type kind label content laidOut importance decayFactor validFrom supersededAt
+  expiresAt createdAt halfLifeDays sessionId projectId entityIds position { x y z }`;
+
+export class KeyRefused extends Error {}
+
+function unwrap(result, typename) {
+  if (result.__typename === "ForbiddenError") throw new KeyRefused(result.message);
+  if (result.__typename !== typename) throw new Error(result.message || result.__typename);
+  return result;
+}
+
+// Every version of the tenant's memories (at most `limit`), for client-side scrubbing.
+export async function loadHistory(limit) {
+  const data = await gql(
+    `query Explore($limit: Int!) { vizGraph(history: true, limit: $limit, about: false) { __typename
+      ... on VizGraph { total sampled nodes { ${NODE} } edges { source target relation weight kind } }
+      ... on Error { message } } }`,
+    { limit },
+  );
+  return unwrap(data.vizGraph, "VizGraph");
+}
+
+// What the server says was current at `at` (ids only): the scrubber's check.
+export async function currentAt(at, limit) {
+  const data = await gql(
+    `query AsOf($at: DateTime!, $limit: Int!) { vizGraph(asOf: $at, limit: $limit, about: false) { __typename
+      ... on VizGraph { total nodes { id kind } } ... on Error { message } } }`,
+    { at: new Date(at).toISOString(), limit },
+  );
+  return unwrap(data.vizGraph, "VizGraph");
+}
+
+export async function search(query) {
+  const data = await gql(
+    `query Find($q: String!) { search(input: {query: $q, topK: 20}) { __typename
+      ... on SearchResults { hits { score paths memory { id content } } } ... on Error { message } } }`,
+    { q: query },
+  );
+  return unwrap(data.search, "SearchResults").hits;
+}
+
+export async function lineage(id) {
+  const data = await gql(
+    `query Lin($id: ID!) { lineage(memoryId: $id) { __typename
+      ... on Lineage { links { current reason replacedAt memory { id content createdAt } } }
+      ... on Error { message } } }`,
+    { id },
+  );
+  return unwrap(data.lineage, "Lineage").links;
+}
+
+export async function entity(id) {
+  const data = await gql(
+    `query Ent($id: ID!) {
+      entity(id: $id) { __typename ... on Entity { id name type aliases profileSummary mergedIntoId
+        firstSeen lastSeen } ... on Error { message } }
+      relationships(entityId: $id) { __typename ... on RelationshipList { relationships {
+        sourceId targetId relation since until } } ... on Error { message } }
+      entityLineage(entityId: $id) { __typename ... on EntityLineage { chains { links {
+        current reason memory { id content } } } } ... on Error { message } } }`,
+    { id },
+  );
+  return {
+    entity: unwrap(data.entity, "Entity"),
+    relations: unwrap(data.relationships, "RelationshipList").relationships,
+    chains: unwrap(data.entityLineage, "EntityLineage").chains,
+  };
+}
+
+export async function entities(ids) {
+  // Names of neighbours met by expanding (not in the current view).
+  const parts = ids.map((id, i) => `e${i}: entity(id: ${JSON.stringify(id)}) {
+    ... on Entity { id name type } }`);
+  if (!parts.length) return [];
+  const data = await gql(`query Names { ${parts.join("\n")} }`);
+  return Object.values(data).filter((e) => e && e.id);
+}

@@ -1,0 +1,29 @@
+// The API key lives in this browser tab's session only (sessionStorage): never in
+// localStorage, a cookie or the URL, so closing the tab forgets it.
+const KEY = "brain.apiKey";
+
+export function getKey() {
+  return sessionStorage.getItem(KEY) || "";
+}
+
+export function setKey(key) {
+  if (key) sessionStorage.setItem(KEY, key.trim());
+  else sessionStorage.removeItem(KEY);
+}
+
+export function authHeaders(key = getKey()) {
+  return key ? { Authorization: `Bearer ${key}` } : {};
+}
+
+// One GraphQL request with the session's key; resolves to the `data` object or throws
+// an Error whose message is the server's.
+export async function gql(query, variables = {}, key = getKey()) {
+  const res = await fetch("/graphql", {
+    method: "POST",
+    headers: { "Content-Type": "application/json", ...authHeaders(key) },
+    body: JSON.stringify({ query, variables }),
+  });
+  const body = await res.json();
+  if (body.errors && body.errors.length) throw new Error(body.errors[0].message);
+  return body.data;
+}
