@@ -13,6 +13,7 @@
     brain export --tenant T [--out FILE]          # JSONL, lossless
     brain import --tenant T FILE
     brain reconcile | brain health | brain doctor
+    brain compact                                 # purge deleted data from the engines' files
 
 While `brain serve` runs on the data directory (or --url / $BRAIN_URL names a service),
 remember, search, consolidate, doctor, health and export are clients of its API (--key /
@@ -189,6 +190,11 @@ def _parser() -> argparse.ArgumentParser:
     imp.add_argument("file", help="a file written by `brain export`")
 
     cmd("reconcile", "re-index unindexed memories, drop orphan vectors")
+    cmd(
+        "compact",
+        "rewrite the embedded engines' files without the bytes of deleted data "
+        "(vector shard, graph record pages and indexes)",
+    )
     cmd("health", "check both engines")
     cmd("doctor", "check the installation, the engines, versions and index lag")
     return p

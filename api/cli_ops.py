@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from collections import Counter
@@ -146,6 +147,8 @@ async def _with_brain(args: argparse.Namespace, brain: Brain) -> int:
     elif args.command == "reconcile":
         report = await brain.reconcile()
         print(json.dumps(report.__dict__))
+    elif args.command == "compact":
+        print(json.dumps(dataclasses.asdict(await brain.disk.compact())))
     elif args.command == "health":
         h = await brain.health()
         print(json.dumps({"ok": h.ok, "engines": [e.__dict__ for e in h.engines]}))
