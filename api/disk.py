@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,11 +35,10 @@ from retrieval.vector_index import VectorIndex
 log = logging.getLogger(__name__)
 
 PENDING = "index-purge.pending"  # in the graph directory: an index rebuild is owed
-_INDEX_FILE = re.compile(r"idx$")  # ArcadeDB index files (.umtidx, .numtidx, .uctidx, ...)
-_LOG_FILE = re.compile(r"\.wal$")  # ArcadeDB transaction logs, dropped at a clean close
 WAITING = (
-    "graph index pages and transaction logs keep erased keys until the next clean shutdown "
-    "(or `brain compact`) rebuilds the indexes"
+    "the graph engine's files keep erased bytes (index pages and transaction logs, and record "
+    "pages when their compaction met concurrent writes) until the next clean shutdown (or "
+    "`brain compact`) compacts them and rebuilds the indexes"
 )
 
 
@@ -72,35 +70,41 @@ class DiskPurge:
 
     async def after_erase(self, needles: Needles) -> DiskCheck:
         """Compact what can be compacted while serving, then look for ``needles``. A failed
-        compaction is reported in ``pending``, never raised: the erase itself is done."""
+        compaction is reported in ``pending``, never raised: the erase itself is done, and
+        the graph's part is owed to the next clean shutdown either way."""
         if not self.settings.compact_on_erase:
             return DiskCheck(pending="compaction after erase is off: run `brain compact`")
         async with self._lock:
+            vectors = graph = False
+            failed: list[str] = []
             try:
                 vectors = await self.index.compact()
-                graph = self.runtime is not None and await self.runtime.compact()
             except BackendError as e:
-                log.exception("compaction after an erase failed")
-                return DiskCheck(pending=f"compaction failed ({e}): run `brain compact`")
-            if graph:
+                log.exception("vector compaction after an erase failed")
+                failed.append(f"vector compaction failed ({e.message}): run `brain compact`")
+            if self.runtime is not None and self.runtime.data_dir is not None:
                 self._owe_index_rebuild()
+                try:
+                    graph = await self.runtime.compact()
+                except BackendError as e:  # e.g. write conflicts under load: shutdown does it
+                    log.warning("graph compaction after an erase failed: %s", e.message)
             found = await asyncio.to_thread(scan, self.roots, needles)
         traces = tuple(f"{t.path}: {', '.join(t.values)}" for t in found.traces)
-        waiting = [
-            t for t in found.traces if _INDEX_FILE.search(t.path) or _LOG_FILE.search(t.path)
-        ]
+        if any(t.path.startswith("graph/") for t in found.traces):
+            failed.append(WAITING)
         return DiskCheck(
             scanned=bool(self.roots),
             files=found.files,
             vectors_compacted=vectors,
             graph_compacted=graph,
             traces=traces,
-            pending=WAITING if waiting else _servers(self.roots, self.settings),
+            pending="; ".join(failed) or _servers(self.settings),
         )
 
     async def settle(self) -> bool:
-        """Rebuild the graph indexes if an erase left that owed; True if it did. Call only
-        while nothing writes (start-up before serving, shutdown after serving)."""
+        """Compact the graph's record pages and rebuild its indexes if an erase left that
+        owed; True if it did. Call only while nothing writes (start-up before serving,
+        shutdown after serving)."""
         if self.runtime is None or not self._owed().exists():
             return False
         async with self._lock:
@@ -126,7 +130,7 @@ class DiskPurge:
         self._owed().touch()
 
 
-def _servers(roots: list[Path], settings: Settings) -> str | None:
+def _servers(settings: Settings) -> str | None:
     if settings.graph.embedded and settings.vector.embedded:
         return None
     return "a server engine's files are its operator's: see the README (erase on servers)"

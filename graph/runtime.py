@@ -34,10 +34,19 @@ class GraphRuntime:
         """
         if self.engine is None:
             return False
-        try:
-            await asyncio.to_thread(self.engine.compress)
-        except (urllib.error.URLError, OSError, ValueError) as e:
-            raise BackendError(f"graph compaction failed: {e}") from e
+        for wait in (0.2, 0.5, None):
+            try:
+                await asyncio.to_thread(self.engine.compress)
+                break
+            except urllib.error.HTTPError as e:
+                # 503: a write conflict (ConcurrentModificationException) with a concurrent
+                # transaction; under a steady write load it may keep losing (then the
+                # caller leaves it to a moment without writers).
+                if e.code != 503 or wait is None:
+                    raise BackendError(f"graph compaction failed: {e}") from e
+                await asyncio.sleep(wait)
+            except (urllib.error.URLError, OSError, ValueError) as e:
+                raise BackendError(f"graph compaction failed: {e}") from e
         if rebuild_indexes:
             await self.store.rebuild_indexes()
         return True
