@@ -155,6 +155,11 @@ class GraphStore:
             await self._ddl(text)
         return len(schema_statements())
 
+    async def read_text(self, text: str, params: dict[str, Any]) -> Rows:
+        """Run ``text`` as a read (READ access mode): only for queries ``graph.analyst`` has
+        checked, since ArcadeDB runs writes in a read transaction all the same."""
+        return await self._execute_read(lambda tx: self._run(tx, text, params, "analyst"))
+
     async def _ddl(self, text: str) -> None:
         async def ddl(tx: AsyncManagedTransaction) -> Rows:
             return await self._run(tx, text, {})

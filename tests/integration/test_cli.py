@@ -168,8 +168,35 @@ async def test_doctor_flags_orphan_vectors_and_reconcile_clears_them(
     from retrieval.vector_index import VectorPoint
 
     data = str(tmp_path / "d")
-    code, _, _ = await brain(capsys, "remember", "--data-dir", data, "--tenant", "acme", "Hi")
+    code, out, _ = await brain(capsys, "remember", "--data-dir", data, "--tenant", "acme", "Hi")
     assert code == 0
+    hi = out.strip()
+    # `brain cypher`: a shipped analyst query by name, $tenant bound, no models loaded.
+    code, out, _ = await brain(
+        capsys,
+        "cypher",
+        "--data-dir",
+        data,
+        "--tenant",
+        "acme",
+        "fact_history",
+        "--param",
+        f"id={hi}",
+    )
+    (row,) = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and (row["id"], row["content"], row["current"]) == (hi, "Hi", True)
+    for refused, why in [
+        ("MATCH (m:Memory {tenant_id: $tenant}) DETACH DELETE m", "DETACH is refused"),
+        ("MATCH (m:Memory) RETURN m", "must filter on $tenant"),
+    ]:
+        code, out, err = await brain(
+            capsys, "cypher", "--data-dir", data, "--tenant", "acme", refused
+        )
+        assert code == 2 and out == "" and why in err
+    code, _, err = await brain(
+        capsys, "cypher", "--data-dir", data, "--tenant", "acmee", "entity_merges"
+    )
+    assert code == 2 and "not found" in err
     index = build_vector_index(Settings(data_dir=Path(data)), 384)
     await index.open()
     payload = {"tenant_id": "acme", "type": "fact", "created_at": 1.0, "entity_ids": []}
