@@ -31,7 +31,9 @@ from core.errors import BackendError, BrainError, InvalidInput
 from core.settings import Settings
 
 # The commands that talk to a running service rather than open the engines themselves.
-CLIENT_COMMANDS = frozenset({"remember", "search", "consolidate", "doctor", "health", "export"})
+CLIENT_COMMANDS = frozenset(
+    {"remember", "search", "consolidate", "doctor", "health", "export", "cypher"}
+)
 SERVICE_FILE = "service.json"  # written by api/serve.py when the service is ready
 CLI_KEY_FILE = "cli.key"  # the admin key api/serve.py keeps for these commands
 TENANT_HEADER = "X-Brain-Tenant"  # read by api/auth.py``acting_for``
@@ -177,6 +179,7 @@ def run(args: argparse.Namespace, service: Service, settings: Settings) -> int:
         "consolidate": _consolidate,
         "health": _health,
         "export": _export,
+        "cypher": _cypher,
     }
     if args.command == "doctor":
         return _doctor(service, settings)
@@ -212,6 +215,25 @@ def _search(args: argparse.Namespace, service: Service) -> int:
     for hit in result(data["search"])["hits"]:
         memory = hit["memory"]
         print_hit(memory["id"], hit["score"], memory["type"].lower(), memory["content"], args.json)
+    return 0
+
+
+def _cypher(args: argparse.Namespace, service: Service) -> int:
+    from graph.analyst import check_read_only, parse_params, query_text  # no driver imported
+
+    text = check_read_only(query_text(args.query))
+    params = parse_params(args.param)
+    check_tenant_known(service, args.tenant)
+    data = call(
+        service,
+        "query($q: String!, $p: JSON) { cypher(query: $q, params: $p) "
+        "{ ... on CypherRows { rows } " + ERRORS + " } }",
+        args.tenant,
+        q=text,
+        p=params,
+    )
+    for row in result(data["cypher"])["rows"]:
+        print(json.dumps(row))
     return 0
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-import re
 import sys
 from collections import Counter
 from collections.abc import Awaitable, Callable
@@ -64,10 +63,10 @@ async def _keys(args: argparse.Namespace, settings: Settings) -> int:
 async def _cypher(args: argparse.Namespace, settings: Settings) -> int:
     """A read-only query on the graph alone (no models loaded), attached to the engine of a
     running ``brain serve`` on this data directory if there is one."""
-    from graph.analyst import check_read_only, query_text, run_read_only
+    from graph.analyst import check_read_only, parse_params, query_text, run_read_only
 
     text = check_read_only(query_text(args.query))  # refused before any engine starts
-    params = cypher_params(args.param)
+    params = parse_params(args.param)
     runtime = await open_graph(settings, attach=True)
     try:
         if args.tenant not in await runtime.store.system.tenants():
@@ -77,21 +76,6 @@ async def _cypher(args: argparse.Namespace, settings: Settings) -> int:
     finally:
         await runtime.close()
     return 0
-
-
-def cypher_params(pairs: list[str]) -> dict[str, Any]:
-    """``NAME=VALUE`` pairs as query parameters: VALUE as JSON when it parses (numbers, null,
-    lists), else as the string it is."""
-    params: dict[str, Any] = {}
-    for pair in pairs:
-        name, sep, value = pair.partition("=")
-        if not sep or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
-            raise InvalidInput(f"--param takes NAME=VALUE, got {pair!r}", field="param")
-        try:
-            params[name] = json.loads(value)
-        except ValueError:
-            params[name] = value
-    return params
 
 
 def _key_json(row: dict[str, Any]) -> dict[str, Any]:

@@ -17,16 +17,16 @@ Example::
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
-from typing import Any
-
-from neo4j.exceptions import ClientError
-from neo4j.graph import Node, Relationship
+from typing import TYPE_CHECKING, Any
 
 from core.errors import BackendError, InvalidInput
 from graph.cypher import CYPHER_DIR
-from graph.store import GraphStore
+
+if TYPE_CHECKING:  # the checks and the query files load without the driver (thin CLI)
+    from graph.store import GraphStore
 
 ANALYST_DIR = CYPHER_DIR / "analyst"
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -62,6 +62,21 @@ def query_text(arg: str) -> str:
     return arg
 
 
+def parse_params(pairs: list[str]) -> dict[str, Any]:
+    """``NAME=VALUE`` pairs (``brain cypher --param``) as query parameters: VALUE as JSON when
+    it parses (numbers, null, lists), else as the string it is."""
+    params: dict[str, Any] = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
+            raise InvalidInput(f"--param takes NAME=VALUE, got {pair!r}", field="param")
+        try:
+            params[name] = json.loads(value)
+        except ValueError:
+            params[name] = value
+    return params
+
+
 def check_read_only(text: str) -> str:
     """``text`` if it is a tenant-bound read; raises InvalidInput naming what is refused."""
     if not text.strip():
@@ -85,6 +100,8 @@ async def run_read_only(
     """Rows of a checked read-only query with ``$tenant`` bound, values made plain (dates as
     ISO-8601 strings, nodes as their properties). A query the engine rejects (syntax, a
     missing parameter) is InvalidInput; ``tenant`` may not be passed in ``params``."""
+    from neo4j.exceptions import ClientError
+
     extra = dict(params or {})
     if "tenant" in extra:
         raise InvalidInput("$tenant is bound from --tenant, not a parameter", field="params")
@@ -100,6 +117,8 @@ async def run_read_only(
 
 def plain(value: Any) -> Any:
     """A driver value as JSON-ready data."""
+    from neo4j.graph import Node, Relationship
+
     if isinstance(value, Node):
         return {"labels": sorted(value.labels), **{k: plain(v) for k, v in value.items()}}
     if isinstance(value, Relationship):
