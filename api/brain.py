@@ -169,10 +169,7 @@ class Brain(EntityFacade, LifecycleFacade):
         await self.lifecycle.scheduler.stop()  # an interrupted job resumes at its next run
         await self.ingest.stop()  # pending jobs stay in the graph and resume at the next start
         await self.access.close()  # flush batched access counts
-        try:
-            await self.disk.settle()  # nothing writes now: purge erased keys from the indexes
-        except BackendError:  # owed still: the next start-up does it
-            log.exception("graph index rebuild at shutdown failed")
+        await self.disk.settle()  # nothing writes now: purge erased keys from the indexes
         await self.index.close()
         await self.embedder.close()
         if self._runtime is not None:

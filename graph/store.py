@@ -144,15 +144,17 @@ class GraphStore:
         the live records, so keys of deleted records leave the disk (an LSM index keeps
         them, beside their tombstones, until then). Only while nothing else writes: between
         the drop and the create, uniqueness is not enforced."""
-        constraints = await self._execute_read(lambda tx: self._run(tx, "SHOW CONSTRAINTS", {}))
-        for row in constraints:
-            await self._ddl(f"DROP CONSTRAINT {quoted_schema_name(row['name'])} IF EXISTS")
-        indexes = await self._execute_read(lambda tx: self._run(tx, "SHOW INDEXES", {}))
-        for row in indexes:
-            if row.get("type") != "LOOKUP":  # Neo4j's token lookup indexes stay
-                await self._ddl(f"DROP INDEX {quoted_schema_name(row['name'])} IF EXISTS")
-        for text in schema_statements():
-            await self._ddl(text)
+        try:
+            constraints = await self._execute_read(lambda tx: self._run(tx, "SHOW CONSTRAINTS", {}))
+            for row in constraints:
+                await self._ddl(f"DROP CONSTRAINT {quoted_schema_name(row['name'])} IF EXISTS")
+            indexes = await self._execute_read(lambda tx: self._run(tx, "SHOW INDEXES", {}))
+            for row in indexes:
+                if row.get("type") != "LOOKUP":  # Neo4j's token lookup indexes stay
+                    await self._ddl(f"DROP INDEX {quoted_schema_name(row['name'])} IF EXISTS")
+        finally:  # whatever happened above, the schema is whole again (IF NOT EXISTS)
+            for text in schema_statements():
+                await self._ddl(text)
         return len(schema_statements())
 
     async def read_text(self, text: str, params: dict[str, Any]) -> Rows:
