@@ -17,7 +17,7 @@
     brain cypher --tenant T [--param K=V...] QUERY|FILE|NAME   # read-only, $tenant bound
 
 While `brain serve` runs on the data directory (or --url / $BRAIN_URL names a service),
-remember, search, consolidate, doctor, health and export are clients of its API (--key /
+remember, search, consolidate, doctor, health, export and cypher are clients of its API (--key /
 $BRAIN_API_KEY, else the admin key the service keeps in the data directory); they start in
 well under a second, importing neither the models nor the engine drivers. With nothing
 running they open the engines themselves. The other commands need the data directory to
