@@ -20,6 +20,7 @@ from typing import Any
 
 from api.brain_entities import EntityFacade
 from api.brain_lifecycle import LifecycleFacade
+from api.disk import DiskPurge
 from core.clock import now
 from core.errors import BackendError, Conflict, InvalidInput
 from core.ids import check_id
@@ -130,6 +131,7 @@ class Brain(EntityFacade, LifecycleFacade):
             self.ingest.llm.client if self.ingest.llm is not None else None,
         )
         self._runtime = runtime
+        self.disk = DiskPurge(settings, index, runtime)  # erased data off the engines' files
         if runtime is not None and runtime.supervisor is not None:
             # Writes the engine's exit cut short are finished as after any crash.
             runtime.supervisor.on_restart = self.reconcile
@@ -155,6 +157,7 @@ class Brain(EntityFacade, LifecycleFacade):
             await brain.ingest.start()  # resumes jobs a previous process left pending
             if settings.reconcile_on_start:
                 await brain.reconcile()
+            await brain.disk.settle()  # an index rebuild an erase owed when we last stopped
             # Before serving: the embedded shard optimizes only when asked, and blocks meanwhile.
             await index.optimize()
         except BaseException:
@@ -168,6 +171,7 @@ class Brain(EntityFacade, LifecycleFacade):
         await self.lifecycle.scheduler.stop()  # an interrupted job resumes at its next run
         await self.ingest.stop()  # pending jobs stay in the graph and resume at the next start
         await self.access.close()  # flush batched access counts
+        await self.disk.settle()  # nothing writes now: purge erased keys from the indexes
         await self.index.close()
         await self.embedder.close()
         if self._runtime is not None:
@@ -235,6 +239,7 @@ class Brain(EntityFacade, LifecycleFacade):
             entity,
             user_id,
             reprofile=self.resolver.profiles.reprofile_entities,
+            purge=self.disk.after_erase,
         )
         if report.entity_ids:
             self.resolver.names.invalidate(tenant_id)

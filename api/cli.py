@@ -16,9 +16,11 @@
     brain export --tenant T [--out FILE]          # JSONL, lossless
     brain import --tenant T FILE
     brain reconcile | brain health | brain doctor
+    brain compact                                 # purge deleted data from the engines' files
+    brain cypher --tenant T [--param K=V...] QUERY|FILE|NAME   # read-only, $tenant bound
 
 While `brain serve` runs on the data directory (or --url / $BRAIN_URL names a service),
-remember, search, consolidate, doctor, health and export are clients of its API (--key /
+remember, search, consolidate, doctor, health, export and cypher are clients of its API (--key /
 $BRAIN_API_KEY, else the admin key the service keeps in the data directory); they start in
 well under a second, importing neither the models nor the engine drivers. With nothing
 running they open the engines themselves. The other commands need the data directory to
@@ -204,6 +206,25 @@ def _parser() -> argparse.ArgumentParser:
     imp.add_argument("file", help="a file written by `brain export`")
 
     cmd("reconcile", "re-index unindexed memories, drop orphan vectors")
+    cmd(
+        "compact",
+        "rewrite the embedded engines' files without the bytes of deleted data "
+        "(vector shard, graph record pages and indexes)",
+    )
+    cypher = cmd(
+        "cypher",
+        "run a read-only Cypher query with $tenant bound (a shipped analyst query by name, "
+        "a .cypher file, or the text); one JSON object per row",
+    )
+    tenant(cypher)
+    cypher.add_argument(
+        "--param",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a query parameter (VALUE as JSON when it parses, else a string; repeatable)",
+    )
+    cypher.add_argument("query", help="fact_history, true_on_date, ... | FILE.cypher | QUERY")
     cmd("health", "check both engines")
     cmd("doctor", "check the installation, the engines, versions and index lag")
     return p

@@ -32,7 +32,7 @@ from core.settings import Settings
 
 # The commands that talk to a running service rather than open the engines themselves.
 CLIENT_COMMANDS = frozenset(
-    {"remember", "search", "consolidate", "doctor", "health", "export", "identity"}
+    {"remember", "search", "consolidate", "doctor", "health", "export", "identity", "cypher"}
 )
 SERVICE_FILE = "service.json"  # written by api/serve.py when the service is ready
 CLI_KEY_FILE = "cli.key"  # the admin key api/serve.py keeps for these commands
@@ -180,6 +180,7 @@ def run(args: argparse.Namespace, service: Service, settings: Settings) -> int:
         "health": _health,
         "export": _export,
         "identity": _identity,
+        "cypher": _cypher,
     }
     if args.command == "doctor":
         return _doctor(service, settings)
@@ -270,6 +271,25 @@ def _identity(args: argparse.Namespace, service: Service) -> int:
         )
     else:
         print(json.dumps({"distinct": [args.ids[0], args.ids[1]]}))
+    return 0
+
+
+def _cypher(args: argparse.Namespace, service: Service) -> int:
+    from graph.analyst import check_read_only, parse_params, query_text  # no driver imported
+
+    text = check_read_only(query_text(args.query))
+    params = parse_params(args.param)
+    check_tenant_known(service, args.tenant)
+    data = call(
+        service,
+        "query($q: String!, $p: JSON) { cypher(query: $q, params: $p) "
+        "{ ... on CypherRows { rows } " + ERRORS + " } }",
+        args.tenant,
+        q=text,
+        p=params,
+    )
+    for row in result(data["cypher"])["rows"]:
+        print(json.dumps(row))
     return 0
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from collections import Counter
@@ -30,6 +31,8 @@ from graph.store import MIGRATIONS
 async def run(args: argparse.Namespace, settings: Settings) -> int:
     if args.command == "keys":
         return await _keys(args, settings)
+    if args.command == "cypher":
+        return await _cypher(args, settings)
     if args.command == "doctor":
         return await _doctor(settings)
     brain = await Brain.open(settings.model_copy(update={"reconcile_on_start": False}))
@@ -52,6 +55,24 @@ async def _keys(args: argparse.Namespace, settings: Settings) -> int:
         else:
             for row in await list_keys(runtime.store):
                 print(json.dumps(_key_json(row)))
+    finally:
+        await runtime.close()
+    return 0
+
+
+async def _cypher(args: argparse.Namespace, settings: Settings) -> int:
+    """A read-only query on the graph alone (no models loaded), attached to the engine of a
+    running ``brain serve`` on this data directory if there is one."""
+    from graph.analyst import check_read_only, parse_params, query_text, run_read_only
+
+    text = check_read_only(query_text(args.query))  # refused before any engine starts
+    params = parse_params(args.param)
+    runtime = await open_graph(settings, attach=True)
+    try:
+        if args.tenant not in await runtime.store.system.tenants():
+            raise NotFound("tenant", args.tenant)
+        for row in await run_read_only(runtime.store, args.tenant, text, params):
+            print(json.dumps(row, default=str))
     finally:
         await runtime.close()
     return 0
@@ -148,6 +169,8 @@ async def _with_brain(args: argparse.Namespace, brain: Brain) -> int:
     elif args.command == "reconcile":
         report = await brain.reconcile()
         print(json.dumps(report.__dict__))
+    elif args.command == "compact":
+        print(json.dumps(dataclasses.asdict(await brain.disk.compact())))
     elif args.command == "health":
         h = await brain.health()
         print(json.dumps({"ok": h.ok, "engines": [e.__dict__ for e in h.engines]}))

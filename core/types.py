@@ -211,6 +211,27 @@ class EntityMerge(_Frozen):
     undone_at: float | None = None
 
 
+class DiskCheck(_Frozen):
+    """What an erase verified in the embedded engines' files, after compacting them.
+
+    ``scanned``: the files under the engines' directories were read (False on servers, whose
+    files this process cannot see: see the README on erasing there). ``traces`` names each
+    file that still held an erased id or string, with the value found; ``pending`` says what
+    keeps them and when they go. ``clean``: scanned, and no file held anything erased.
+    """
+
+    scanned: bool = False
+    files: int = 0
+    vectors_compacted: bool = False
+    graph_compacted: bool = False
+    traces: tuple[str, ...] = ()
+    pending: str | None = None
+
+    @property
+    def clean(self) -> bool:
+        return self.scanned and not self.traces
+
+
 class EraseReport(_Frozen):
     """What an erase removed from both engines and what it cleaned up around it.
 
@@ -218,7 +239,8 @@ class EraseReport(_Frozen):
     (extractions from erased turns, earlier versions, merged duplicates) and ``patterns``
     (patterns summarizing an erased episode; their other episodes are ``restored_memories``,
     current again). The other counts are records that named erased ids or held their text.
-    ``verified``: afterwards neither engine held any erased memory.
+    ``verified``: afterwards neither engine held any erased memory. ``disk``: what was
+    compacted and then found (or not) in the engines' files.
     """
 
     memory_ids: tuple[str, ...] = ()
@@ -235,6 +257,7 @@ class EraseReport(_Frozen):
     feedback: int = 0
     relations: int = 0
     verified: bool = False
+    disk: DiskCheck = DiskCheck()
 
 
 class Hit(_Frozen):

@@ -31,6 +31,7 @@ class GraphErasure:
     """What ``erase_graph`` removed and repaired."""
 
     memories: dict[str, str] = field(default_factory=dict)  # erased memory id → type
+    texts: tuple[str, ...] = ()  # their contents (what the on-disk check looks for)
     restored: dict[str, float] = field(default_factory=dict)  # source id → its superseded_at
     conflicts: int = 0
     jobs: int = 0
@@ -114,6 +115,7 @@ class EraseOps(Scoped):
         )
         return GraphErasure(
             memories={str(r["id"]): str(r["type"]) for r in erased},
+            texts=tuple(str(r["content"]) for r in erased if r["content"]),
             restored={str(r["id"]): float(r["superseded_at"]) for r in restored},
             conflicts=_count(conflicts, "conflicts"),
             jobs=_count(jobs, "jobs"),

@@ -287,7 +287,9 @@ class EmbeddedGraphEngine:
             )
         return _port_open(bolt_port) and self._http_ready(http_port)
 
-    def _http(self, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
+    def _http(
+        self, method: str, path: str, body: dict[str, Any] | None = None, timeout: float = 10
+    ) -> Any:
         assert self.info is not None
         token = base64.b64encode(f"{ROOT_USER}:{self.info.password}".encode()).decode()
         req = urllib.request.Request(
@@ -296,7 +298,7 @@ class EmbeddedGraphEngine:
             data=json.dumps(body).encode() if body is not None else None,
             headers={"Authorization": f"Basic {token}", "Content-Type": "application/json"},
         )
-        with urllib.request.urlopen(req, timeout=10) as resp:  # noqa: S310 - loopback only
+        with urllib.request.urlopen(req, timeout=timeout) as resp:  # noqa: S310 - loopback only
             return json.loads(resp.read() or b"null")
 
     def _http_ready(self, http_port: int) -> bool:
@@ -310,6 +312,15 @@ class EmbeddedGraphEngine:
         existing = self._http("GET", "/api/v1/databases").get("result", [])
         if name not in existing:
             self._http("POST", "/api/v1/server", {"command": f"create database {name}"})
+
+    def compress(self) -> dict[str, Any]:
+        """Rewrite the database's record pages without the bytes of deleted and moved records
+        (``CHECK DATABASE COMPRESS``, the engine's own compaction; blocking, seconds on a
+        large database). Index pages are not touched: see ``GraphStore.rebuild_indexes``."""
+        body = {"language": "sql", "command": "CHECK DATABASE COMPRESS"}
+        result = self._http("POST", f"/api/v1/command/{self.settings.database}", body, 600)
+        rows = result.get("result", []) if isinstance(result, dict) else []
+        return dict(rows[0]) if rows else {}
 
     def log_tail(self, lines: int = 40) -> str:
         path = self.root / "engine.log"

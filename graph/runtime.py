@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import urllib.error
 from dataclasses import dataclass
+from pathlib import Path
 
+from core.errors import BackendError
 from core.settings import Settings
 from graph.launcher import ROOT_USER, EmbeddedGraphEngine, attach_info
 from graph.store import GraphStore
@@ -16,6 +19,37 @@ class GraphRuntime:
     store: GraphStore
     engine: EmbeddedGraphEngine | None = None
     supervisor: EngineSupervisor | None = None  # when this process runs the engine
+
+    @property
+    def data_dir(self) -> Path | None:
+        """The embedded engine's directory (None for a server, whose files are not ours)."""
+        return self.engine.root if self.engine is not None else None
+
+    async def compact(self, rebuild_indexes: bool = False) -> bool:
+        """Compact the embedded engine's record pages (its ``CHECK DATABASE COMPRESS``), and
+        with ``rebuild_indexes`` rebuild every index from the live records: only while
+        nothing else writes (``GraphStore.rebuild_indexes``). False on a server.
+
+        Raises BackendError when the engine refuses or cannot be reached.
+        """
+        if self.engine is None:
+            return False
+        for wait in (0.2, 0.5, None):
+            try:
+                await asyncio.to_thread(self.engine.compress)
+                break
+            except urllib.error.HTTPError as e:
+                # 503: a write conflict (ConcurrentModificationException) with a concurrent
+                # transaction; under a steady write load it may keep losing (then the
+                # caller leaves it to a moment without writers).
+                if e.code != 503 or wait is None:
+                    raise BackendError(f"graph compaction failed: {e}") from e
+                await asyncio.sleep(wait)
+            except (urllib.error.URLError, OSError, ValueError) as e:
+                raise BackendError(f"graph compaction failed: {e}") from e
+        if rebuild_indexes:
+            await self.store.rebuild_indexes()
+        return True
 
     async def close(self) -> None:
         if self.supervisor is not None:

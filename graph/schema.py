@@ -220,6 +220,20 @@ MODELS: tuple[type[AsyncStructuredNode], ...] = (
 )
 
 
+# Names of constraints and indexes as the engines report them (``Alias[key]`` on ArcadeDB).
+_SCHEMA_NAME = re.compile(r"^[A-Za-z0-9_\[\], .]{1,200}$")
+
+
+def quoted_schema_name(name: object) -> str:
+    """A constraint or index name read from the engine, quoted for a DROP statement; raises
+    ValueError for anything outside the allowlist (it is never built from input, but is
+    spliced into a statement all the same)."""
+    text = str(name)
+    if not _SCHEMA_NAME.match(text):
+        raise ValueError(f"unsafe schema name {text!r}")
+    return f"`{text}`"
+
+
 def _db_name(attr: str, prop: Any) -> str:
     return str(getattr(prop, "db_property", None) or attr)
 

@@ -28,7 +28,7 @@ from neo4j.exceptions import ConstraintError, Neo4jError, ServiceUnavailable, Se
 
 from core.errors import BackendError, Conflict, EngineUnavailable
 from graph.cypher import statement
-from graph.schema import schema_statements
+from graph.schema import quoted_schema_name, schema_statements
 from graph.tenant import TenantGraph
 
 log = logging.getLogger(__name__)
@@ -135,12 +135,38 @@ class GraphStore:
         """Create constraints and indexes if missing, then apply the data migrations this
         database has not had yet; safe to run at every start-up."""
         for text in schema_statements():
-
-            async def ddl(tx: AsyncManagedTransaction, text: str = text) -> Rows:
-                return await self._run(tx, text, {})
-
-            await self._execute_write(ddl)
+            await self._ddl(text)
         await self._migrate()
+
+    async def rebuild_indexes(self) -> int:
+        """Drop every constraint and index, then create the schema's again; returns how many
+        were rebuilt. The engine deletes a dropped index's files, and builds the new one from
+        the live records, so keys of deleted records leave the disk (an LSM index keeps
+        them, beside their tombstones, until then). Only while nothing else writes: between
+        the drop and the create, uniqueness is not enforced."""
+        try:
+            constraints = await self._execute_read(lambda tx: self._run(tx, "SHOW CONSTRAINTS", {}))
+            for row in constraints:
+                await self._ddl(f"DROP CONSTRAINT {quoted_schema_name(row['name'])} IF EXISTS")
+            indexes = await self._execute_read(lambda tx: self._run(tx, "SHOW INDEXES", {}))
+            for row in indexes:
+                if row.get("type") != "LOOKUP":  # Neo4j's token lookup indexes stay
+                    await self._ddl(f"DROP INDEX {quoted_schema_name(row['name'])} IF EXISTS")
+        finally:  # whatever happened above, the schema is whole again (IF NOT EXISTS)
+            for text in schema_statements():
+                await self._ddl(text)
+        return len(schema_statements())
+
+    async def read_text(self, text: str, params: dict[str, Any]) -> Rows:
+        """Run ``text`` as a read (READ access mode): only for queries ``graph.analyst`` has
+        checked, since ArcadeDB runs writes in a read transaction all the same."""
+        return await self._execute_read(lambda tx: self._run(tx, text, params, "analyst"))
+
+    async def _ddl(self, text: str) -> None:
+        async def ddl(tx: AsyncManagedTransaction) -> Rows:
+            return await self._run(tx, text, {})
+
+        await self._execute_write(ddl)
 
     async def _migrate(self) -> None:
         """Run each of ``MIGRATIONS`` (``cypher/system/migrate_<name>.cypher``) once per

@@ -14,12 +14,13 @@ import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 
 from core.clock import now, to_epoch
+from core.disk_scan import Needles
 from core.errors import BackendError, InvalidInput, NotFound
 from core.ids import check_ids, new_id
 from core.locks import StripedLocks
 from core.settings import LimitSettings
 from core.text import content_hash
-from core.types import EraseReport, Memory, MemoryType, NewMemory, default_decay
+from core.types import DiskCheck, EraseReport, Memory, MemoryType, NewMemory, default_decay
 from core.validation import check_batch, check_content, check_project_id
 from graph.store import GraphStore
 from ingest.marks import IndexMarks
@@ -31,6 +32,8 @@ log = logging.getLogger(__name__)
 
 # Rebuilds the profiles of these entities of a tenant (``ProfileBuilder.reprofile_entities``).
 Reprofile = Callable[[str, Sequence[str]], Awaitable[object]]
+# Compacts the engines' files and looks for what an erase removed (``api.disk.DiskPurge``).
+Purge = Callable[[Needles], Awaitable[DiskCheck]]
 
 
 class MemoryWriter:
@@ -159,6 +162,7 @@ class MemoryWriter:
         entity_id: str | None = None,
         user_id: str | None = None,
         reprofile: Reprofile | None = None,
+        purge: Purge | None = None,
     ) -> EraseReport:
         """Hard delete a subject from both engines, with everything derived from it.
 
@@ -169,7 +173,8 @@ class MemoryWriter:
         ``graph/erase_ops.py``). Vectors go first, then the graph in one transaction: a crash
         leaves graph records that a repeated erase finishes, never an orphan vector.
         ``reprofile(tenant_id, entity_ids)`` rebuilds the profiles the erase cleared (without
-        it, the lifecycle's stale-profile pass does).
+        it, the lifecycle's stale-profile pass does). ``purge`` then compacts the engines'
+        files and checks them for the erased ids and strings (the report's ``disk``).
 
         Raises InvalidInput when nothing is named, NotFound for an unknown entity, or for
         memory ids none of which exist.
@@ -193,6 +198,7 @@ class MemoryWriter:
             raise NotFound("memory", sorted(named)[0])
         ids = sorted(await tenant.erase_closure(subject))
         affected = await tenant.erase_affected_entities(ids, entities)
+        names = await tenant.get_entities(entities) if entities else {}
 
         points = len(await self.index.retrieve(tenant_id, ids))
         await self.index.delete(tenant_id, ids)
@@ -201,6 +207,11 @@ class MemoryWriter:
         verified = await self._verify_erased(tenant_id, ids)
         reprofiled = await self._reprofile(tenant_id, affected, reprofile)
         patterns = {i for i, kind in done.memories.items() if kind == MemoryType.PATTERN.value}
+        disk = DiskCheck()
+        if purge is not None and (done.memories or entities or user_id is not None):
+            erased_ids = [*done.memories, *entities, *([user_id] if user_id else [])]
+            texts = [*done.texts, *(n for e in names.values() for n in (e.name, *e.aliases))]
+            disk = await purge(Needles.of(erased_ids, texts))
         return EraseReport(
             memory_ids=tuple(sorted(done.memories)),
             entity_ids=tuple(entities),
@@ -216,6 +227,7 @@ class MemoryWriter:
             feedback=done.feedback,
             relations=done.relations,
             verified=verified,
+            disk=disk,
         )
 
     async def _show_restored(self, tenant_id: str, restored: Mapping[str, float]) -> None:

@@ -116,6 +116,9 @@ class QdrantVectorIndex(VectorIndex):
     async def optimize(self) -> bool:
         return False  # the server runs its optimizers in the background
 
+    async def compact(self) -> bool:
+        return False  # the server's files are its operator's (README: erase on servers)
+
     async def upsert(self, points: Sequence[VectorPoint]) -> None:
         batch = []
         for point in points:

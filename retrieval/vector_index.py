@@ -93,6 +93,11 @@ class VectorIndex(Protocol):
         """Build indexes after bulk changes (start-up, jobs). Returns whether work was done;
         a server that optimizes by itself returns False."""
 
+    async def compact(self) -> bool:
+        """Rewrite storage so that deleted points leave no bytes on disk (after an erase).
+        Returns whether it could: a server manages its own files (see the README on what
+        an operator does there) and returns False."""
+
     async def upsert(self, points: Sequence[VectorPoint]) -> None:
         """Insert or replace points (idempotent by id)."""
 

@@ -25,7 +25,9 @@ def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="session")
 def settings(data_dir: Path) -> Settings:
-    return Settings(data_dir=data_dir, graph=GraphSettings(heap="512m"))
+    # Erases here skip the on-disk compaction (2-4 s each on 2 busy cores, most of it the
+    # engine's fsyncs); tests/integration/test_erase_disk.py runs it on its own engines.
+    return Settings(data_dir=data_dir, graph=GraphSettings(heap="512m"), compact_on_erase=False)
 
 
 @pytest.fixture(scope="session")

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import strawberry
+from strawberry.scalars import JSON
 
 from api.auth import create_key, revoke_key
 from api.context import Context
 from api.gql.errors import ForbiddenError, InvalidInputError, NotFoundError, guarded
-from core.errors import Forbidden
+from core.errors import Forbidden, InvalidInput
+from graph.analyst import run_read_only
 
 Info = strawberry.Info[Context, None]
 
@@ -31,9 +33,17 @@ class RevokedKey:
     id: strawberry.ID
 
 
+@strawberry.type(description="The rows of a read-only query, each an object of its columns.")
+class CypherRows:
+    rows: list[JSON]
+
+
 TenantsResult = Annotated[TenantList | ForbiddenError, strawberry.union("TenantsResult")]
 ApiKeyResult = Annotated[
     NewApiKey | InvalidInputError | ForbiddenError, strawberry.union("ApiKeyResult")
+]
+CypherResult = Annotated[
+    CypherRows | InvalidInputError | ForbiddenError, strawberry.union("CypherResult")
 ]
 RevokeKeyResult = Annotated[
     RevokedKey | NotFoundError | ForbiddenError, strawberry.union("RevokeKeyResult")
@@ -54,6 +64,23 @@ class AdminQuery:
         async def run() -> TenantList:
             _require_admin(info)
             return TenantList(tenants=await info.context.brain.graph.system.tenants())
+
+        return await guarded(run)  # type: ignore[no-any-return]
+
+    @strawberry.field(
+        description="Run a read-only Cypher query with $tenant bound to the tenant acted for "
+        "(admin keys only; `brain cypher` uses it). Write and admin clauses are refused, and "
+        "a query must use $tenant. Dates come back as ISO-8601 strings."
+    )
+    async def cypher(self, info: Info, query: str, params: JSON | None = None) -> CypherResult:
+        async def run() -> CypherRows:
+            _require_admin(info)
+            if params is not None and not isinstance(params, dict):
+                raise InvalidInput("params must be an object", field="params")
+            values: dict[str, Any] = dict(params or {})
+            graph = info.context.brain.graph
+            rows = await run_read_only(graph, info.context.tenant, query, values)
+            return CypherRows(rows=[JSON(row) for row in rows])
 
         return await guarded(run)  # type: ignore[no-any-return]
 

@@ -14,6 +14,7 @@ from api.viz import VizView as CoreVizView
 from core.clock import NEVER, now, to_datetime
 from core.retrieval_types import SIGNALS
 from core.types import DecayClass as CoreDecayClass
+from core.types import DiskCheck as CoreDiskCheck
 from core.types import EraseReport as CoreEraseReport
 from core.types import Hit as CoreHit
 from core.types import LineageLink as CoreLineageLink
@@ -175,6 +176,41 @@ class Lineage:
 
 
 @strawberry.type(
+    description="What an erase compacted in the embedded engines' files and then found there."
+)
+class DiskCheck:
+    scanned: bool = strawberry.field(
+        description="The engines' files were read (false on server engines: see the README)."
+    )
+    files: int = strawberry.field(description="Files read.")
+    vectors_compacted: bool = strawberry.field(
+        description="The vector shard was rewritten from its live points."
+    )
+    graph_compacted: bool = strawberry.field(
+        description="The graph engine's record pages were compacted."
+    )
+    traces: list[str] = strawberry.field(
+        description="Each file still holding an erased id or string, with the value found."
+    )
+    pending: str | None = strawberry.field(
+        description="What still keeps erased bytes, and when they go (null: nothing)."
+    )
+    clean: bool = strawberry.field(description="Scanned, and no file held an erased id or string.")
+
+    @staticmethod
+    def of(d: CoreDiskCheck) -> DiskCheck:
+        return DiskCheck(
+            scanned=d.scanned,
+            files=d.files,
+            vectors_compacted=d.vectors_compacted,
+            graph_compacted=d.graph_compacted,
+            traces=list(d.traces),
+            pending=d.pending,
+            clean=d.clean,
+        )
+
+
+@strawberry.type(
     description="What an erase removed from both engines and what it cleaned up around it."
 )
 class EraseReport:
@@ -204,6 +240,9 @@ class EraseReport:
     verified: bool = strawberry.field(
         description="Checked afterwards: neither engine holds an erased memory."
     )
+    disk: DiskCheck = strawberry.field(
+        description="The engines' files compacted, then read for the erased ids and strings."
+    )
 
     @staticmethod
     def of(r: CoreEraseReport) -> EraseReport:
@@ -222,6 +261,7 @@ class EraseReport:
             feedback=r.feedback,
             relations=r.relations,
             verified=r.verified,
+            disk=DiskCheck.of(r.disk),
         )
 
 

@@ -161,18 +161,47 @@ def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
 async def test_doctor_flags_orphan_vectors_and_reconcile_clears_them(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    from core.disk_scan import Needles, scan
     from core.ids import new_id
     from core.settings import Settings
     from retrieval.factory import build_vector_index
     from retrieval.vector_index import VectorPoint
 
     data = str(tmp_path / "d")
-    code, _, _ = await brain(capsys, "remember", "--data-dir", data, "--tenant", "acme", "Hi")
+    code, out, _ = await brain(capsys, "remember", "--data-dir", data, "--tenant", "acme", "Hi")
     assert code == 0
+    hi = out.strip()
+    # `brain cypher`: a shipped analyst query by name, $tenant bound, no models loaded.
+    code, out, _ = await brain(
+        capsys,
+        "cypher",
+        "--data-dir",
+        data,
+        "--tenant",
+        "acme",
+        "fact_history",
+        "--param",
+        f"id={hi}",
+    )
+    (row,) = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and (row["id"], row["content"], row["current"]) == (hi, "Hi", True)
+    for refused, why in [
+        ("MATCH (m:Memory {tenant_id: $tenant}) DETACH DELETE m", "DETACH is refused"),
+        ("MATCH (m:Memory) RETURN m", "must filter on $tenant"),
+    ]:
+        code, out, err = await brain(
+            capsys, "cypher", "--data-dir", data, "--tenant", "acme", refused
+        )
+        assert code == 2 and out == "" and why in err
+    code, _, err = await brain(
+        capsys, "cypher", "--data-dir", data, "--tenant", "acmee", "entity_merges"
+    )
+    assert code == 2 and "not found" in err
     index = build_vector_index(Settings(data_dir=Path(data)), 384)
     await index.open()
     payload = {"tenant_id": "acme", "type": "fact", "created_at": 1.0, "entity_ids": []}
-    await index.upsert([VectorPoint(new_id(), [1.0] + [0.0] * 383, "stray", payload)])
+    stray = new_id()
+    await index.upsert([VectorPoint(stray, [1.0] + [0.0] * 383, "stray", payload)])
     await index.close()  # as if an erase died between the graph and the vector delete
     code, out, _ = await brain(capsys, "doctor", "--data-dir", data)
     assert code == 1 and "1 orphan vectors: run `brain reconcile`" in out
@@ -180,6 +209,13 @@ async def test_doctor_flags_orphan_vectors_and_reconcile_clears_them(
     assert code == 0
     code, out, _ = await brain(capsys, "doctor", "--data-dir", data)
     assert code == 0 and "tenant acme: 1 memories, 1 vectors, index lag 0" in out
+    # The orphan is deleted, but its bytes stay in the shard until `brain compact`.
+    vectors = [Path(data) / "vectors"]
+    assert scan(vectors, Needles.of([stray])).traces
+    code, out, _ = await brain(capsys, "compact", "--data-dir", data)
+    done = json.loads(out)
+    assert code == 0 and done["vectors_compacted"] and done["graph_compacted"]
+    assert scan(vectors, Needles.of([stray])).traces == ()
 
 
 async def test_identity_questions_and_answers(

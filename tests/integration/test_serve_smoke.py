@@ -250,3 +250,44 @@ def test_a_client_command_imports_no_engine_or_model(service: Service) -> None:
     )
     assert ran.returncode == 0, ran.stderr
     assert ran.stdout.splitlines()[-1] == "0 []", ran.stdout
+
+
+def test_cypher_is_a_read_only_client_of_the_running_service(service: Service) -> None:
+    """`brain cypher` sends its query to the service's admin-only `cypher` operation, with
+    $tenant bound to --tenant, and imports no driver to do it."""
+    data = ["--data-dir", str(service.data_dir)]
+    count = "MATCH (m:Memory) WHERE m.tenant_id = $tenant RETURN count(m) AS n"
+    ran = run_brain("cypher", *data, "--tenant", "demo", count)
+    assert ran.returncode == 0, ran.stderr
+    assert json.loads(ran.stdout)["n"] > 0
+    merges = run_brain("cypher", *data, "--tenant", "demo", "entity_merges")
+    assert merges.returncode == 0 and merges.stdout == "", merges.stderr
+
+    write = "MATCH (m:Memory) WHERE m.tenant_id = $tenant SET m.content = 'x' RETURN m"
+    refused = run_brain("cypher", *data, "--tenant", "demo", write)
+    assert refused.returncode == 2 and "SET is refused" in refused.stderr
+    # The server refuses it too (a client that skips the check), and a plain key may not ask.
+    body = {"query": "query($q: String!) { cypher(query: $q) { __typename } }"}
+    admin = (service.data_dir / "cli.key").read_text().strip()
+    headers = {"Authorization": f"Bearer {admin}", "X-Brain-Tenant": "demo"}
+    answer = httpx.post(service.url, json={**body, "variables": {"q": write}}, headers=headers)
+    assert answer.json()["data"]["cypher"]["__typename"] == "InvalidInputError"
+    plain = {"Authorization": f"Bearer {service.key}"}
+    answer = httpx.post(service.url, json={**body, "variables": {"q": count}}, headers=plain)
+    assert answer.json()["data"]["cypher"]["__typename"] == "ForbiddenError"
+    assert (
+        json.loads(ran.stdout)["n"]
+        == json.loads(run_brain("cypher", *data, "--tenant", "demo", count).stdout)["n"]
+    )  # nothing was written
+
+    probe = (
+        "import sys; from api.cli import main; "
+        f"code = main(['cypher', '--data-dir', {str(service.data_dir)!r}, '--tenant', 'demo', "
+        f"{count!r}]); "
+        f"print(code, sorted({{m.split('.')[0] for m in sys.modules}} & set({HEAVY!r})))"
+    )
+    ran = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, timeout=60
+    )
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.splitlines()[-1] == "0 []", ran.stdout

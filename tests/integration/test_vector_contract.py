@@ -341,6 +341,25 @@ async def test_delete_by_id_and_by_filter(index: VectorIndex) -> None:
     assert await index.all_ids(T2) == [other_task.id]
 
 
+async def test_compact_keeps_every_live_point_as_it_was(index: VectorIndex) -> None:
+    """Edge rewrites its shard; a server leaves its files to its operator (False). Either
+    way the live points, their payloads, vectors and keyword terms are unchanged."""
+    kept, gone = point(text="zyzzyva kept", user_id="u-keep"), point(text="quokka gone")
+    await index.upsert([kept, gone, point(T2, angle=45)])
+    await index.delete(T1, [gone.id])
+    before = await index.retrieve(T1, [kept.id])
+
+    assert await index.compact() is isinstance(index, EdgeVectorIndex)
+
+    assert await index.retrieve(T1, [kept.id, gone.id]) == before
+    assert await index.vectors(T1, [kept.id]) == {kept.id: pytest.approx(unit(0))}
+    assert ids(await index.keyword_search("zyzzyva", VectorFilter(T1), 5)) == [kept.id]
+    assert await index.keyword_search("quokka", VectorFilter(T1), 5) == []
+    assert await index.count() == 2
+    await index.upsert([point(text="after compaction")])  # still writable
+    assert await index.count(T1) == 2
+
+
 async def test_set_payload_changes_what_filters_see(index: VectorIndex) -> None:
     a, b = point(), point()
     await index.upsert([a, b])
