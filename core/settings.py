@@ -156,7 +156,14 @@ class IngestSettings(BaseModel):
     turn_max_future_seconds: float = Field(default=300.0, ge=0)
     # Predicates with one current value per subject: a new value supersedes the old one.
     single_valued_predicates: list[str] = Field(
-        default_factory=lambda: ["role", "employer", "location", "deploy_target", "preference"]
+        default_factory=lambda: [
+            "role",
+            "employer",
+            "location",
+            "deploy_target",
+            "preference",
+            "value",  # a topic's value: "the deploy target is staging" (``ingest/statements``)
+        ]
     )
     task_candidate_threshold: float = 0.70  # confidence for a candidate task (medium priority)
     task_high_threshold: float = 0.85  # confidence for high priority
@@ -319,6 +326,10 @@ class RetrievalSettings(BaseModel):
     neighbor_seeds: int = 10  # top fused candidates whose session neighbours are looked up
     neighbor_window_s: float = 900.0  # neighbours lie within this many seconds in the session
     neighbor_weight: float = 0.35  # share of a neighbour's relevance a turn inherits
+    # A turn whose statement a later one corrected ("The staging server is on Hetzner" after
+    # "we moved it to AWS") keeps this share of its score: still findable, never above the
+    # current value. Judged at the read's time (``asOf`` when given).
+    corrected_weight: float = Field(default=0.5, ge=0.0, le=1.0)
     # Diversity: a near-duplicate of a higher hit is pushed down.
     diversity_entity_jaccard: float = 0.8
     diversity_text_jaccard: float = 0.7

@@ -91,6 +91,9 @@ class Extracted:
     end: int = 0
     subject: str | None = None  # surface text: a name, a pronoun, or "user" (preferences)
     subject_start: int = -1  # offset of the subject in the turn
+    # "name": the subject is a name or pronoun the resolver links; "topic": a noun phrase
+    # ("staging server") that stands for a concept entity of its own (``ingest/statements``).
+    subject_kind: str = "name"
     # The subject's offset in ``content`` when the content is a statement of its own rather
     # than the sentence (one sentence stating several facts; see ``_statement``).
     subject_at: int | None = None
@@ -289,14 +292,15 @@ def extract(text: str) -> list[Extracted]:
     if is_pleasantry(text):
         return []
     out: list[Extracted] = []
-    for sentence in split_sentences(text):
-        if sentence.text.rstrip().endswith("?"):
+    for said in split_sentences(text):
+        if said.text.rstrip().endswith("?"):
             continue  # questions ask; they do not state
-        out.extend(_sentence(sentence))
+        out.extend(sentence(said))
     return out
 
 
-def _sentence(s: Sentence) -> list[Extracted]:
+def sentence(s: Sentence) -> list[Extracted]:
+    """What the rules find in one sentence."""
     clause = s.text.strip()
     facts = _facts(s, clause)
     if facts:
