@@ -162,6 +162,7 @@ class IngestSettings(BaseModel):
             "location",
             "deploy_target",
             "preference",
+            "procedure",  # the process for one goal (``ingest/procedures``)
             "value",  # a topic's value: "the deploy target is staging" (``ingest/statements``)
         ]
     )

@@ -139,6 +139,8 @@ def candidates(
                 linked.insert(0, subject_entity)
         elif ex.kind == "preference":
             subject = user_subject(user_id) if user_id else None
+        elif ex.kind == "procedure":
+            subject = ex.subject
         obj = ex.object
         if obj is not None and ex.negated:
             obj = negated_object(obj)
@@ -161,6 +163,8 @@ def candidates(
                     predicate=ex.predicate if subject else None,
                     object=obj if subject else None,
                     confidence=ex.confidence,
+                    trigger=ex.trigger,
+                    steps=list(ex.steps),
                 ),
             )
         )

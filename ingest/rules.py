@@ -103,6 +103,8 @@ class Extracted:
     correction: bool = False  # said as a correction ("actually", "no longer", "now")
     importance: float = 0.5
     confidence: float = 0.7
+    trigger: str | None = None  # procedures: when or what for (``ingest/procedures``)
+    steps: tuple[str, ...] = ()
 
 
 def _statement(subject: str, fact: Extracted) -> str:

@@ -32,6 +32,8 @@ from ingest.corrections import Action
 from ingest.extraction import candidates, settle_ours
 from ingest.persist import TASK_DEDUPE, WriteSet, persist
 from ingest.planning import FactPlanner, fact_keys
+from ingest.procedures import extract as extract_procedures
+from ingest.procedures import with_procedure
 from ingest.queue import JobQueue
 from ingest.sentences import is_pleasantry
 from ingest.sessions import check_session_id, next_session
@@ -175,7 +177,10 @@ class TurnRecorder:
         pleasantry = is_pleasantry(content)
         stating = turn.role is Role.USER and not pleasantry
         statements = (
-            settle_ours(extract_statements(resolution.parsed.doc, content), resolution)
+            with_procedure(
+                settle_ours(extract_statements(resolution.parsed.doc, content), resolution),
+                extract_procedures(content),
+            )
             if stating
             else []
         )
@@ -226,6 +231,10 @@ class TurnRecorder:
                 memory = self.writer.build(tenant_id, planned.candidate.item)
                 extracted.append(memory)
                 self.planner.link(ws, memory, planned.plan, at)
+            for old, item, reason in await self.planner.parameter_changes(tenant, facts, at):
+                memory = self.writer.build(tenant_id, item)
+                extracted.append(memory)
+                ws.pairs.append({"old_id": old.id, "new_id": memory.id, "reason": reason})
             for item, extra in tasks.new:
                 memory = self.writer.build(tenant_id, item)
                 extracted.append(memory)
