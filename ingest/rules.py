@@ -265,7 +265,7 @@ _PREFS: list[tuple[str, re.Pattern[str]]] = [
 ]
 
 _DECISION = re.compile(
-    r"\b(?:we|I|the team)\s+(?:have\s+|'ve\s+|just\s+)?(?:decided|agreed|chose|settled on"
+    r"\b(?:we|I|the team)(?:\s+|(?='))(?:have\s+|'ve\s+|just\s+)?(?:decided|agreed|chose|settled on"
     r"|are going with|'re going with|will go with|'ll go with)\b|^(?:decision|final call)\s*:"
     r"|^let's go with\b",
     re.IGNORECASE,

@@ -14,6 +14,7 @@ person does. Pure functions over a parsed ``Doc``; no I/O.
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Any
 
@@ -140,6 +141,13 @@ VAGUE = frozenset(
     }
 )
 PERSONAL = frozenset({"he", "she", "they", "it"})
+ATTRIBUTE_NOUNS = frozenset(
+    {"color", "colour", "status", "tone", "format", "language", "currency", "mode", "size"}
+)
+JUDGEMENTS = frozenset(
+    {"great", "good", "nice", "bad", "best", "awesome", "amazing", "terrible", "perfect",
+     "important", "fun", "hard", "tough", "big", "huge", "cool", "wonderful", "lovely"}
+)  # fmt: skip
 OUR_TOPIC = "our-topic"  # a topic reading of an "our ..." sentence, used without an organisation
 MODIFIERS = frozenset({"compound", "amod", "nmod", "nummod", "quantmod"})
 
@@ -157,7 +165,7 @@ def extract(doc: Any, text: str | None = None) -> list[Extracted]:
     for sentence in split_sentences(text):
         if sentence.text.rstrip().endswith("?"):
             continue
-        ruled = rules.sentence(sentence)
+        ruled = [_changing(e) for e in rules.sentence(sentence)]
         if any(_settled(e) for e in ruled) or doc is None:
             out.extend(ruled)
             if doc is not None and any(_ours(e) for e in ruled):
@@ -168,6 +176,16 @@ def extract(doc: Any, text: str | None = None) -> list[Extracted]:
             continue
         out.extend(sentence_statements(doc, sentence) or ruled)
     return out
+
+
+def _changing(ex: Extracted) -> Extracted:
+    """A rules' fact said with a change-of-state verb ("Peter moved to Vienna") is a change."""
+    if ex.kind == "fact" and not ex.correction and _CHANGED.search(ex.content):
+        return replace(ex, correction=True)
+    return ex
+
+
+_CHANGED = re.compile(r"\b(?:moved|relocated|switched|changed|migrated|reverted)\b", re.I)
 
 
 def _settled(ex: Extracted) -> bool:
@@ -210,6 +228,8 @@ def _clause(verb: Token, s: Sentence, topic: Token | None = None) -> list[Extrac
     """The statement of one clause; ``topic`` is the sentence's topic so far, what "it"
     refers to ("the dashboard is no longer on Heroku, it is on Render")."""
     lemma = verb.lemma_.lower()
+    if _subordinate(verb):
+        return []
     subj = next((c for c in verb.children if c.dep_ in SUBJECTS), None)
     if subj is not None and subj.lower_ == "it" and topic is not None:
         subj = topic
@@ -226,9 +246,32 @@ def _clause(verb: Token, s: Sentence, topic: Token | None = None) -> list[Extrac
         return _change(verb, subj, s)
     if subj is not None and subj.lower_ in {"i", "we"} and lemma in LIKING:
         return _liking(verb, s)
-    if subj is None and verb.tag_ == "VB":
+    if subj is None and verb.tag_ == "VB" and _commands(verb):
         return _imperative(verb, s)
     return []
+
+
+def _subordinate(verb: Token) -> bool:
+    """ "how calm the office is", "if it is ...", "could have been": not a statement."""
+    if verb.dep_ == "ccomp" and any(t.tag_ == "WRB" and t.i < verb.i for t in verb.subtree):
+        return True
+    for c in verb.children:
+        if c.dep_ == "mark" or (c.dep_ == "advmod" and c.tag_ == "WRB"):
+            return True
+        if c.dep_ == "aux" and c.tag_ == "MD" and c.lower_ not in {"will", "'ll"}:
+            return True
+    return False
+
+
+def _commands(verb: Token) -> bool:
+    """An imperative: no subject of its own or of the verb it is coordinated with ("you
+    never shy away ... and always try"), no auxiliary but "do" ("don't")."""
+    if any(c.dep_ in {"csubj", "expl"} for c in verb.children):
+        return False
+    if any(c.dep_ == "aux" and c.lemma_ != "do" for c in verb.children):
+        return False
+    head = verb.head
+    return not (verb.dep_ == "conj" and any(c.dep_ in SUBJECTS for c in head.children))
 
 
 # -- facts -------------------------------------------------------------------------------------
@@ -242,7 +285,8 @@ def _copular(verb: Token, subj: Token, s: Sentence) -> list[Extracted]:
     attr = next((c for c in verb.children if c.dep_ in {"attr", "oprd"}), None)
     acomp = next((c for c in verb.children if c.dep_ == "acomp"), None)
     located = _location(verb)
-    if attr is None and acomp is not None and (_numeric(acomp) or acomp.pos_ == "PROPN"):
+    named_value = acomp is not None and (acomp.pos_ == "PROPN" or _attribute_noun(subj))
+    if attr is None and acomp is not None and (_numeric(acomp) or named_value):
         attr = acomp  # "the newsletter tool is Mailchimp" (read as an adjective)
     if attr is None:  # "the release cadence is now one week"
         attr = next((c for c in verb.children if c.dep_ == "npadvmod" and _numeric(c)), None)
@@ -256,12 +300,18 @@ def _copular(verb: Token, subj: Token, s: Sentence) -> list[Extracted]:
     correction = _now(verb) or negated
     if kind == "name":
         return _named(verb, subj, attr, located, negated, correction, s)
-    if attr is not None and attr.pos_ in {"PRON", "ADJ"} and not _numeric(attr):
-        return []
+    adjective_value = attr is not None and attr.pos_ == "ADJ" and _attribute_noun(subj)
+    vague = attr is not None and attr.pos_ in {"PRON", "ADJ"} and not _numeric(attr)
+    if vague and not adjective_value:
+        return []  # "X is great", "X is it"
+    if attr is not None and (attr.lemma_.lower() in VAGUE or _judged(attr)):
+        return []  # "color-coding is a great way to ...": an opinion, not a value
     if attr is not None:
         return [_fact(s, subj, kind, "value", _value(attr), negated, correction)]
     assert located is not None
-    return [_fact(s, subj, kind, "location", _value(located), negated, correction)]
+    when = located.ent_type_ in {"DATE", "TIME"}  # "the weekly sync is on Monday"
+    pred = "value" if when else "location"
+    return [_fact(s, subj, kind, pred, _value(located), negated, correction)]
 
 
 def _named(
@@ -313,7 +363,7 @@ def _change(verb: Token, subj: Token | None, s: Sentence) -> list[Extracted]:
         target = _location(verb)
     if kind is None or (target is None and bare is None):
         return []
-    value = _value(target) if target is not None else bare.text if bare is not None else None
+    value = _value(target) if target is not None else _bare_text(bare) if bare else None
     pred = "location" if lemma in LOCATING or _location(verb) is not None else "value"
     if kind == "name":
         if lemma not in LOCATING:
@@ -321,7 +371,8 @@ def _change(verb: Token, subj: Token | None, s: Sentence) -> list[Extracted]:
         pred = "location"
     negated = _negated(verb)
     assert value is not None
-    return [_fact(s, thing, kind, pred, value, negated, True)]
+    changed = lemma in CHANGE_VERBS or _now(verb)  # "runs on Linode" states, "moved" changes
+    return [_fact(s, thing, kind, pred, value, negated, changed)]
 
 
 def _fact(
@@ -447,6 +498,16 @@ def _subject_kind(subj: Token) -> str | None:
     return "topic"
 
 
+def _attribute_noun(subj: Token) -> bool:
+    """A subject that names an attribute whose values are adjectives ("the brand color is
+    teal", "the tone is formal")."""
+    return subj.lemma_.lower() in ATTRIBUTE_NOUNS
+
+
+def _judged(attr: Token) -> bool:
+    return any(c.dep_ == "amod" and c.lemma_.lower() in JUDGEMENTS for c in attr.children)
+
+
 def _subject_tokens(subj: Token) -> list[Token]:
     """The words naming the subject: a name with its compounds; a topic with its modifiers and
     the phrases that narrow it ("the DNS for the main site", "our account manager at
@@ -561,13 +622,20 @@ def _to_value(verb: Token) -> Token | None:
 def _bare_value(verb: Token) -> Token | None:
     """ "changed the default branch to main": the small model reads "to main" as an
     infinitive; a bare "verb" after "to", with nothing of its own, is the value."""
-    for c in verb.children:
+    for c in verb.subtree:
         if c.dep_ not in {"advcl", "ccomp", "xcomp"} or c.i < verb.i:
             continue
+        if not any(g.dep_ == "aux" and g.lower_ == "to" for g in c.children):
+            continue
         own = [g for g in c.children if g.dep_ not in {"aux", "nsubj", "punct"}]
-        if not own and any(g.dep_ == "aux" and g.lower_ == "to" for g in c.children):
+        if not own or c.text[:1].isupper():  # "to Help Scout": a name read as a verb
             return c
     return None
+
+
+def _bare_text(tok: Token) -> str:
+    words = [t for t in tok.subtree if t.dep_ not in {"aux", "nsubj", "punct"}]
+    return "".join(t.text_with_ws for t in words).strip()
 
 
 def _numeric(tok: Token) -> bool:
@@ -587,4 +655,4 @@ def _negated(verb: Token) -> bool:
 def _now(verb: Token) -> bool:
     """Said as a change: "is now", "from now on", "anymore", "these days"."""
     words = {t.lower_ for t in verb.subtree}
-    return "now" in words or "anymore" in words or "longer" in words
+    return bool(words & {"now", "anymore", "longer", "again"})
