@@ -289,6 +289,9 @@ def _manager_profile() -> WeightProfile:
     )
 
 
+FLOOR = 0.2  # the calibrated relevance floor (see ``RetrievalSettings.floor_memories``)
+
+
 class RetrievalSettings(BaseModel):
     """The read side: path depths, fusion, scoring shape, diversity and context budgets."""
 
@@ -344,8 +347,24 @@ class RetrievalSettings(BaseModel):
     min_recent_turns: int = 3
     min_token_budget: int = 64
     context_top_k: int = 30  # hits the assembler retrieves to fill the layers
+    # Relevance floors of the context's layers: a hit whose relevance (similarity and keyword
+    # match) is below this share of the best candidate's stays out, so a context may be
+    # shorter than its budget. Calibrated on LoCoMo (``bench.locomo`` reports the recall@10
+    # each floor leaves): the highest floor that costs at most 0.01 of recall@10.
+    floor_procedural: float = Field(default=FLOOR, ge=0.0, le=1.0)
+    floor_memories: float = Field(default=FLOOR, ge=0.0, le=1.0)
+    floor_documents: float = Field(default=FLOOR, ge=0.0, le=1.0)
     access_flush_seconds: float = 1.0  # access counts are written in batches this often
     access_max_pending: int = 5_000  # flush early when this many accesses are pending
+
+    @property
+    def context_floor(self) -> dict[str, float]:
+        """The relevance floor of each layer (see ``floor_memories``)."""
+        return {
+            "procedural": self.floor_procedural,
+            "memories": self.floor_memories,
+            "document_chunks": self.floor_documents,
+        }
 
     @property
     def layer_budgets(self) -> dict[str, int]:

@@ -14,6 +14,7 @@ from core.ingest_types import TurnInput
 from core.retrieval_types import SearchQuery
 from core.types import EntityType, MemoryType, NewMemory
 from ingest.service import IngestService
+from retrieval.formatting import day
 
 pytestmark = pytest.mark.integration
 
@@ -177,9 +178,12 @@ async def test_a_corrected_statement_is_not_served_as_current(
     ctx = await brain.assemble_context(tenant_id, "s-other", query="What does Dana Lee do?")
     lines = ctx.text.splitlines()
     assert any("editor" in line for line in lines)
-    assert "- [fact] Dana Lee works at WOBS." in lines
+    assert any(line.endswith("] Dana Lee works at WOBS.") for line in lines)
     stale = [line for line in lines if "writer" in line]
-    assert stale == ["- [episodic, corrected later] Dana Lee is a writer at WOBS."]
+    said, corrected = day(T0), day(T0 + 86_400)  # each line dated; the correction too
+    assert stale == [
+        f"- [episodic, {said}, corrected on {corrected}] Dana Lee is a writer at WOBS."
+    ]
 
 
 async def test_superseding_an_extracted_fact_by_hand_marks_its_turn(
