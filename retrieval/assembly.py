@@ -161,7 +161,7 @@ class ContextAssembler:
                 layer = Layer.DOCUMENT_CHUNKS
             else:
                 layer = Layer.MEMORIES
-            if hit.signals.get("relevance_gate", 1.0) < floors.get(layer.value, 0.0):
+            if _below_floor(hit, floors.get(layer.value, 0.0)):
                 continue
             said.add(text)
             out[layer].append((m, hit.score))
@@ -173,6 +173,15 @@ class ContextAssembler:
                 )
                 out[layer].append((m, m.importance))
         return out
+
+
+def _below_floor(hit: Hit, floor: float) -> bool:
+    """Less relevant than the layer's floor, and not about an entity the question names (a
+    foundation such as "We are WOBS ... Peter writes for us" answers a question about Peter
+    in other words)."""
+    if RetrievalPath.ENTITY in hit.paths:
+        return False
+    return hit.signals.get("relevance_gate", 1.0) < floor
 
 
 def _repeats(text: str, said: set[str]) -> bool:
