@@ -50,6 +50,11 @@ _WORD = re.compile(r"[A-Z][\w'-]+")
 TURN_SPACING_S = 60.0
 
 
+# Relevance floors tried on the hits (share of the best candidate's relevance): the context's
+# floor (``RetrievalSettings.context_floor``) is calibrated on these.
+FLOORS = (0.0, 0.1, 0.2, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6)
+
+
 def parse_date(text: str) -> float:
     """ "1:56 pm on 8 May, 2023" → epoch seconds (UTC)."""
     value = datetime.strptime(text.strip(), "%I:%M %p on %d %B, %Y")
@@ -219,6 +224,12 @@ async def run(data: Path, k: int, overrides: dict[str, Any] | None = None) -> di
                     )
                     search_ms.append((time.perf_counter() - t0) * 1000)
                     ranked = {"pipeline": [to_dia.get(h.memory.id, "") for h in response.hits]}
+                    for floor in FLOORS:  # what a context's relevance floor would leave
+                        ranked[f"floor {floor}"] = [
+                            to_dia.get(h.memory.id, "")
+                            for h in response.hits
+                            if h.signals.get("relevance_gate", 1.0) >= floor
+                        ]
                     for hit in response.hits[:10]:
                         for p in hit.paths:
                             path_top[p] += 1
@@ -266,6 +277,11 @@ def report(
         }
         for p in sorted(path_top)
     }
+    out["relevance_floor"] = {
+        name.split(" ", 1)[1]: round(summary(name)[0]["recall@10"], 4)
+        for name in rows
+        if name.startswith("floor ")
+    }
     searches = sorted(timings.pop("search_ms"))
     out["run"] = {
         **{k: round(v, 2) if isinstance(v, float) else v for k, v in timings.items()},
@@ -296,6 +312,7 @@ def print_table(result: dict[str, Any]) -> None:
             + flag
         )
     print("\npaths (evidence hits in top-10):", json.dumps(result["paths"]))
+    print("recall@10 left by a relevance floor on the hits:", json.dumps(result["relevance_floor"]))
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -159,7 +159,15 @@ class IngestSettings(BaseModel):
     turn_max_future_seconds: float = Field(default=300.0, ge=0)
     # Predicates with one current value per subject: a new value supersedes the old one.
     single_valued_predicates: list[str] = Field(
-        default_factory=lambda: ["role", "employer", "location", "deploy_target", "preference"]
+        default_factory=lambda: [
+            "role",
+            "employer",
+            "location",
+            "deploy_target",
+            "preference",
+            "procedure",  # the process for one goal (``ingest/procedures``)
+            "value",  # a topic's value: "the deploy target is staging" (``ingest/statements``)
+        ]
     )
     task_candidate_threshold: float = 0.70  # confidence for a candidate task (medium priority)
     task_high_threshold: float = 0.85  # confidence for high priority
@@ -298,6 +306,9 @@ def _manager_profile() -> WeightProfile:
     )
 
 
+FLOOR = 0.2  # the calibrated relevance floor (see ``RetrievalSettings.floor_memories``)
+
+
 class RetrievalSettings(BaseModel):
     """The read side: path depths, fusion, scoring shape, diversity and context budgets."""
 
@@ -336,6 +347,10 @@ class RetrievalSettings(BaseModel):
     neighbor_seeds: int = 10  # top fused candidates whose session neighbours are looked up
     neighbor_window_s: float = 900.0  # neighbours lie within this many seconds in the session
     neighbor_weight: float = 0.35  # share of a neighbour's relevance a turn inherits
+    # A turn whose statement a later one corrected ("The staging server is on Hetzner" after
+    # "we moved it to AWS") keeps this share of its score: still findable, never above the
+    # current value. Judged at the read's time (``asOf`` when given).
+    corrected_weight: float = Field(default=0.5, ge=0.0, le=1.0)
     # Diversity: a near-duplicate of a higher hit is pushed down.
     diversity_entity_jaccard: float = 0.8
     diversity_text_jaccard: float = 0.7
@@ -349,8 +364,24 @@ class RetrievalSettings(BaseModel):
     min_recent_turns: int = 3
     min_token_budget: int = 64
     context_top_k: int = 30  # hits the assembler retrieves to fill the layers
+    # Relevance floors of the context's layers: a hit whose relevance (similarity and keyword
+    # match) is below this share of the best candidate's stays out, so a context may be
+    # shorter than its budget. Calibrated on LoCoMo (``bench.locomo`` reports the recall@10
+    # each floor leaves): the highest floor that costs at most 0.01 of recall@10.
+    floor_procedural: float = Field(default=FLOOR, ge=0.0, le=1.0)
+    floor_memories: float = Field(default=FLOOR, ge=0.0, le=1.0)
+    floor_documents: float = Field(default=FLOOR, ge=0.0, le=1.0)
     access_flush_seconds: float = 1.0  # access counts are written in batches this often
     access_max_pending: int = 5_000  # flush early when this many accesses are pending
+
+    @property
+    def context_floor(self) -> dict[str, float]:
+        """The relevance floor of each layer (see ``floor_memories``)."""
+        return {
+            "procedural": self.floor_procedural,
+            "memories": self.floor_memories,
+            "document_chunks": self.floor_documents,
+        }
 
     @property
     def layer_budgets(self) -> dict[str, int]:

@@ -114,6 +114,9 @@ class Memory(_Frozen):
     # An episode (a turn as said) one of whose statements a later memory superseded: when
     # that first happened. It stays current (it is what was said); contexts mark it.
     corrected_at: float | None = None
+    # A procedure: when or what it is for, and its steps in order.
+    trigger: str | None = None
+    steps: tuple[str, ...] = ()
 
     @property
     def indexed_text(self) -> str:
@@ -155,6 +158,8 @@ class NewMemory(BaseModel):
     predicate: str | None = None
     object: str | None = None
     confidence: float | None = None
+    trigger: str | None = None
+    steps: list[str] = Field(default_factory=list)
 
     @field_validator("importance")
     @classmethod

@@ -116,6 +116,11 @@ class IngestOps(DocumentTaskOps):
         )
         return [memory_from(r["m"]) for r in rows]
 
+    async def current_procedures(self, subject: str, at: float, limit: int = 50) -> list[Memory]:
+        """The tenant's current procedures (memories with this ``subject``), newest first."""
+        rows = await self.read("ingest_procedures_current", subject=subject, at=at, limit=limit)
+        return [memory_from(r["m"]) for r in rows]
+
     async def conflicts(self, open_only: bool = True, limit: int = 100) -> list[FactConflict]:
         rows = await self.read("ingest_conflict_list", open_only=open_only, limit=limit)
         return [FactConflict.model_validate(_drop_tenant(r["c"])) for r in rows]

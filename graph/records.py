@@ -37,4 +37,6 @@ def merge_from(props: Mapping[str, Any]) -> EntityMerge:
 def memory_row(memory: Memory) -> dict[str, Any]:
     """Graph properties of a memory (entity links are relationships, not properties)."""
     row = memory.model_dump(exclude={"entity_ids", "tenant_id"})
+    if not row.get("steps"):
+        row.pop("steps", None)  # only procedures have steps
     return {k: (v.value if hasattr(v, "value") else v) for k, v in row.items() if v is not None}

@@ -1,21 +1,24 @@
 """Turn rule extractions into memories: link subjects and objects to resolved entities.
 
-A fact needs its subject resolved to an entity (a name, or a pronoun the resolver's tracker
-resolved); otherwise it is dropped rather than stored with a guessed subject. A pronoun
-subject is replaced by the entity's name in the stored content, so the memory reads on its own
-years later. Preferences belong to the user (``subject="user:<user id>"``).
+A fact needs its subject resolved to an entity (a name, a pronoun the resolver's tracker
+resolved, or a topic's concept entity from ``topics``); otherwise it is dropped rather than
+stored with a guessed subject. A pronoun subject is replaced by the entity's name in the
+stored content, so the memory reads on its own years later. Preferences belong to the user
+(``subject="user:<user id>"``).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 
 from core.ingest_types import user_subject
+from core.text import normalize_name
 from core.types import Entity, EntityType, NewMemory
 from ingest.corrections import negated_object
 from ingest.rules import OUR, Extracted
+from ingest.statements import OUR_TOPIC
 from resolution.types import Mention, Resolution, ResolvedMention
 
 
@@ -79,10 +82,30 @@ def _our_org(resolution: Resolution, value: str | None) -> ResolvedMention | Non
     return next(iter(orgs.values())) if len(orgs) == 1 else None
 
 
+def settle_ours(extracted: Sequence[Extracted], resolution: Resolution) -> list[Extracted]:
+    """One reading of each "our ..." sentence: the organisation's fact when the session has an
+    organisation, else the topic's ("Our deploy target is staging" in a new tenant)."""
+    owned = {
+        ex.start
+        for ex in extracted
+        if ex.kind == "fact" and (ex.subject or "").casefold() == OUR
+        if subject_of(ex, resolution) is not None
+    }
+    out: list[Extracted] = []
+    for ex in extracted:
+        if ex.subject_kind == OUR_TOPIC:
+            if ex.start not in owned:
+                out.append(replace(ex, subject_kind="topic"))
+        elif not (ex.kind == "fact" and (ex.subject or "").casefold() == OUR) or ex.start in owned:
+            out.append(ex)
+    return out
+
+
 def candidates(
     extracted: Sequence[Extracted],
     resolution: Resolution,
     *,
+    topics: Mapping[str, Entity] | None = None,
     user_id: str | None,
     project_id: str | None,
     session_id: str | None,
@@ -97,16 +120,15 @@ def candidates(
         content = ex.content
         if ex.kind == "fact":
             found = subject_of(ex, resolution)
-            if found is None or found.entity is None:
+            if found is not None and found.entity is not None:
+                subject_entity = found.entity
+            elif ex.subject_kind == "topic" and topics and ex.subject:
+                subject_entity = topics.get(normalize_name(ex.subject))
+            if subject_entity is None:
                 continue  # an unresolved subject: never store a fact about a guess
-            subject_entity = found.entity
             subject = subject_entity.id
-            if found.mention.source == "pronoun" or (ex.subject or "").lower() in {
-                "he",
-                "she",
-                "they",
-                "it",
-            }:
+            pronoun = found is not None and found.mention.source == "pronoun"
+            if pronoun or (ex.subject or "").lower() in {"he", "she", "they", "it"}:
                 offset = ex.subject_at if ex.subject_at is not None else ex.subject_start - ex.start
                 content = (
                     content[:offset]
@@ -117,6 +139,8 @@ def candidates(
                 linked.insert(0, subject_entity)
         elif ex.kind == "preference":
             subject = user_subject(user_id) if user_id else None
+        elif ex.kind == "procedure":
+            subject = ex.subject
         obj = ex.object
         if obj is not None and ex.negated:
             obj = negated_object(obj)
@@ -139,6 +163,8 @@ def candidates(
                     predicate=ex.predicate if subject else None,
                     object=obj if subject else None,
                     confidence=ex.confidence,
+                    trigger=ex.trigger,
+                    steps=list(ex.steps),
                 ),
             )
         )

@@ -32,8 +32,9 @@ _RETRY_STATUSES = frozenset({408, 409, 429, 500, 502, 503, 504, 529})
 
 SYSTEM_PROMPT = """You extract durable memories from one conversation turn.
 Return ONLY a JSON object: {"items": [{"type": "fact|preference|decision|episode|task",
-"content": "<one self-contained sentence>", "subject": "<entity name or null>",
-"predicate": "<role|employer|location|deploy_target|preference:<topic>|other or null>",
+"content": "<one self-contained sentence>", "subject": "<entity name, or the topic a
+statement is about such as 'staging server' or 'deploy target', or null>",
+"predicate": "<role|employer|location|value|preference:<topic>|other or null>",
 "object": "<value or null>", "confidence": <0..1>}]}.
 Use names, never pronouns. Return {"items": []} for small talk."""
 

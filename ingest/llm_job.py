@@ -10,17 +10,19 @@ fails (and is retried by the queue) while the turn and its rule-based memories s
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from core.errors import BackendError, NotFound
 from core.text import content_hash
 from core.types import MemoryType
 from ingest.corrections import Action
-from ingest.extraction import Candidate, candidates
+from ingest.extraction import Candidate, candidates, subject_of
 from ingest.llm import LLMExtractor, LLMItem
 from ingest.persist import WriteSet, persist
 from ingest.planning import FactPlanner, fact_keys
 from ingest.rules import Extracted
+from ingest.topics import topic_entities
 from ingest.writer import MemoryWriter
 from resolution.types import EntityResolver
 
@@ -82,9 +84,15 @@ class LLMExtractJob:
             resolution = await self.resolver.resolve(
                 tenant_id, item.content, None, episode.created_at, create_missing=False
             )
+            ex = _extracted(item)
+            if ex.kind == "fact" and ex.subject and subject_of(ex, resolution) is None:
+                # Not a name the tenant knows: a topic ("staging server"), as the parse reads it.
+                ex = replace(ex, subject_kind="topic", subject=ex.subject.lower())
+            topics = await topic_entities(tenant, [ex], episode.created_at)
             found = candidates(
-                [_extracted(item)],
+                [ex],
                 resolution,
+                topics=topics,
                 user_id=episode.user_id,
                 project_id=episode.project_id,
                 session_id=episode.session_id,

@@ -9,11 +9,13 @@ from typing import Any
 
 from core.ids import new_id
 from core.settings import IngestSettings
-from core.types import Memory
+from core.types import Memory, NewMemory
 from graph.tenant import TenantGraph
 from ingest.corrections import Action, FactPlan, plan_fact
 from ingest.extraction import Candidate
 from ingest.persist import WriteSet
+from ingest.procedures import QUANTITY, parameter_update
+from ingest.procedures import SUBJECT as PROCEDURES
 
 
 @dataclass(frozen=True)
@@ -43,6 +45,11 @@ class FactPlanner:
             }
             for c in found
             if c.subject_entity is not None and c.item.predicate
+        ]
+        keys += [
+            {"subject": PROCEDURES, "predicate": c.item.predicate}
+            for c in found
+            if c.item.subject == PROCEDURES and c.item.predicate
         ]
         prefs = sorted(
             {
@@ -78,6 +85,55 @@ class FactPlanner:
             else:
                 plan = FactPlan(Action.CREATE)
             out.append(PlannedFact(c, plan))
+        return out
+
+    async def parameter_changes(
+        self, tenant: TenantGraph, planned: Sequence[PlannedFact], at: float
+    ) -> list[tuple[Memory, NewMemory, str]]:
+        """New versions of the procedures whose parameter a topic's new value changes ("the
+        threshold is now 90%" after "... reject anything under 80% human"): (old, new,
+        reason). Only a numeric value with a unit matching exactly one parameter of a
+        procedure counts, so other statements never touch a procedure."""
+        changes = [
+            p
+            for p in planned
+            if p.plan.action in (Action.CREATE, Action.SUPERSEDE)
+            and p.candidate.extracted.subject_kind == "topic"
+            and p.candidate.item.predicate == "value"
+            and QUANTITY.fullmatch((p.candidate.item.object or "").strip())
+        ]
+        if not changes:
+            return []
+        procedures = await tenant.current_procedures(PROCEDURES, at)
+        out: list[tuple[Memory, NewMemory, str]] = []
+        for p in changes:
+            old_value = next((m.object for m in p.plan.existing), None)
+            new_value = p.candidate.item.object or ""
+            for procedure in procedures:
+                updated = parameter_update(procedure, old_value, new_value)
+                if updated is None:
+                    continue
+                item = NewMemory(
+                    content=updated.content,
+                    type=procedure.type,
+                    user_id=procedure.user_id,
+                    project_id=procedure.project_id,
+                    session_id=p.candidate.item.session_id,
+                    importance=procedure.importance,
+                    created_at=at,
+                    valid_from=at,
+                    source=p.candidate.item.source,
+                    entity_ids=[*procedure.entity_ids, *p.candidate.item.entity_ids],
+                    subject=procedure.subject,
+                    predicate=procedure.predicate,
+                    object=" | ".join(updated.steps),
+                    confidence=procedure.confidence,
+                    trigger=procedure.trigger,
+                    steps=list(updated.steps),
+                )
+                topic = p.candidate.extracted.subject
+                out.append((procedure, item, f"parameter changed: {topic} is now {new_value}"))
+                break  # one procedure per changed value
         return out
 
     def link(self, ws: WriteSet, memory: Memory, plan: FactPlan, at: float) -> None:

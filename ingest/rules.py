@@ -91,6 +91,9 @@ class Extracted:
     end: int = 0
     subject: str | None = None  # surface text: a name, a pronoun, or "user" (preferences)
     subject_start: int = -1  # offset of the subject in the turn
+    # "name": the subject is a name or pronoun the resolver links; "topic": a noun phrase
+    # ("staging server") that stands for a concept entity of its own (``ingest/statements``).
+    subject_kind: str = "name"
     # The subject's offset in ``content`` when the content is a statement of its own rather
     # than the sentence (one sentence stating several facts; see ``_statement``).
     subject_at: int | None = None
@@ -100,6 +103,8 @@ class Extracted:
     correction: bool = False  # said as a correction ("actually", "no longer", "now")
     importance: float = 0.5
     confidence: float = 0.7
+    trigger: str | None = None  # procedures: when or what for (``ingest/procedures``)
+    steps: tuple[str, ...] = ()
 
 
 def _statement(subject: str, fact: Extracted) -> str:
@@ -260,7 +265,7 @@ _PREFS: list[tuple[str, re.Pattern[str]]] = [
 ]
 
 _DECISION = re.compile(
-    r"\b(?:we|I|the team)\s+(?:have\s+|'ve\s+|just\s+)?(?:decided|agreed|chose|settled on"
+    r"\b(?:we|I|the team)(?:\s+|(?='))(?:have\s+|'ve\s+|just\s+)?(?:decided|agreed|chose|settled on"
     r"|are going with|'re going with|will go with|'ll go with)\b|^(?:decision|final call)\s*:"
     r"|^let's go with\b",
     re.IGNORECASE,
@@ -289,14 +294,15 @@ def extract(text: str) -> list[Extracted]:
     if is_pleasantry(text):
         return []
     out: list[Extracted] = []
-    for sentence in split_sentences(text):
-        if sentence.text.rstrip().endswith("?"):
+    for said in split_sentences(text):
+        if said.text.rstrip().endswith("?"):
             continue  # questions ask; they do not state
-        out.extend(_sentence(sentence))
+        out.extend(sentence(said))
     return out
 
 
-def _sentence(s: Sentence) -> list[Extracted]:
+def sentence(s: Sentence) -> list[Extracted]:
+    """What the rules find in one sentence."""
     clause = s.text.strip()
     facts = _facts(s, clause)
     if facts:

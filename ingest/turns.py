@@ -28,15 +28,18 @@ from core.types import Entity, Memory, MemoryType, NewMemory, indexed_text
 from core.validation import check_content, check_project_id
 from graph.ingest_ops import job_row
 from graph.store import GraphStore
-from ingest import rules
 from ingest.corrections import Action
-from ingest.extraction import candidates
+from ingest.extraction import candidates, settle_ours
 from ingest.persist import TASK_DEDUPE, WriteSet, persist
 from ingest.planning import FactPlanner, fact_keys
+from ingest.procedures import extract as extract_procedures
+from ingest.procedures import with_procedure
 from ingest.queue import JobQueue
 from ingest.sentences import is_pleasantry
 from ingest.sessions import check_session_id, next_session
+from ingest.statements import extract as extract_statements
 from ingest.tasks import plan_tasks, scan
+from ingest.topics import topic_entities
 from ingest.writer import MemoryWriter
 from resolution.tracker import dump_state, load_state
 from resolution.types import (
@@ -172,6 +175,18 @@ class TurnRecorder:
         if said_by is not None:
             entities.setdefault(said_by.id, said_by)
         pleasantry = is_pleasantry(content)
+        stating = turn.role is Role.USER and not pleasantry
+        statements = (
+            with_procedure(
+                settle_ours(extract_statements(resolution.parsed.doc, content), resolution),
+                extract_procedures(content),
+            )
+            if stating
+            else []
+        )
+        topics = await topic_entities(tenant, statements, at)
+        for topic in topics.values():
+            entities.setdefault(topic.id, topic)
         episode = self.writer.build(
             tenant_id,
             NewMemory(
@@ -194,8 +209,7 @@ class TurnRecorder:
             "episode_id": episode.id,
             "at": at,
         }
-        stating = turn.role is Role.USER and not pleasantry
-        found = candidates(rules.extract(content), resolution, **ctx) if stating else []
+        found = candidates(statements, resolution, topics=topics, **ctx)
         task_found = scan(content, resolution) if stating else []
         # Turns stating the same fact or task in several sessions at once take turns from
         # the read of the current facts and tasks to the write: a correction is planned
@@ -217,6 +231,10 @@ class TurnRecorder:
                 memory = self.writer.build(tenant_id, planned.candidate.item)
                 extracted.append(memory)
                 self.planner.link(ws, memory, planned.plan, at)
+            for old, item, reason in await self.planner.parameter_changes(tenant, facts, at):
+                memory = self.writer.build(tenant_id, item)
+                extracted.append(memory)
+                ws.pairs.append({"old_id": old.id, "new_id": memory.id, "reason": reason})
             for item, extra in tasks.new:
                 memory = self.writer.build(tenant_id, item)
                 extracted.append(memory)

@@ -81,6 +81,8 @@ class MemoryWriter:
             predicate=item.predicate,
             object=item.object,
             confidence=item.confidence,
+            trigger=item.trigger,
+            steps=tuple(item.steps),
         )
 
     async def remember(self, tenant_id: str, items: Sequence[NewMemory]) -> list[Memory]:

@@ -168,6 +168,7 @@ class Parser:
             aliases=tuple(aliases),
             relations=tuple(relations),
             times=tuple(find_times(text, at)),
+            doc=None if light else doc,
         )
 
 

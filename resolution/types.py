@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 from core.types import Entity, EntityType
 
@@ -57,6 +57,9 @@ class ParsedText:
     aliases: tuple[AliasDeclaration, ...] = ()
     relations: tuple[RelationMention, ...] = ()
     times: tuple[TimeMention, ...] = ()
+    # The spaCy ``Doc`` of a full parse (None for a light one): ingest's statement extractor
+    # reads its dependency parse instead of parsing the turn a second time.
+    doc: Any = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)

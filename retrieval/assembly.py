@@ -76,7 +76,7 @@ class ContextAssembler:
         turns = [t for t in request.recent_turns if t.tenant_id == tenant_id and t.is_live(at)]
         text = request.query or (turns[-1].content if turns else None)
         hits, core = await self._hits(tenant_id, request, text, turns, at, entities)
-        candidates = self._layered(hits, core, turns)
+        candidates = self._layered(hits, core, turns, s.context_floor)
         note = identity_note(request)
         noted = self.counter.count(note + "\n\n") if note else 0
         packed = pack(
@@ -136,11 +136,16 @@ class ContextAssembler:
 
     @staticmethod
     def _layered(
-        hits: list[Hit], core: list[Memory], turns: list[Memory]
+        hits: list[Hit],
+        core: list[Memory],
+        turns: list[Memory],
+        floors: Mapping[str, float],
     ) -> dict[Layer, list[tuple[Memory, float]]]:
         """Hits and core memories by layer, best first. A memory whose text is already in the
         context (a recent turn, or a better hit) is left out: a turn's episode and a memory
-        extracted from it often say the same sentence, and both match the same queries."""
+        extracted from it often say the same sentence, and both match the same queries. A hit
+        below its layer's relevance floor is left out too (``floors``): a context carries
+        what the question is about, not everything that scored above zero."""
         out: dict[Layer, list[tuple[Memory, float]]] = {layer: [] for layer in Layer}
         turn_ids = {t.id for t in turns}
         said = {_said(t.content) for t in turns}
@@ -150,9 +155,8 @@ class ContextAssembler:
             if m.id in turn_ids or not m.is_current or m.type is MemoryType.WORKING:
                 continue
             text = _said(m.content)
-            if text in said:
+            if text in said or _repeats(text, said):
                 continue
-            said.add(text)
             if m.type is MemoryType.PROCEDURAL:
                 layer = Layer.PROCEDURAL
             elif m.pinned or hit.paths == (RetrievalPath.CORE,):
@@ -161,6 +165,9 @@ class ContextAssembler:
                 layer = Layer.DOCUMENT_CHUNKS
             else:
                 layer = Layer.MEMORIES
+            if _below_floor(hit, floors.get(layer.value, 0.0)):
+                continue
+            said.add(text)
             out[layer].append((m, hit.score))
             placed.add(m.id)
         for m in core:  # core memory is always offered, matched by the query or not
@@ -185,6 +192,26 @@ def identity_note(request: ContextRequest) -> str:
         )
     known = [d for d in request.described if ", " in d]
     return f"Identity: {'; '.join(known)}." if known else ""
+
+
+def _below_floor(hit: Hit, floor: float) -> bool:
+    """Less relevant than the layer's floor, and not about an entity the question names (a
+    foundation such as "We are WOBS ... Peter writes for us" answers a question about Peter
+    in other words)."""
+    if RetrievalPath.ENTITY in hit.paths:
+        return False
+    return hit.signals.get("relevance_gate", 1.0) < floor
+
+
+def _repeats(text: str, said: set[str]) -> bool:
+    """Whether ``text`` holds a sentence already in the context, or is one: a preference
+    extracted from a turn ("keep my posts short, please") inside the turn that said it."""
+    if len(text) < MIN_REPEAT:
+        return False
+    return any(len(s) >= MIN_REPEAT and (text in s or s in text) for s in said)
+
+
+MIN_REPEAT = 20  # shorter texts ("ok", "thanks!") are not sentences worth comparing
 
 
 def _said(text: str) -> str:

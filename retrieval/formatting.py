@@ -5,6 +5,7 @@ token count is exact (WordPiece counts add up over whitespace-joined lines)."""
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime
 
 from core.retrieval_types import Layer
 from core.types import Memory
@@ -26,12 +27,22 @@ def one_line(text: str) -> str:
 
 
 def memory_line(memory: Memory) -> str:
-    """``- [fact] Peter is a writer at WOBS``; a turn with a statement corrected since:
-    ``- [episodic, corrected later] Peter is a writer at WOBS``."""
-    label = memory.type.value
+    """``- [fact, 2026-03-04] Peter is a writer at WOBS``: the type and when it was stated
+    (its ``valid_from``), so a model can weigh an old statement against a new one; a turn
+    with a statement corrected since: ``- [episodic, 2026-01-02, corrected on 2026-03-04]
+    Peter is a writer at WOBS``; the version that replaced an earlier one says so
+    (``- [fact, 2026-03-04, replaces an earlier statement] Peter is an editor``)."""
+    label = f"{memory.type.value}, {day(memory.valid_from)}"
+    if memory.supersedes is not None:  # the current value, said over an earlier one
+        label += ", replaces an earlier statement"
     if memory.corrected_at is not None:
-        label += ", corrected later"
+        label += f", corrected on {day(memory.corrected_at)}"
     return f"- [{label}] {one_line(memory.content)}"
+
+
+def day(at: float) -> str:
+    """An epoch time as its UTC date, ``2026-03-04``."""
+    return datetime.fromtimestamp(at, UTC).strftime("%Y-%m-%d")
 
 
 def turn_line(turn: Memory) -> str:

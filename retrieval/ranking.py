@@ -168,6 +168,8 @@ def _scored(
             boost=boost,
             fusion_weight=settings.fusion_weight,
         )
+        if _corrected(memory, query.as_of if query.as_of is not None else at):
+            score *= settings.corrected_weight
         signals.update(
             fusion=fusion,
             neighbor=share,
@@ -176,6 +178,11 @@ def _scored(
             relevance_gate=gate,
         )
         yield memory, score, signals
+
+
+def _corrected(memory: Memory, at: float) -> bool:
+    """A turn whose statement had been corrected by ``at``."""
+    return memory.corrected_at is not None and memory.corrected_at <= at
 
 
 def shortlist(ordered: Sequence[str], top_k: int, keep: Sequence[str] = ()) -> list[str]:

@@ -86,6 +86,12 @@ class MemoryNode:
         description="A turn (episodic) with a statement a later memory superseded: when that "
         "first happened. The turn stays current, as it was said."
     )
+    trigger: str | None = strawberry.field(
+        default=None, description="A procedure: when, or what for, it is done."
+    )
+    steps: list[str] = strawberry.field(
+        default_factory=list, description="A procedure: its steps, in order."
+    )
 
     @staticmethod
     def of(m: CoreMemory) -> MemoryNode:
@@ -116,6 +122,8 @@ class MemoryNode:
             pruned_at=to_datetime(m.pruned_at),
             carried_by_id=strawberry.ID(m.carried_by) if m.carried_by else None,
             corrected_at=to_datetime(m.corrected_at),
+            trigger=m.trigger,
+            steps=list(m.steps),
         )
 
     @strawberry.field(description="The entities this memory is about.")

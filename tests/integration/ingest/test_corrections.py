@@ -12,8 +12,9 @@ from api.brain import Brain
 from core.errors import NotFound
 from core.ingest_types import TurnInput
 from core.retrieval_types import SearchQuery
-from core.types import MemoryType, NewMemory
+from core.types import EntityType, MemoryType, NewMemory
 from ingest.service import IngestService
+from retrieval.formatting import day
 
 pytestmark = pytest.mark.integration
 
@@ -177,9 +178,12 @@ async def test_a_corrected_statement_is_not_served_as_current(
     ctx = await brain.assemble_context(tenant_id, "s-other", query="What does Dana Lee do?")
     lines = ctx.text.splitlines()
     assert any("editor" in line for line in lines)
-    assert "- [fact] Dana Lee works at WOBS." in lines
+    assert any(line.endswith("] Dana Lee works at WOBS.") for line in lines)
     stale = [line for line in lines if "writer" in line]
-    assert stale == ["- [episodic, corrected later] Dana Lee is a writer at WOBS."]
+    said, corrected = day(T0), day(T0 + 86_400)  # each line dated; the correction too
+    assert stale == [
+        f"- [episodic, {said}, corrected on {corrected}] Dana Lee is a writer at WOBS."
+    ]
 
 
 async def test_superseding_an_extracted_fact_by_hand_marks_its_turn(
@@ -206,6 +210,10 @@ async def test_our_facts_belong_to_the_sessions_organisation(
     aws = await say(ingest, tenant_id, "Actually, our deploy target is AWS now.", T0 + 20)
     assert aws.superseded == (old.id,)
     assert (await brain.memory(tenant_id, heroku.episode.id)).corrected_at == T0 + 20
-    # a session that has named no organisation: whose deploy target is unknown, so no fact
+    # a session that has named no organisation: the deploy target is a topic of its own
+    # (a concept entity), never a correction of WOBS's
     other = await say(ingest, tenant_id, "Our deploy target is Fly.", T0 + 30, user="u2")
-    assert other.extracted == () and other.superseded == ()
+    (topic,) = other.extracted
+    assert topic.subject != wobs.id and other.superseded == ()
+    (concept,) = await brain.graph.tenant(tenant_id).find_by_alias("deploy target")
+    assert concept.type is EntityType.CONCEPT and topic.subject == concept.id

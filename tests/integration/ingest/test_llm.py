@@ -140,6 +140,34 @@ async def test_llm_failure_keeps_the_rule_result(
     assert [j.status for j in jobs.values() if j.kind == "llm_extract"] == [JobStatus.FAILED]
 
 
+async def test_a_topic_the_model_names_is_a_concept_with_its_own_chain(
+    make_service: Callable[[Handler, str], IngestService], brain: Brain, tenant_id: str
+) -> None:
+    replies = iter(["Hetzner", "AWS"])
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        where = next(replies)
+        item = {
+            "type": "fact",
+            "content": f"The staging box is hosted on {where}.",
+            "subject": "staging box",
+            "predicate": "location",
+            "object": where,
+        }
+        return httpx.Response(200, json=openai_reply([item]))
+
+    service = make_service(handler, "openai")
+    await service.start(tenants=[])
+    for text in ("staging box -> hetzner fwiw", "staging box: aws from today"):
+        await service.record_turn(tenant_id, TurnInput(session_id="l", content=text))
+        await service.queue.drain()
+    (concept,) = await brain.graph.tenant(tenant_id).find_by_alias("staging box")
+    assert concept.type.value == "concept"
+    ids = await brain.graph.tenant(tenant_id).memory_ids_about(concept.id)
+    stated = {m.object: m for m in (await brain.graph.tenant(tenant_id).get_memories(ids)).values()}
+    assert not stated["Hetzner"].is_current and stated["AWS"].is_current  # superseded
+
+
 async def test_anthropic_messages_api_is_spoken_too(
     make_service: Callable[[Handler, str], IngestService], brain: Brain, tenant_id: str
 ) -> None:

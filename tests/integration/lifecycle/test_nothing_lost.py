@@ -23,7 +23,7 @@ TURN = """mutation($session: String!, $user: String!, $content: String!, $at: Da
     __typename ... on TurnResult { episode { id } } ... on Error { message } } }"""
 CONTEXT = """query($q: String!, $user: String!) {
   assembleContext(input: {sessionId: "ask", userId: $user, query: $q, tokenBudget: 2000}) {
-    ... on Context { text items { memory { id } } } ... on Error { message } } }"""
+    ... on Context { text items { memory { id source } } } ... on Error { message } } }"""
 CONSOLIDATE = """mutation { consolidate { ... on ConsolidationReport {
   runs { job status error counts { name value } } } ... on Error { message } } }"""
 SEARCH = """query($q: String!, $user: String) {
@@ -65,8 +65,12 @@ async def _say(client: Client, session: str, content: str, at: float, user: str 
 
 
 async def _context_ids(client: Client, query: str, user: str = "u1") -> set[str]:
+    """The ids of the context's memories, and of the turns its statements were extracted
+    from (a taught process is served as its procedure, in place of the turn's words)."""
     context = (await client.data(CONTEXT, q=query, user=user))["assembleContext"]
-    return {item["memory"]["id"] for item in context["items"]}
+    ids = {item["memory"]["id"] for item in context["items"]}
+    sources = {(item["memory"]["source"] or "").rsplit(":", 1)[-1] for item in context["items"]}
+    return ids | sources
 
 
 async def _consolidate(client: Client) -> dict[str, dict[str, int]]:

@@ -83,4 +83,9 @@ async def test_restore_migrations_give_back_hidden_records_but_not_forgotten_one
         ("Which batch was checked on Monday?", compressed.id),
     ):
         hits = (await brain.search(tenant_id, SearchQuery(query=query))).hits
-        assert hits and hits[0].memory.id == memory_id, query
+        # the memory, or the statement a restored turn states ("the door code is 4471")
+        top = hits[0].memory if hits else None
+        assert top is not None and (
+            top.id == memory_id or (top.source or "").endswith(memory_id)
+        ), query
+        assert memory_id in [h.memory.id for h in hits], query

@@ -64,7 +64,7 @@ async def test_layers_hold_the_right_memories(
         ),
     )
     assert "June" in ctx.layers[Layer.MEMORIES] and "May" not in ctx.text
-    assert "[procedural] Release checklist" in ctx.layers[Layer.PROCEDURAL]
+    assert "] Release checklist" in ctx.layers[Layer.PROCEDURAL]  # "[procedural, <date>]"
     assert "platform team" in ctx.layers[Layer.PROJECT_CONTEXT]
     assert "billing page" in ctx.layers[Layer.DOCUMENT_CHUNKS]
     assert ctx.layers[Layer.RECENT_CONVERSATION].count("message") == 5

@@ -1,0 +1,160 @@
+"""Procedures from conversation: how the user says a thing is done, as a ``procedural`` memory
+with a ``trigger`` (when or what for) and ``steps``.
+
+Shapes read (sequencing words and the openers are closed lists, so plain patterns suffice):
+
+    "To <goal>, <step>, <step> and <step>."               trigger = goal
+    "Whenever/When/Every time <situation>, <steps>."      trigger = situation
+    "The process/procedure/workflow for <goal> is: ..."   trigger = goal
+    "Here's how to <goal>: first ..., then ..., finally ..."
+    "1. ... 2. ..." or "first ..., then ..." after a sentence naming the goal
+
+A procedure is a single-valued statement about its goal (subject ``procedures``, predicate
+``procedure:<goal>``): stating the process for the same goal again supersedes it. A later
+change of one of its parameters ("the threshold is now 90%") supersedes it with a new
+version (``parameter_update``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from core.types import Memory, MemoryType
+from ingest.rules import Extracted
+from ingest.sentences import is_pleasantry
+
+SUBJECT = "procedures"  # the subject of every procedure of a tenant (its goal is the predicate)
+PREDICATE = "procedure"
+
+_GOAL = re.compile(
+    r"^(?:(?:ok(?:ay)?|so|also|and|btw|fyi)[,:]?\s+)*"
+    r"(?:(?P<to>to|in order to)\s+(?P<goal>[^,:;]{4,160}?)\s*[,:]"
+    r"|(?P<when>whenever|every time|each time|when(?:ever)?)\s+(?P<situation>[^,:;]{4,160}?)\s*[,:]"
+    r"|(?:the|our)\s+(?:process|procedure|workflow|steps?|routine)\s+(?:for|to|of)\s+"
+    r"(?P<named>[^,:;]{3,120}?)\s+(?:is|are|goes|looks like)\s*:?"
+    r"|here(?:'s| is)\s+how\s+(?:to|we|I)\s+(?P<how>[^,:;]{3,120}?)\s*:)\s*(?P<rest>.+)$",
+    re.IGNORECASE | re.DOTALL,
+)
+_SPLIT = re.compile(
+    r"\s*(?:;|,?\s+and\s+then\s+|,?\s+then\s+|,\s+and\s+|,\s+|\s+and\s+(?=[a-z]+\s)"
+    r"|\s+after\s+that,?\s+|\s+finally,?\s+|\s*\b\d+[.)]\s+)\s*",
+    re.IGNORECASE,
+)
+_LEAD = re.compile(
+    r"^(?:first(?:ly)?|second(?:ly)?|third(?:ly)?|next|then|finally|lastly|after that|and)"
+    r"[,:]?\s+",
+    re.IGNORECASE,
+)
+_NUMBERED = re.compile(r"(?:^|\s)(?:1[.)]|first(?:ly)?,?)\s+.+(?:\s2[.)]|\bthen\b)", re.I | re.S)
+# An imperative step starts with a verb; a sentence of description does not ("it is fine").
+_NOT_STEP = re.compile(
+    r"^(?:(?:it|its|it's|this|that|these|those|there|we|i|i'm|you|they|he|she|the|a|an|my|our"
+    r"|your|his|her|their|all|some|everything|nothing|something|someone|everyone|no|not)\b"
+    r"|\w+(?:ed|ing)\b|\w*[^s\W]s\b)",
+    re.IGNORECASE,
+)
+QUANTITY = re.compile(r"(?<![\w.])(\d+(?:[.,]\d+)?)\s*(%|percent\b|[a-zA-Z€$£]+)?")
+
+
+@dataclass(frozen=True)
+class Procedure:
+    trigger: str
+    steps: tuple[str, ...]
+
+
+def extract(text: str) -> list[Extracted]:
+    """The procedure a turn teaches, if it teaches one (at most one per turn)."""
+    if is_pleasantry(text) or text.rstrip().endswith("?"):
+        return []
+    found = parse(text)
+    if found is None:
+        return []
+    content = " ".join(text.split())
+    return [
+        Extracted(
+            "procedure",
+            MemoryType.PROCEDURAL,
+            content,
+            0,
+            len(text),
+            subject=SUBJECT,
+            predicate=f"{PREDICATE}:{goal_key(found.trigger)}",
+            object=" | ".join(found.steps),
+            correction=bool(re.search(r"\b(?:now|from now on|instead)\b", text, re.I)),
+            importance=0.8,
+            confidence=0.75,
+            trigger=found.trigger,
+            steps=found.steps,
+        )
+    ]
+
+
+def with_procedure(statements: list[Extracted], procedure: list[Extracted]) -> list[Extracted]:
+    """A turn's statements beside the procedure it teaches: its imperative steps are the
+    procedure's, not preferences of their own."""
+    if not procedure:
+        return statements
+    return [*procedure, *[s for s in statements if s.kind != "preference"]]
+
+
+def parse(text: str) -> Procedure | None:
+    """Trigger and steps of a procedure stated in ``text``, else None."""
+    flat = " ".join(text.split())
+    m = _GOAL.match(flat)
+    if m is not None:
+        trigger = next(
+            m.group(g) for g in ("goal", "situation", "named", "how") if m.group(g) is not None
+        )
+        if m.group("when"):
+            trigger = f"{m.group('when').lower()} {trigger}"
+        steps = _steps(m.group("rest"))
+        if steps and (len(steps) >= 2 or m.group("to") or m.group("when") or m.group("named")):
+            return Procedure(trigger.strip(), steps)
+        return None
+    if _NUMBERED.search(flat):
+        head, _, rest = re.split(r"(?<=[.:])\s+", flat, maxsplit=1)[0], "", flat
+        body = flat[len(head) :].strip() or rest
+        steps = _steps(body)
+        if len(steps) >= 2 and head.rstrip(".:").strip():
+            return Procedure(head.rstrip(".:").strip(), steps)
+    return None
+
+
+def _steps(rest: str) -> tuple[str, ...]:
+    parts = [_LEAD.sub("", p.strip(" .!")) for p in _SPLIT.split(rest.strip())]
+    steps = [p for p in parts if len(p) >= 3]
+    if not steps or any(_NOT_STEP.match(s) for s in steps):
+        return ()
+    return tuple(steps)
+
+
+def goal_key(trigger: str) -> str:
+    """The goal as the procedure's attribute: lower case, words only."""
+    return " ".join(re.findall(r"[\w%]+", trigger.lower()))[:120]
+
+
+def parameter_update(procedure: Memory, old: str | None, new: str) -> Memory | None:
+    """``procedure`` with one parameter changed to ``new`` ("90%"), or None when the new value
+    does not name exactly one of its parameters. The parameter is the one equal to ``old``
+    (the value the change replaced) when given; else the only quantity with ``new``'s unit."""
+    new_q = QUANTITY.fullmatch(new.strip())
+    if new_q is None:
+        return None
+    unit = _unit(new_q.group(2))
+    found = [q for q in QUANTITY.finditer(procedure.content) if _unit(q.group(2)) == unit]
+    if old is not None:
+        same = [q for q in found if q.group(0).replace(" ", "") == old.replace(" ", "")]
+        found = same or found
+    if len(found) != 1 or found[0].group(0).replace(" ", "") == new.replace(" ", ""):
+        return None
+    said = found[0].group(0)
+    replaced = new.strip() + (" " if said.endswith(" ") else "")
+    content = procedure.content.replace(said, replaced, 1)
+    steps = tuple(s.replace(said.strip(), new.strip(), 1) for s in procedure.steps)
+    return procedure.model_copy(update={"content": content, "steps": steps})
+
+
+def _unit(unit: str | None) -> str:
+    word = (unit or "").lower()
+    return "%" if word in {"%", "percent"} else word
