@@ -65,6 +65,9 @@ async def _writer(client: Client, load: Load, worker: int) -> None:
         await asyncio.sleep(0.02)
 
 
+FAST = 3.0  # seconds: a failing request or a 503 takes less than this
+
+
 async def test_killed_engine_fails_fast_restarts_and_loses_no_acknowledged_write(
     own_brain: Brain,
 ) -> None:
@@ -106,9 +109,11 @@ async def test_killed_engine_fails_fast_restarts_and_loses_no_acknowledged_write
     # The gap: every request failed fast with the typed error, /healthz said 503 fast.
     assert load.failures, "no request met the gap"
     assert {code for _, _, code in load.failures} == {"ENGINE_UNAVAILABLE"}
-    assert max(seconds for _, seconds, _ in load.failures) < 1.0
+    # Fast is under a second on a quiet machine (see the printed figure); the bound leaves
+    # room for a loaded CI machine and still fails the 37-46 s hangs this guards against.
+    assert max(seconds for _, seconds, _ in load.failures) < FAST
     assert any(status == 503 for status, _ in health)
-    assert max(seconds for status, seconds in health if status == 503) < 1.0
+    assert max(seconds for status, seconds in health if status == 503) < FAST
     # It came back on its own, as a new process, and took writes again.
     process = supervisor.engine.process
     assert supervisor.restarts == 1 and process is not None and process.pid != old_pid
