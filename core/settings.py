@@ -350,7 +350,7 @@ class RetrievalSettings(BaseModel):
     # A turn whose statement a later one corrected ("The staging server is on Hetzner" after
     # "we moved it to AWS") keeps this share of its score: still findable, never above the
     # current value. Judged at the read's time (``asOf`` when given).
-    corrected_weight: float = Field(default=0.5, ge=0.0, le=1.0)
+    corrected_weight: float = Field(default=0.7, ge=0.0, le=1.0)
     # Diversity: a near-duplicate of a higher hit is pushed down.
     diversity_entity_jaccard: float = 0.8
     diversity_text_jaccard: float = 0.7
