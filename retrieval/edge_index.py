@@ -29,7 +29,6 @@ Example::
 from __future__ import annotations
 
 import asyncio
-import functools
 import shutil
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -39,22 +38,22 @@ import qdrant_edge as qe
 
 from core.errors import BackendError, BrainError
 from core.settings import VectorSettings
-from retrieval.bm25 import Bm25Encoder, SparseTerms
+from retrieval.bm25 import Bm25Encoder
+from retrieval.edge_conditions import (
+    edge_filter,
+    idf_params,
+    ids_filter,
+    payload_indexes,
+    sparse_vector,
+)
 from retrieval.payload_cache import PayloadCache
 from retrieval.vector_conditions import (
     RRF_K,
     TENANT,
-    Condition,
-    HasIds,
-    Match,
-    MatchAnyOf,
-    MatchOrMissing,
-    Range,
     canonical_ids,
     check_dense,
     check_payload_update,
     filter_conditions,
-    ids_conditions,
     nearest,
     neighbor_queries,
     point_payload,
@@ -62,9 +61,6 @@ from retrieval.vector_conditions import (
 )
 from retrieval.vector_index import (
     DENSE,
-    PAYLOAD_BOOLS,
-    PAYLOAD_FLOATS,
-    PAYLOAD_KEYWORDS,
     SPARSE,
     NeighborWindow,
     ScoredId,
@@ -193,7 +189,7 @@ class EdgeVectorIndex(VectorIndex):
         self, tenant_id: str, ids: Sequence[str], payload: Mapping[str, Any]
     ) -> None:
         update = check_payload_update(payload)
-        where = _ids_filter(tenant_id, ids)
+        where = ids_filter(tenant_id, ids)
         if where is not None:
             operation = qe.UpdateOperation.set_payload_by_filter(where, update)
             try:
@@ -202,7 +198,7 @@ class EdgeVectorIndex(VectorIndex):
                 self.payloads.drop(canonical_ids(ids))
 
     async def delete(self, tenant_id: str, ids: Sequence[str]) -> None:
-        where = _ids_filter(tenant_id, ids)
+        where = ids_filter(tenant_id, ids)
         if where is not None:
             try:
                 await self._delete(where)
@@ -211,39 +207,39 @@ class EdgeVectorIndex(VectorIndex):
 
     async def delete_by_filter(self, flt: VectorFilter) -> None:
         try:
-            await self._delete(_filter(filter_conditions(flt)))
+            await self._delete(edge_filter(filter_conditions(flt)))
         finally:
             self.payloads.drop(None)
 
     async def dense_search(
         self, vector: Sequence[float], flt: VectorFilter, limit: int, payload: bool = True
     ) -> list[ScoredId]:
-        where = _filter(filter_conditions(flt))
+        where = edge_filter(filter_conditions(flt))
         query = qe.Query.Nearest(check_dense(vector, self.dimension), using=DENSE)
         return await self._query(limit, where, query, payload=payload)
 
     async def keyword_search(
         self, text: str, flt: VectorFilter, limit: int, payload: bool = True
     ) -> list[ScoredId]:
-        where = _filter(filter_conditions(flt))
+        where = edge_filter(filter_conditions(flt))
         terms = self._bm25.encode_query(text)
         if not terms.indices:
             return []
-        query = qe.Query.Nearest(_sparse(terms), using=SPARSE)
-        idf = _idf_params(flt.tenant_id)
+        query = qe.Query.Nearest(sparse_vector(terms), using=SPARSE)
+        idf = idf_params(flt.tenant_id)
         return await self._query(limit, where, query, params=idf, payload=payload)
 
     async def hybrid_search(
         self, vector: Sequence[float], text: str, flt: VectorFilter, limit: int, prefetch: int = 50
     ) -> list[ScoredId]:
-        where = _filter(filter_conditions(flt))
+        where = edge_filter(filter_conditions(flt))
         depth = max(prefetch, limit)
         dense = qe.Query.Nearest(check_dense(vector, self.dimension), using=DENSE)
         stages = [qe.Prefetch(depth, query=dense, filter=where)]
         terms = self._bm25.encode_query(text)
         if terms.indices:
-            sparse = qe.Query.Nearest(_sparse(terms), using=SPARSE)
-            idf = _idf_params(flt.tenant_id)
+            sparse = qe.Query.Nearest(sparse_vector(terms), using=SPARSE)
+            idf = idf_params(flt.tenant_id)
             stages.append(qe.Prefetch(depth, query=sparse, filter=where, params=idf))
         # The stub types ``query`` as the Fusion class; Fusion.Rrf is its nested variant.
         fusion: Any = qe.Fusion.Rrf(k=RRF_K)
@@ -256,7 +252,7 @@ class EdgeVectorIndex(VectorIndex):
             qe.QueryRequest(
                 1,
                 query=qe.OrderBy("created_at", qe.Direction.Desc if desc else qe.Direction.Asc),
-                filter=_filter(conditions),
+                filter=edge_filter(conditions),
                 with_payload=False,
             )
             for conditions, desc in neighbor_queries(tenant_id, windows)
@@ -273,7 +269,7 @@ class EdgeVectorIndex(VectorIndex):
             cached = self.payloads.get(point_id)
             if cached is not None and cached.get(TENANT) == tenant_id:
                 found[point_id] = cached
-        where = _ids_filter(tenant_id, [i for i in ids if i not in found])
+        where = ids_filter(tenant_id, [i for i in ids if i not in found])
         if where is None:
             return found
         generation = self.payloads.generation
@@ -283,7 +279,7 @@ class EdgeVectorIndex(VectorIndex):
         return found
 
     async def vectors(self, tenant_id: str, ids: Sequence[str]) -> dict[str, list[float]]:
-        where = _ids_filter(tenant_id, ids)
+        where = ids_filter(tenant_id, ids)
         if where is None:
             return {}
         records = await self._read(
@@ -292,12 +288,12 @@ class EdgeVectorIndex(VectorIndex):
         return {str(r.id): list(_dense_of(r.vector)) for r in records if r.vector}
 
     async def all_ids(self, tenant_id: str | None = None) -> list[str]:
-        where = _filter(tenant_conditions(tenant_id)) if tenant_id is not None else None
+        where = edge_filter(tenant_conditions(tenant_id)) if tenant_id is not None else None
         records = await self._read("scroll", lambda shard: _scroll(shard, where, False))
         return [str(record.id) for record in records]
 
     async def count(self, tenant_id: str | None = None) -> int:
-        where = _filter(tenant_conditions(tenant_id)) if tenant_id is not None else None
+        where = edge_filter(tenant_conditions(tenant_id)) if tenant_id is not None else None
         request = qe.CountRequest(exact=True, filter=where)
         return await self._read("count", lambda shard: shard.count(request))
 
@@ -328,7 +324,7 @@ class EdgeVectorIndex(VectorIndex):
         """``shard`` with the payload indexes created that it lacks."""
         try:
             indexed = shard.info().payload_schema
-            for field, schema in _payload_indexes().items():
+            for field, schema in payload_indexes().items():
                 if field not in indexed:
                     shard.update(qe.UpdateOperation.create_field_index(field, schema))
         except BaseException:
@@ -337,7 +333,7 @@ class EdgeVectorIndex(VectorIndex):
         return shard
 
     def _vectors(self, dense: list[float], text: str) -> dict[str, qe.NamedVector]:
-        return {DENSE: dense, SPARSE: _sparse(self._bm25.encode_document(text))}
+        return {DENSE: dense, SPARSE: sparse_vector(self._bm25.encode_document(text))}
 
     async def _query(
         self,
@@ -441,60 +437,6 @@ def _mapped(path: Path, op: str, call: Callable[..., T], *args: Any) -> T:
         raise
     except Exception as e:
         raise BackendError(f"qdrant edge {op} failed at {path}: {e}") from e
-
-
-def _payload_indexes() -> dict[str, qe.PayloadSchemaType | qe.PayloadSchemaParams]:
-    schema: dict[str, qe.PayloadSchemaType | qe.PayloadSchemaParams] = {
-        TENANT: qe.KeywordIndexParams(is_tenant=True)
-    }
-    schema.update({f: qe.PayloadSchemaType.Keyword for f in PAYLOAD_KEYWORDS if f != TENANT})
-    schema.update({f: qe.PayloadSchemaType.Float for f in PAYLOAD_FLOATS})
-    schema.update({f: qe.PayloadSchemaType.Bool for f in PAYLOAD_BOOLS})
-    return schema
-
-
-def _filter(conditions: Sequence[Condition]) -> qe.Filter:
-    return qe.Filter(must=[_condition(c) for c in conditions])
-
-
-def _condition(condition: Condition) -> qe.ConditionType:
-    match condition:
-        case Match(key, value):
-            return qe.FieldCondition(key, match=qe.MatchValue(value))
-        case MatchAnyOf(key, values):
-            return qe.FieldCondition(key, match=qe.MatchAny(list(values)))
-        case MatchOrMissing(key, value):
-            either: list[qe.ConditionType] = [
-                qe.FieldCondition(key, match=qe.MatchValue(value)),
-                qe.IsEmptyCondition(key),
-            ]
-            return qe.Filter(should=either)
-        case Range(key, gte, gt, lte, lt):
-            return qe.FieldCondition(key, range=qe.RangeFloat(gte=gte, gt=gt, lte=lte, lt=lt))
-        case HasIds(ids):
-            return _has_ids(ids)
-
-
-@functools.lru_cache(maxsize=16)
-def _has_ids(ids: tuple[str, ...]) -> qe.ConditionType:
-    """One id condition per id set: a search scores the same few hundred candidates densely
-    and by keyword, and building the condition (parsing every id) costs ~0.25 ms a time."""
-    point_ids: set[qe.PointId] = set(ids)
-    return qe.HasIdCondition(point_ids)
-
-
-def _ids_filter(tenant_id: str, ids: Sequence[str]) -> qe.Filter | None:
-    conditions = ids_conditions(tenant_id, ids)
-    return _filter(conditions) if conditions is not None else None
-
-
-def _idf_params(tenant_id: str) -> qe.SearchParams:
-    """IDF over this tenant's points only: other tenants never shape a tenant's scores."""
-    return qe.SearchParams(idf=qe.IdfParams(corpus=_filter(tenant_conditions(tenant_id))))
-
-
-def _sparse(terms: SparseTerms) -> qe.SparseVector:
-    return qe.SparseVector(terms.indices, terms.values)
 
 
 def _scroll(
