@@ -15,12 +15,13 @@ import asyncio
 import logging
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from api.brain_entities import EntityFacade
 from api.brain_lifecycle import LifecycleFacade
 from api.disk import DiskPurge
+from api.enrich import enrich
 from core.clock import now
 from core.errors import BackendError, Conflict, InvalidInput
 from core.ids import check_id
@@ -34,25 +35,21 @@ from core.retrieval_types import (
 from core.settings import Settings
 from core.tokens import token_counter
 from core.types import (
-    Entity,
     EraseReport,
     LineageLink,
     Memory,
     MemoryType,
     NewMemory,
 )
-from graph.retrieval_ops import SessionView
 from graph.runtime import GraphRuntime, open_graph
 from graph.store import GraphStore
 from graph.supervisor import EngineSupervisor
 from ingest.lifecycle.service import LifecycleService
 from ingest.reconcile import ReconcileReport, reconcile
 from ingest.service import IngestService
-from ingest.sessions import check_session_id
 from resolution.profiles import ReprofileReport
 from resolution.resolver import Resolver
-from resolution.tracker import load_state
-from resolution.types import Clarification, Resolution, TrackedEntity, TrackerState
+from resolution.types import Resolution
 from retrieval.access import AccessRecorder
 from retrieval.assembly import ContextAssembler
 from retrieval.embedders import Embedder, build_embedder
@@ -61,23 +58,6 @@ from retrieval.retriever import Retriever
 from retrieval.vector_index import VectorIndex
 
 log = logging.getLogger(__name__)
-
-
-@dataclass
-class _Enriched:
-    entity_ids: list[str] = field(default_factory=list)
-    entities: dict[str, Entity] = field(default_factory=dict)  # those read while resolving
-    turns: tuple[Memory, ...] = ()
-    tracked: tuple[TrackedEntity, ...] = ()
-    clarification: Clarification | None = None
-    task_ids: tuple[str, ...] = ()
-    windows: tuple[tuple[float, float], ...] = ()
-    exclude: tuple[str, ...] = ()  # people the names did not mean (``SearchQuery``)
-    described: tuple[str, ...] = ()  # the resolved entities by their key facts
-
-
-# Tracked entities at least this salient feed the entity path of a session's reads.
-SALIENT = 0.3
 
 
 @dataclass(frozen=True)
@@ -271,7 +251,7 @@ class Brain(EntityFacade, LifecycleFacade):
         """Multi-path search. The query's references are resolved (without creating anything or
         advancing the session) to feed the entity path and its time expressions; a session
         adds its working memory and tracked entities; confirmed tasks feed the task bonus."""
-        enriched = await self._enrich(tenant_id, query.query, query.session_id)
+        enriched = await enrich(self.graph, self.resolver, tenant_id, query.query, query.session_id)
         return await self.retriever.search(
             tenant_id,
             replace(
@@ -296,7 +276,7 @@ class Brain(EntityFacade, LifecycleFacade):
         mode: SearchMode = SearchMode.ANSWER,
     ) -> AssembledContext:
         """The five token-budgeted layers for the next model call of ``session_id``."""
-        enriched = await self._enrich(tenant_id, query, session_id)
+        enriched = await enrich(self.graph, self.resolver, tenant_id, query, session_id)
         request = ContextRequest(
             session_id=session_id,
             user_id=user_id,
@@ -312,62 +292,6 @@ class Brain(EntityFacade, LifecycleFacade):
             clarification=enriched.clarification,
         )
         return await self.assembler.assemble(tenant_id, request, enriched.entities)
-
-    async def _enrich(self, tenant_id: str, text: str | None, session_id: str | None) -> _Enriched:
-        """What the read side needs besides the query: resolved and tracked entities, the
-        session's recent turns, active tasks, and time windows named in the text. The session
-        (window, turns, tracker: one read), the confirmed tasks and the parse run
-        concurrently."""
-        tenant = self.graph.tenant(tenant_id)
-        query = text if text and text.strip() else None
-        view: asyncio.Future[SessionView] | None = None
-        state: asyncio.Future[TrackerState] | None = None
-        if session_id is not None:
-            check_session_id(session_id)
-            view = asyncio.ensure_future(tenant.session_view(session_id))
-
-            async def stored() -> TrackerState:
-                assert view is not None
-                return load_state((await view).tracker)
-
-            state = asyncio.ensure_future(stored())
-
-        async def resolution() -> tuple[Resolution | None, list[TrackedEntity]]:
-            if state is None:
-                if query is None:
-                    return None, []
-                return (
-                    await self.resolver.resolve(tenant_id, query, update_session=False, light=True),
-                    [],
-                )
-            assert session_id is not None
-            return await self.resolver.peek(tenant_id, query, session_id, state, light=True)
-
-        async def turns() -> tuple[Memory, ...]:
-            return (await view).window(now()) if view is not None else ()
-
-        (resolved, salient), recent, task_ids = await asyncio.gather(
-            resolution(), turns(), tenant.confirmed_task_ids(50)
-        )
-        out = _Enriched(turns=recent, tracked=tuple(salient), task_ids=tuple(task_ids))
-        if resolved is not None:
-            out.entity_ids.extend(resolved.entity_ids)
-            out.entities.update({r.entity.id: r.entity for r in resolved.resolved if r.entity})
-            out.clarification = resolved.clarification
-            out.windows = tuple((t.start, t.end) for t in resolved.parsed.times)
-            out.described = resolved.described
-            asked = resolved.clarification.candidates if resolved.clarification else ()
-            out.exclude = tuple(
-                dict.fromkeys(i for i in (*resolved.namesakes, *(c.id for c in asked)))
-            )
-        for t in salient:
-            out.entities.setdefault(t.entity.id, t.entity)
-            # A salient namesake (the session's other Sarah) is not who the query names.
-            fresh = t.entity.id not in out.entity_ids and t.entity.id not in out.exclude
-            if t.salience >= SALIENT and fresh:
-                out.entity_ids.append(t.entity.id)
-        out.exclude = tuple(i for i in out.exclude if i not in out.entity_ids)
-        return out
 
     async def list_memories(
         self,
