@@ -20,16 +20,13 @@ from typing import Any
 
 from core.types import MemoryType
 from ingest import rules
+from ingest import statement_parts as parts
 from ingest.rules import Extracted
 from ingest.sentences import Sentence, is_pleasantry, split_sentences
 from ingest.statement_words import (
-    ATTRIBUTE_NOUNS,
     CHANGE_VERBS,
-    JUDGEMENTS,
     LIKING,
     LOCATING,
-    LOCATION_PREPS,
-    PERSONAL,
     RULE_VERBS,
     SUBJECTS,
     VAGUE,
@@ -122,12 +119,12 @@ def _clause(verb: Token, s: Sentence, topic: Token | None = None) -> list[Extrac
         subj = topic
     if lemma == "be" and subj is not None:
         return _copular(verb, subj, s)
-    if subj is not None and _misread_copula(verb):
+    if subj is not None and parts.misread_copula(verb):
         # "The default branch is develop": the small model reads a progressive; the word
         # after "is" is the value.
-        kind = _subject_kind(subj)
+        kind = parts.subject_kind(subj)
         if kind == "topic":
-            return [_fact(s, subj, kind, "value", verb.text, False, _now(verb))]
+            return [_fact(s, subj, kind, "value", verb.text, False, parts.now(verb))]
         return []
     if lemma in CHANGE_VERBS or (lemma in LOCATING and subj is not None):
         return _change(verb, subj, s)
@@ -166,39 +163,39 @@ def _commands(verb: Token) -> bool:
 
 def _copular(verb: Token, subj: Token, s: Sentence) -> list[Extracted]:
     """ "X is Y", "X is on Y", "X is now Y", "X is no longer Y", "X is hosted on Y"."""
-    kind = _subject_kind(subj)
+    kind = parts.subject_kind(subj)
     if kind is None:
         return []
     attr = next((c for c in verb.children if c.dep_ in {"attr", "oprd"}), None)
     acomp = next((c for c in verb.children if c.dep_ == "acomp"), None)
-    located = _location(verb)
-    named_value = acomp is not None and (acomp.pos_ == "PROPN" or _attribute_noun(subj))
-    if attr is None and acomp is not None and (_numeric(acomp) or named_value):
+    located = parts.location(verb)
+    named_value = acomp is not None and (acomp.pos_ == "PROPN" or parts.attribute_noun(subj))
+    if attr is None and acomp is not None and (parts.numeric(acomp) or named_value):
         attr = acomp  # "the newsletter tool is Mailchimp" (read as an adjective)
     if attr is None:  # "the release cadence is now one week"
-        attr = next((c for c in verb.children if c.dep_ == "npadvmod" and _numeric(c)), None)
+        attr = next((c for c in verb.children if c.dep_ == "npadvmod" and parts.numeric(c)), None)
     if attr is None and located is None:
         passive = next((c for c in verb.children if c.dep_ in {"acomp", "xcomp"}), None)
         if passive is not None and passive.lemma_.lower() in LOCATING:
-            located = _location(passive)
+            located = parts.location(passive)
         if located is None:
             return []
-    negated = _negated(verb)
-    correction = _now(verb) or negated
+    negated = parts.negated(verb)
+    correction = parts.now(verb) or negated
     if kind == "name":
         return _named(verb, subj, attr, located, negated, correction, s)
-    adjective_value = attr is not None and attr.pos_ == "ADJ" and _attribute_noun(subj)
-    vague = attr is not None and attr.pos_ in {"PRON", "ADJ"} and not _numeric(attr)
+    adjective_value = attr is not None and attr.pos_ == "ADJ" and parts.attribute_noun(subj)
+    vague = attr is not None and attr.pos_ in {"PRON", "ADJ"} and not parts.numeric(attr)
     if vague and not adjective_value:
         return []  # "X is great", "X is it"
-    if attr is not None and (attr.lemma_.lower() in VAGUE or _judged(attr)):
+    if attr is not None and (attr.lemma_.lower() in VAGUE or parts.judged(attr)):
         return []  # "color-coding is a great way to ...": an opinion, not a value
     if attr is not None:
-        return [_fact(s, subj, kind, "value", _value(attr), negated, correction)]
+        return [_fact(s, subj, kind, "value", parts.value(attr), negated, correction)]
     assert located is not None
     when = located.ent_type_ in {"DATE", "TIME"}  # "the weekly sync is on Monday"
     pred = "value" if when else "location"
-    return [_fact(s, subj, kind, pred, _value(located), negated, correction)]
+    return [_fact(s, subj, kind, pred, parts.value(located), negated, correction)]
 
 
 def _named(
@@ -214,20 +211,20 @@ def _named(
     states a role and an employer, each as a statement of its own."""
     if attr is None:
         assert located is not None
-        org = _proper(located)
+        org = parts.proper(located)
         if org is None:
             return []
-        pred = "location" if _place(org) else "employer"
-        return [_fact(s, subj, "name", pred, _value(org), negated, correction)]
-    if attr.pos_ == "PROPN" or attr.pos_ == "PRON" or _numeric(attr):
+        pred = "location" if parts.place(org) else "employer"
+        return [_fact(s, subj, "name", pred, parts.value(org), negated, correction)]
+    if attr.pos_ == "PROPN" or attr.pos_ == "PRON" or parts.numeric(attr):
         return []
-    role = _role(attr)
+    role = parts.role(attr)
     out = [_fact(s, subj, "name", "role", role, negated, correction)]
-    org = _employer(attr) or _employer(verb)
+    org = parts.employer(attr) or parts.employer(verb)
     if org is not None:
         out.append(_fact(s, subj, "name", "employer", org, negated, correction))
     if len(out) > 1:
-        name = _subject_text(subj)
+        name = parts.subject_text(subj)
         out = [_restated(e, name) for e in out]
     return out
 
@@ -236,7 +233,7 @@ def _change(verb: Token, subj: Token | None, s: Sentence) -> list[Extracted]:
     """ "We moved the staging server to AWS", "the threshold changed to 90%", "Peter moved to
     Berlin": the thing changed (the object, else the subject) gets the value after "to"."""
     lemma = verb.lemma_.lower()
-    bare = _bare_value(verb)
+    bare = parts.bare_value(verb)
     thing = next((c for c in verb.children if c.dep_ in {"dobj", "nsubjpass"}), None)
     if thing is None and bare is not None:
         thing = next((c for c in bare.children if c.dep_ == "nsubj"), None)
@@ -244,21 +241,21 @@ def _change(verb: Token, subj: Token | None, s: Sentence) -> list[Extracted]:
         thing = subj
     if thing is None:
         return []
-    kind = _subject_kind(thing)
-    target = _to_value(verb)
+    kind = parts.subject_kind(thing)
+    target = parts.to_value(verb)
     if target is None and lemma in LOCATING:
-        target = _location(verb)
+        target = parts.location(verb)
     if kind is None or (target is None and bare is None):
         return []
-    value = _value(target) if target is not None else _bare_text(bare) if bare else None
-    pred = "location" if lemma in LOCATING or _location(verb) is not None else "value"
+    value = parts.value(target) if target is not None else parts.bare_text(bare) if bare else None
+    pred = "location" if lemma in LOCATING or parts.location(verb) is not None else "value"
     if kind == "name":
         if lemma not in LOCATING:
             return []
         pred = "location"
-    negated = _negated(verb)
+    negated = parts.negated(verb)
     assert value is not None
-    changed = lemma in CHANGE_VERBS or _now(verb)  # "runs on Linode" states, "moved" changes
+    changed = lemma in CHANGE_VERBS or parts.now(verb)  # "runs on Linode" states, "moved" changes
     return [_fact(s, thing, kind, pred, value, negated, changed)]
 
 
@@ -271,14 +268,14 @@ def _fact(
     negated: bool,
     correction: bool,
 ) -> Extracted:
-    first = min(t.idx for t in _subject_tokens(subj))
+    first = min(t.idx for t in parts.subject_tokens(subj))
     return Extracted(
         "fact",
         MemoryType.FACT,
         s.text.strip(),
         s.start,
         s.end,
-        subject=_subject_text(subj),
+        subject=parts.subject_text(subj),
         subject_start=first,
         subject_kind=kind,
         predicate=predicate,
@@ -310,9 +307,9 @@ def _liking(verb: Token, s: Sentence) -> list[Extracted]:
     obj = next((c for c in verb.children if c.dep_ in {"dobj", "xcomp", "ccomp"}), None)
     if obj is None:
         return []
-    negated = _negated(verb)
+    negated = parts.negated(verb)
     topic = _topic_of(obj)
-    return [_preference(s, topic, negated, _now(verb))] if topic else []
+    return [_preference(s, topic, negated, parts.now(verb))] if topic else []
 
 
 def _imperative(verb: Token, s: Sentence) -> list[Extracted]:
@@ -327,7 +324,7 @@ def _imperative(verb: Token, s: Sentence) -> list[Extracted]:
     obj = next((c for c in verb.children if c.dep_ in {"dobj", "xcomp", "ccomp"}), None)
     negated = bool(adverbs & {"never", "not", "n't"}) or lemma in {"stop", "avoid", "skip"}
     topic = _topic_of(obj) if obj is not None else None
-    return [_preference(s, topic, negated, _now(verb))]
+    return [_preference(s, topic, negated, parts.now(verb))]
 
 
 def _preference(s: Sentence, topic: str | None, negated: bool, correction: bool) -> Extracted:
@@ -361,185 +358,3 @@ def _topic_of(tok: Token) -> str | None:
         return None
     words = [c.lemma_.lower() for c in tok.lefts if c.dep_ == "compound"]
     return " ".join([*words, tok.lemma_.lower()])
-
-
-# -- the parts of a clause ---------------------------------------------------------------------
-
-
-def _subject_kind(subj: Token) -> str | None:
-    """ "name" for a named entity (or a personal pronoun the tracker resolves), "topic" for a
-    noun phrase worth its own concept, None for anything else."""
-    low = subj.lower_
-    if _is_name(subj):
-        return "name"
-    if low in PERSONAL:
-        return "name" if low != "it" else None
-    if subj.pos_ not in {"NOUN", "PROPN"} or low in VAGUE or subj.lemma_.lower() in VAGUE:
-        return None
-    owner = next((c for c in subj.children if c.dep_ == "poss"), None)
-    if owner is not None and owner.lower_ not in {"our", "the"}:
-        return None  # "my dog", "Peter's car": about someone, not a topic of the tenant
-    vague = {"a", "an", "some", "any", "every"}
-    if any(c.dep_ == "det" and c.lower_ in vague for c in subj.children):
-        return None  # "a friend is ...": no particular thing
-    return "topic"
-
-
-def _attribute_noun(subj: Token) -> bool:
-    """A subject that names an attribute whose values are adjectives ("the brand color is
-    teal", "the tone is formal")."""
-    return subj.lemma_.lower() in ATTRIBUTE_NOUNS
-
-
-def _judged(attr: Token) -> bool:
-    return any(c.dep_ == "amod" and c.lemma_.lower() in JUDGEMENTS for c in attr.children)
-
-
-def _subject_tokens(subj: Token) -> list[Token]:
-    """The words naming the subject: a name with its compounds; a topic with its modifiers and
-    the phrases that narrow it ("the DNS for the main site", "our account manager at
-    Vodafone")."""
-    if _is_name(subj):
-        return [*_compounds(subj), subj]
-    mods = [c for c in subj.lefts if c.dep_ in {"compound", "amod"} and c.pos_ != "PRON"]
-    out = [*mods, subj]
-    for prep in subj.rights:
-        pobj = next((c for c in prep.children if c.dep_ == "pobj"), None)
-        if prep.dep_ == "prep" and prep.lower_ in {"of", "for", "at", "on"} and pobj is not None:
-            out += [prep, *[c for c in pobj.lefts if c.dep_ in {"compound", "amod"}], pobj]
-    return out
-
-
-def _is_name(subj: Token) -> bool:
-    """A name, not a topic: a proper noun without "the" ("the DNS" is a topic), or a person
-    or organisation the model recognised."""
-    the = any(c.dep_ == "det" and c.lower_ == "the" for c in subj.children)
-    if subj.ent_type_ == "PERSON" or (subj.ent_type_ in {"ORG", "GPE"} and not the):
-        return True
-    return subj.pos_ == "PROPN" and not the
-
-
-def _misread_copula(verb: Token) -> bool:
-    """ "X is develop." parsed as a progressive: "is" as the verb's auxiliary, no object or
-    preposition, nothing after the verb but an adverb or punctuation."""
-    if verb.pos_ != "VERB" or not any(c.dep_ == "aux" and c.lemma_ == "be" for c in verb.children):
-        return False
-    if any(c.dep_ not in {"nsubj", "aux", "advmod", "punct"} for c in verb.children):
-        return False
-    after = [t for t in verb.doc[verb.i + 1 : verb.sent.end] if t.dep_ != "punct"]
-    return all(t.dep_ == "advmod" and t.head.i == verb.i for t in after)
-
-
-def _compounds(tok: Token) -> list[Token]:
-    return [c for c in tok.lefts if c.dep_ in {"compound", "flat"}]
-
-
-def _subject_text(subj: Token) -> str:
-    """The subject as said; a topic in lower case ("Blog traffic" → "blog traffic")."""
-    text = " ".join(t.text for t in _subject_tokens(subj))
-    return text if _is_name(subj) or subj.lower_ in PERSONAL else text.lower()
-
-
-def _value(tok: Token) -> str:
-    """The value's words: the token's subtree without trailing time words or punctuation."""
-    words = [t for t in tok.subtree if t.dep_ != "poss"]
-    words = [t for t in words if t.lower_ not in {"now", "anymore"}]
-    while words and words[0].dep_ == "det":
-        words = words[1:]
-    if tok.dep_ == "pobj" and tok.head.lower_ in {"back"}:
-        words = [t for t in words if t.i != tok.head.i]
-    text = "".join(t.text_with_ws for t in words).strip()
-    return text.rstrip(".,!;:") or tok.text
-
-
-def _role(attr: Token) -> str:
-    """The role's words: "head of procurement", "senior writer" → "writer"."""
-    of = next((c for c in attr.children if c.dep_ == "prep" and c.lower_ == "of"), None)
-    if of is not None and attr.lemma_.lower() in {"head", "director", "vp", "manager", "chief"}:
-        pobj = next((c for c in of.children if c.dep_ == "pobj"), None)
-        if pobj is not None:
-            return f"{str(attr.text)} of {' '.join(t.text for t in [*_compounds(pobj), pobj])}"
-    return str(attr.lemma_).lower()
-
-
-def _employer(head: Token) -> str | None:
-    for prep in head.children:
-        if prep.dep_ == "prep" and prep.lower_ in {"at", "for", "with"}:
-            pobj = next((c for c in prep.children if c.dep_ == "pobj"), None)
-            org = _proper(pobj) if pobj is not None else None
-            if org is not None:
-                return " ".join(t.text for t in [*_compounds(org), org])
-    return None
-
-
-def _proper(tok: Token) -> Token | None:
-    """The proper noun a phrase names: itself, or its apposition ("our client Dunmore Foods")."""
-    if tok.pos_ == "PROPN":
-        return tok
-    for c in tok.children:
-        if c.dep_ == "appos" and c.pos_ == "PROPN":
-            return c
-    return None
-
-
-def _place(tok: Token) -> bool:
-    return tok.ent_type_ in {"GPE", "LOC", "FAC"}
-
-
-def _location(verb: Token) -> Token | None:
-    """The object of a location preposition of the verb ("is on Hetzner")."""
-    for prep in verb.children:
-        if prep.dep_ == "prep" and prep.lower_ in LOCATION_PREPS:
-            pobj = next((c for c in prep.children if c.dep_ == "pobj"), None)
-            if pobj is not None and pobj.pos_ in {"PROPN", "NOUN"}:
-                return pobj
-    return None
-
-
-def _to_value(verb: Token) -> Token | None:
-    """The new value of a change: the object of "to" on the verb or on "back"/its object."""
-    for prep in verb.subtree:
-        if prep.dep_ == "prep" and prep.lower_ in {"to", "onto", "into"}:
-            pobj = next((c for c in prep.children if c.dep_ == "pobj"), None)
-            if pobj is not None:
-                return pobj
-    return None
-
-
-def _bare_value(verb: Token) -> Token | None:
-    """ "changed the default branch to main": the small model reads "to main" as an
-    infinitive; a bare "verb" after "to", with nothing of its own, is the value."""
-    for c in verb.subtree:
-        if c.dep_ not in {"advcl", "ccomp", "xcomp"} or c.i < verb.i:
-            continue
-        if not any(g.dep_ == "aux" and g.lower_ == "to" for g in c.children):
-            continue
-        own = [g for g in c.children if g.dep_ not in {"aux", "nsubj", "punct"}]
-        if not own or c.text[:1].isupper():  # "to Help Scout": a name read as a verb
-            return c
-    return None
-
-
-def _bare_text(tok: Token) -> str:
-    words = [t for t in tok.subtree if t.dep_ not in {"aux", "nsubj", "punct"}]
-    return "".join(t.text_with_ws for t in words).strip()
-
-
-def _numeric(tok: Token) -> bool:
-    return tok.like_num or any(c.dep_ == "nummod" or c.like_num for c in tok.subtree)
-
-
-def _negated(verb: Token) -> bool:
-    """ "is not", "no longer", "isn't"."""
-    for c in verb.children:
-        if c.dep_ == "neg":
-            return True
-        if c.lower_ == "longer" and any(g.lower_ == "no" for g in c.children):
-            return True
-    return False
-
-
-def _now(verb: Token) -> bool:
-    """Said as a change: "is now", "from now on", "anymore", "these days"."""
-    words = {t.lower_ for t in verb.subtree}
-    return bool(words & {"now", "anymore", "longer", "again"})

@@ -1,0 +1,196 @@
+"""The parts of a clause, for ``statements.py``: who the subject is, what its value is, where
+a location or a change points, whether a verb is negated or says "now". Pure functions over
+spaCy tokens."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ingest.statement_words import (
+    ATTRIBUTE_NOUNS,
+    JUDGEMENTS,
+    LOCATION_PREPS,
+    PERSONAL,
+    VAGUE,
+)
+
+Token = Any  # spacy.tokens.Token; spaCy is untyped here
+
+
+def subject_kind(subj: Token) -> str | None:
+    """ "name" for a named entity (or a personal pronoun the tracker resolves), "topic" for a
+    noun phrase worth its own concept, None for anything else."""
+    low = subj.lower_
+    if is_name(subj):
+        return "name"
+    if low in PERSONAL:
+        return "name" if low != "it" else None
+    if subj.pos_ not in {"NOUN", "PROPN"} or low in VAGUE or subj.lemma_.lower() in VAGUE:
+        return None
+    owner = next((c for c in subj.children if c.dep_ == "poss"), None)
+    if owner is not None and owner.lower_ not in {"our", "the"}:
+        return None  # "my dog", "Peter's car": about someone, not a topic of the tenant
+    vague = {"a", "an", "some", "any", "every"}
+    if any(c.dep_ == "det" and c.lower_ in vague for c in subj.children):
+        return None  # "a friend is ...": no particular thing
+    return "topic"
+
+
+def attribute_noun(subj: Token) -> bool:
+    """A subject that names an attribute whose values are adjectives ("the brand color is
+    teal", "the tone is formal")."""
+    return subj.lemma_.lower() in ATTRIBUTE_NOUNS
+
+
+def judged(attr: Token) -> bool:
+    return any(c.dep_ == "amod" and c.lemma_.lower() in JUDGEMENTS for c in attr.children)
+
+
+def subject_tokens(subj: Token) -> list[Token]:
+    """The words naming the subject: a name with its compounds; a topic with its modifiers and
+    the phrases that narrow it ("the DNS for the main site", "our account manager at
+    Vodafone")."""
+    if is_name(subj):
+        return [*compounds(subj), subj]
+    mods = [c for c in subj.lefts if c.dep_ in {"compound", "amod"} and c.pos_ != "PRON"]
+    out = [*mods, subj]
+    for prep in subj.rights:
+        pobj = next((c for c in prep.children if c.dep_ == "pobj"), None)
+        if prep.dep_ == "prep" and prep.lower_ in {"of", "for", "at", "on"} and pobj is not None:
+            out += [prep, *[c for c in pobj.lefts if c.dep_ in {"compound", "amod"}], pobj]
+    return out
+
+
+def is_name(subj: Token) -> bool:
+    """A name, not a topic: a proper noun without "the" ("the DNS" is a topic), or a person
+    or organisation the model recognised."""
+    the = any(c.dep_ == "det" and c.lower_ == "the" for c in subj.children)
+    if subj.ent_type_ == "PERSON" or (subj.ent_type_ in {"ORG", "GPE"} and not the):
+        return True
+    return subj.pos_ == "PROPN" and not the
+
+
+def misread_copula(verb: Token) -> bool:
+    """ "X is develop." parsed as a progressive: "is" as the verb's auxiliary, no object or
+    preposition, nothing after the verb but an adverb or punctuation."""
+    if verb.pos_ != "VERB" or not any(c.dep_ == "aux" and c.lemma_ == "be" for c in verb.children):
+        return False
+    if any(c.dep_ not in {"nsubj", "aux", "advmod", "punct"} for c in verb.children):
+        return False
+    after = [t for t in verb.doc[verb.i + 1 : verb.sent.end] if t.dep_ != "punct"]
+    return all(t.dep_ == "advmod" and t.head.i == verb.i for t in after)
+
+
+def compounds(tok: Token) -> list[Token]:
+    return [c for c in tok.lefts if c.dep_ in {"compound", "flat"}]
+
+
+def subject_text(subj: Token) -> str:
+    """The subject as said; a topic in lower case ("Blog traffic" → "blog traffic")."""
+    text = " ".join(t.text for t in subject_tokens(subj))
+    return text if is_name(subj) or subj.lower_ in PERSONAL else text.lower()
+
+
+def value(tok: Token) -> str:
+    """The value's words: the token's subtree without trailing time words or punctuation."""
+    words = [t for t in tok.subtree if t.dep_ != "poss"]
+    words = [t for t in words if t.lower_ not in {"now", "anymore"}]
+    while words and words[0].dep_ == "det":
+        words = words[1:]
+    if tok.dep_ == "pobj" and tok.head.lower_ in {"back"}:
+        words = [t for t in words if t.i != tok.head.i]
+    text = "".join(t.text_with_ws for t in words).strip()
+    return text.rstrip(".,!;:") or tok.text
+
+
+def role(attr: Token) -> str:
+    """The role's words: "head of procurement", "senior writer" → "writer"."""
+    of = next((c for c in attr.children if c.dep_ == "prep" and c.lower_ == "of"), None)
+    if of is not None and attr.lemma_.lower() in {"head", "director", "vp", "manager", "chief"}:
+        pobj = next((c for c in of.children if c.dep_ == "pobj"), None)
+        if pobj is not None:
+            return f"{str(attr.text)} of {' '.join(t.text for t in [*compounds(pobj), pobj])}"
+    return str(attr.lemma_).lower()
+
+
+def employer(head: Token) -> str | None:
+    for prep in head.children:
+        if prep.dep_ == "prep" and prep.lower_ in {"at", "for", "with"}:
+            pobj = next((c for c in prep.children if c.dep_ == "pobj"), None)
+            org = proper(pobj) if pobj is not None else None
+            if org is not None:
+                return " ".join(t.text for t in [*compounds(org), org])
+    return None
+
+
+def proper(tok: Token) -> Token | None:
+    """The proper noun a phrase names: itself, or its apposition ("our client Dunmore Foods")."""
+    if tok.pos_ == "PROPN":
+        return tok
+    for c in tok.children:
+        if c.dep_ == "appos" and c.pos_ == "PROPN":
+            return c
+    return None
+
+
+def place(tok: Token) -> bool:
+    return tok.ent_type_ in {"GPE", "LOC", "FAC"}
+
+
+def location(verb: Token) -> Token | None:
+    """The object of a location preposition of the verb ("is on Hetzner")."""
+    for prep in verb.children:
+        if prep.dep_ == "prep" and prep.lower_ in LOCATION_PREPS:
+            pobj = next((c for c in prep.children if c.dep_ == "pobj"), None)
+            if pobj is not None and pobj.pos_ in {"PROPN", "NOUN"}:
+                return pobj
+    return None
+
+
+def to_value(verb: Token) -> Token | None:
+    """The new value of a change: the object of "to" on the verb or on "back"/its object."""
+    for prep in verb.subtree:
+        if prep.dep_ == "prep" and prep.lower_ in {"to", "onto", "into"}:
+            pobj = next((c for c in prep.children if c.dep_ == "pobj"), None)
+            if pobj is not None:
+                return pobj
+    return None
+
+
+def bare_value(verb: Token) -> Token | None:
+    """ "changed the default branch to main": the small model reads "to main" as an
+    infinitive; a bare "verb" after "to", with nothing of its own, is the value."""
+    for c in verb.subtree:
+        if c.dep_ not in {"advcl", "ccomp", "xcomp"} or c.i < verb.i:
+            continue
+        if not any(g.dep_ == "aux" and g.lower_ == "to" for g in c.children):
+            continue
+        own = [g for g in c.children if g.dep_ not in {"aux", "nsubj", "punct"}]
+        if not own or c.text[:1].isupper():  # "to Help Scout": a name read as a verb
+            return c
+    return None
+
+
+def bare_text(tok: Token) -> str:
+    words = [t for t in tok.subtree if t.dep_ not in {"aux", "nsubj", "punct"}]
+    return "".join(t.text_with_ws for t in words).strip()
+
+
+def numeric(tok: Token) -> bool:
+    return tok.like_num or any(c.dep_ == "nummod" or c.like_num for c in tok.subtree)
+
+
+def negated(verb: Token) -> bool:
+    """ "is not", "no longer", "isn't"."""
+    for c in verb.children:
+        if c.dep_ == "neg":
+            return True
+        if c.lower_ == "longer" and any(g.lower_ == "no" for g in c.children):
+            return True
+    return False
+
+
+def now(verb: Token) -> bool:
+    """Said as a change: "is now", "from now on", "anymore", "these days"."""
+    words = {t.lower_ for t in verb.subtree}
+    return bool(words & {"now", "anymore", "longer", "again"})
