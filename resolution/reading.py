@@ -51,6 +51,9 @@ def settle_by_cues(turn: Turn, names: Sequence[tuple[int, Mention]]) -> None:
         else:
             # Named near the name without a stated relation ("Sarah over at Ashford
             # Partners", "Sarah (my friend)"): the one candidate it supports, if only one.
+            # Nothing named near it (the usual read): no namesake is weighed at all.
+            if not (stated.near_orgs or stated.near_kin):
+                continue
             near = [w for w in (weigh(stated, c) for c in r.candidates) if w.support]
             if len(near) != 1 or near[0].contradict:
                 continue
