@@ -32,7 +32,7 @@ class ResolutionOps(Scoped):
         rows = await self.read(
             "resolution_entity_get", ids=list(dict.fromkeys(ids)), full=sorted(set(full))
         )
-        return {r["e"]["id"]: entity_from(r["e"]) for r in rows}
+        return {e["id"]: entity_from(e) for r in rows for e in r["es"]}
 
     async def entity_memories(
         self, ids: Sequence[str], limit: int, at: float | None = None

@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from core.ids import new_id
@@ -87,16 +88,26 @@ class Attributes:
 def known_attributes(entity: Entity, names: bool = True) -> Attributes:
     """A candidate's attributes: declared tags, its organisation, the words after its first
     name in each of its names ("Sarah Okafor" → okafor; only when ``names``)."""
-    tags = entity.context_tags
+    return _known(
+        entity.name, entity.aliases if names else None, entity.parent_id, entity.context_tags
+    )
+
+
+@lru_cache(maxsize=8192)
+def _known(
+    name: str, aliases: tuple[str, ...] | None, parent_id: str | None, tags: tuple[str, ...]
+) -> Attributes:
+    """``known_attributes`` by value: a read weighs hundreds of namesakes whose attributes
+    rarely change between turns (``aliases`` None: names are not compared)."""
     surnames = (
-        {" ".join(n.split()[1:]) for n in map(normalize_name, (entity.name, *entity.aliases))}
-        if names
+        {" ".join(n.split()[1:]) for n in map(normalize_name, (name, *aliases))}
+        if aliases is not None
         else set()
     )
     return Attributes(
         roles=frozenset(t[len(ROLE) :] for t in tags if t.startswith(ROLE)),
         kin=frozenset(t[len(KIN) :] for t in tags if t.startswith(KIN)),
-        orgs=frozenset([entity.parent_id] if entity.parent_id else []),
+        orgs=frozenset([parent_id] if parent_id else []),
         surnames=frozenset(s for s in surnames if s),
     )
 
@@ -162,16 +173,20 @@ class Verdict:
 def decide_attributes(stated: Attributes, candidates: Sequence[Entity]) -> Verdict | None:
     """The verdict the stated attributes alone reach, or None when context has to choose
     (nothing stated, or several candidates supported)."""
-    weighed = tuple(weigh(stated, c) for c in candidates)
-    viable = tuple(w for w in weighed if not w.contradict)
     if not stated.stated:
         return None
+    return decide_weighed(tuple(weigh(stated, c) for c in candidates), stated.changing)
+
+
+def decide_weighed(weighed: tuple[Weighed, ...], changing: bool) -> Verdict | None:
+    """``decide_attributes`` on candidates already weighed on something stated."""
+    viable = tuple(w for w in weighed if not w.contradict)
     if not viable:
         return Verdict("new", None, weighed, ())
     supported = [w for w in viable if w.support]
     if len(supported) == 1:
         return Verdict("linked", supported[0].entity, weighed, (), "cue")
-    if not supported and not stated.changing:
+    if not supported and not changing:
         return Verdict("provisional", None, weighed, viable)
     return None  # several supported, or news about someone known: context chooses
 

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from core.text import normalize_name
 from core.types import Entity, EntityType
 from resolution.describe import describe_all
-from resolution.identity import decide_attributes, stated_about, weigh
+from resolution.identity import decide_weighed, stated_about, weigh
 from resolution.types import Clarification, Mention, ResolvedMention
 
 if TYPE_CHECKING:
@@ -45,16 +45,20 @@ def settle_by_cues(turn: Turn, names: Sequence[tuple[int, Mention]]) -> None:
             continue
         key = normalize_name(m.text)
         stated = stated_about(turn, key, m, lookup, None)
-        verdict = decide_attributes(stated, r.candidates) if stated.stated else None
+        # Nothing stated and nothing named near the name (the usual read): no namesake is
+        # weighed at all. Otherwise every candidate is weighed once.
+        if not (stated.stated or stated.near_orgs or stated.near_kin):
+            continue
+        weighed = tuple(weigh(stated, c) for c in r.candidates)
+        verdict = decide_weighed(weighed, stated.changing) if stated.stated else None
         if verdict is not None and verdict.outcome == "linked" and verdict.entity is not None:
             chosen = verdict.entity
         else:
             # Named near the name without a stated relation ("Sarah over at Ashford
             # Partners", "Sarah (my friend)"): the one candidate it supports, if only one.
-            # Nothing named near it (the usual read): no namesake is weighed at all.
             if not (stated.near_orgs or stated.near_kin):
                 continue
-            near = [w for w in (weigh(stated, c) for c in r.candidates) if w.support]
+            near = [w for w in weighed if w.support]
             if len(near) != 1 or near[0].contradict:
                 continue
             chosen = near[0].entity
