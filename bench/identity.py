@@ -95,7 +95,7 @@ class Mention:
     person: int
     first: str
     text: str
-    heldout: bool = False
+    phrasing: str = "main"
 
 
 def _surnames(rng: random.Random) -> list[str]:
@@ -156,43 +156,66 @@ def intro(p: Person, rng: random.Random) -> str:
     )
 
 
-def follow_up(p: Person, order: int, rng: random.Random, heldout: bool) -> str:
+SETS = ("main", "heldout", "heldout2")
+
+
+def follow_up(p: Person, order: int, rng: random.Random, phrasing: str) -> str:
+    """A cued first-name mention in one of the phrasing sets. ``heldout2`` was written in
+    stop 21 before any of its mentions were run, against rules tuned on the other two."""
     what = f"{rng.choice(VERBS)} the {rng.choice(TOPICS)} for order {order}"
     if p.kin:
-        main = [f"My {p.kin} {p.first} {what}.", f"{p.first}, my {p.kin}, {what}."]
-        held = [f"{p.first} (my {p.kin}) {what}.", f"{p.first} — my {p.kin} — {what}."]
+        forms = {
+            "main": [f"My {p.kin} {p.first} {what}.", f"{p.first}, my {p.kin}, {what}."],
+            "heldout": [f"{p.first} (my {p.kin}) {what}.", f"{p.first} — my {p.kin} — {what}."],
+            "heldout2": [
+                f"My {p.kin}, {p.first}, {what}.",
+                f"Quick update: {p.first}, who is my {p.kin}, {what}.",
+                f"{p.first} (the {p.kin} I mentioned) {what}.",
+            ],
+        }
     else:
-        main = [f"{p.first} from {p.org} {what}.", f"{p.first}, the {p.role} at {p.org}, {what}."]
-        held = [
-            f"{p.first} over at {p.org} {what}.",
-            f"Our contact at {p.org}, {p.first}, {what}.",
-            f"{p.first} ({p.role}, {p.org}) {what}.",
-        ]
-    return rng.choice(held if heldout else main)
+        forms = {
+            "main": [
+                f"{p.first} from {p.org} {what}.",
+                f"{p.first}, the {p.role} at {p.org}, {what}.",
+            ],
+            "heldout": [
+                f"{p.first} over at {p.org} {what}.",
+                f"Our contact at {p.org}, {p.first}, {what}.",
+                f"{p.first} ({p.role}, {p.org}) {what}.",
+            ],
+            "heldout2": [
+                f"{p.first} at {p.org} {what}.",
+                f"{p.org}'s {p.first} {what}.",
+                f"{p.first}, who works at {p.org}, {what}.",
+                f"{p.first} ({p.org}) {what}.",
+            ],
+        }
+    return rng.choice(forms[phrasing])
 
 
-def cue_query(p: Person, heldout: bool) -> str:
+def cue_query(p: Person, phrasing: str) -> str:
     if p.kin:
-        return (
-            f"What did {p.first}, my {p.kin}, say?"
-            if heldout
-            else f"What did my {p.kin} {p.first} say?"
-        )
-    return (
-        f"What did {p.first} over at {p.org} say?"
-        if heldout
-        else f"What did {p.first} from {p.org} say?"
-    )
+        return {
+            "main": f"What did my {p.kin} {p.first} say?",
+            "heldout": f"What did {p.first}, my {p.kin}, say?",
+            "heldout2": f"Any news from {p.first} (my {p.kin})?",
+        }[phrasing]
+    return {
+        "main": f"What did {p.first} from {p.org} say?",
+        "heldout": f"What did {p.first} over at {p.org} say?",
+        "heldout2": f"Any news from {p.first} at {p.org}?",
+    }[phrasing]
 
 
 async def feed(
-    brain: Any, tenant: str, crowd: list[Person], heldout: bool, seed: int
+    brain: Any, tenant: str, crowd: list[Person], phrasing: str, seed: int
 ) -> tuple[dict[str, Any], dict[str, int]]:
     """Introduce everyone, then two cued follow-ups each; returns the linking figures and
     the person each linked entity was born for."""
     from core.ingest_types import TurnInput
 
-    rng = random.Random(seed + (1 if heldout else 0))
+    rng = random.Random(seed + SETS.index(phrasing))
     turns: list[Mention] = [Mention(p.index, p.first, intro(p, rng)) for p in crowd]
     rng.shuffle(turns)
     later: list[Mention] = []
@@ -200,9 +223,9 @@ async def feed(
     for p in crowd:
         for _ in range(2):
             order += 1
-            if not heldout:  # the held-out tenant says the same order numbers again
+            if phrasing == "main":  # the held-out tenants say the same order numbers again
                 p.orders.append(order)
-            later.append(Mention(p.index, p.first, follow_up(p, order, rng, heldout), heldout))
+            later.append(Mention(p.index, p.first, follow_up(p, order, rng, phrasing), phrasing))
     rng.shuffle(later)
     linked: list[tuple[Mention, str | None]] = []
     started = time.perf_counter()
@@ -221,7 +244,7 @@ async def feed(
     figures = linking_figures(linked, len(crowd))
     figures["turns"] = len(linked)
     figures["turns_per_s"] = round(len(linked) / seconds, 1)
-    if heldout:
+    if phrasing != "main":
         figures = {**figures, "followups_only": linking_figures(linked, len(crowd), len(turns))}
     owner: dict[str, int] = {}
     for m, entity in linked:
@@ -274,6 +297,7 @@ def linking_figures(
     for entity ownership but not scored)."""
     owner: dict[str, int] = {}
     wrong = unlinked = 0
+    examples: list[str] = []
     scored: list[tuple[int, str]] = []
     for n, (m, entity) in enumerate(linked):
         if entity is None:
@@ -282,6 +306,8 @@ def linking_figures(
         born = owner.setdefault(entity, m.person)
         if n >= skip:
             wrong += born != m.person
+            if born != m.person and len(examples) < 8:
+                examples.append(m.text)
             scored.append((m.person, entity))
     by_person: dict[int, set[str]] = defaultdict(set)
     by_entity: dict[str, list[int]] = defaultdict(list)
@@ -308,16 +334,17 @@ def linking_figures(
         "bcubed_f1": round(2 * p * r / (p + r), 4) if p + r else 0.0,
         "entities_created": len(owner),
         "true_people": people_n,
+        "wrong_examples": examples,
     }
 
 
-async def queries(brain: Any, tenant: str, crowd: list[Person], heldout: bool) -> dict[str, Any]:
+async def queries(brain: Any, tenant: str, crowd: list[Person], phrasing: str) -> dict[str, Any]:
     """Cue queries (right person's facts in, no namesake's) and vague queries (clarified)."""
     shared = [p for p in crowd if p.first in SHARED]
     right = vague = 0
     misses: list[str] = []
     for p in shared:
-        text = cue_query(p, heldout)
+        text = cue_query(p, phrasing)
         ctx = await brain.assemble_context(tenant, f"q-{uuid.uuid4().hex[:6]}", "u1", query=text)
         own = any(f"order {o}" in ctx.text for o in p.orders)
         others = [
@@ -373,7 +400,9 @@ async def latency(brain: Any, seed: int, sizes: tuple[int, ...] = (20, 100, 500)
     return out
 
 
-async def run(seed: int, n: int, sizes: tuple[int, ...]) -> dict[str, Any]:
+async def run(
+    seed: int, n: int, sizes: tuple[int, ...], phrasings: tuple[str, ...] = SETS
+) -> dict[str, Any]:
     from api.brain import Brain
     from core.settings import GraphSettings, Settings
 
@@ -382,18 +411,20 @@ async def run(seed: int, n: int, sizes: tuple[int, ...]) -> dict[str, Any]:
         settings = Settings(data_dir=Path(tmp), graph=GraphSettings(heap="1g"))
         brain = await Brain.open(settings)
         try:
-            main_tenant, held_tenant = f"id-{seed}-main", f"id-{seed}-held"
             out: dict[str, Any] = {"people": len(crowd), "seed": seed, "machine": machine()}
-            out["main"], main_owner = await feed(brain, main_tenant, crowd, False, seed)
-            out["heldout"], held_owner = await feed(brain, held_tenant, crowd, True, seed)
+            owners: dict[str, dict[str, int]] = {}
+            for phrasing in phrasings:
+                tenant = f"id-{seed}-{phrasing}"
+                out[phrasing], owners[phrasing] = await feed(brain, tenant, crowd, phrasing, seed)
             if brain.ingest.queue is not None:
                 await brain.ingest.queue.drain(120.0)
-            out["main"] |= await queries(brain, main_tenant, crowd, False)
-            # The held-out tenant's facts carry the same order numbers' people: reuse them.
-            out["heldout"] |= await queries(brain, held_tenant, crowd, True)
-            out["main"]["proposals"] = await proposals(brain, main_tenant, main_owner)
-            out["heldout"]["proposals"] = await proposals(brain, held_tenant, held_owner)
-            out["latency_resolve"] = await latency(brain, seed, sizes)
+            for phrasing in phrasings:
+                # The held-out tenants' facts carry the main set's order numbers' people.
+                tenant = f"id-{seed}-{phrasing}"
+                out[phrasing] |= await queries(brain, tenant, crowd, phrasing)
+                out[phrasing]["proposals"] = await proposals(brain, tenant, owners[phrasing])
+            if sizes:
+                out["latency_resolve"] = await latency(brain, seed, sizes)
         finally:
             await brain.close()
     return out
@@ -404,11 +435,15 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--people", type=int, default=200)
     parser.add_argument("--sizes", type=int, nargs="*", default=[20, 100, 500])
+    parser.add_argument(
+        "--sets", nargs="*", choices=SETS[1:], default=list(SETS[1:]), help="held-out sets"
+    )
     args = parser.parse_args()
-    out = asyncio.run(run(args.seed, args.people, tuple(args.sizes)))
+    phrasings = ("main", *args.sets)  # main first: its follow-ups define the order numbers
+    out = asyncio.run(run(args.seed, args.people, tuple(args.sizes), phrasings))
     suffix = f"-seed{args.seed}" if args.seed else ""
-    for key in ("main", "heldout", "latency_resolve"):
-        print(key, out[key])
+    for key in (*phrasings, "latency_resolve"):
+        print(key, out.get(key))
     write_json(RESULTS / f"identity{suffix}.json", out)
 
 
