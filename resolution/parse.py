@@ -120,7 +120,7 @@ class Parser:
                 doc = gazetteer.ruler(doc)
         aliases = find_aliases(text)
         declared: dict[str, EntityType | None] = {
-            d.name: d.type for d in find_type_declarations(text)
+            d.name: d.type for d in find_type_declarations(text) if _kind_word(d.at, doc)
         }
         relations = [r for r in find_relations(text) if _cue_fits(r, doc, text)]
         for rel in relations:  # names the relation patterns found are names for sure
@@ -128,8 +128,10 @@ class Parser:
                 declared.setdefault(rel.object, _RELATION_OBJECTS[rel.relation])
             if rel.relation == "client_of":  # "our client Dunmore Foods": an organisation
                 declared[rel.subject] = EntityType.ORG
-            elif rel.subject not in declared and not _inside_declared(rel.subject, declared):
-                declared[rel.subject] = None
+            elif declared.get(rel.subject) is None and (
+                rel.subject in declared or not _inside_declared(rel.subject, declared)
+            ):
+                declared[rel.subject] = _subject_type(rel)
         declared_mentions: list[Mention] = []
         for a in aliases:
             declared.setdefault(a.name, declared.get(a.alias) or _guess_type(a.name))
@@ -145,6 +147,8 @@ class Parser:
                 found.append(Mention(ent.text, ent.start_char, ent.end_char, etype, "ruler"))
         for start, end, etype in runs:
             found.append(Mention(text[start:end], start, end, etype, "heuristic"))
+        if gazetteer is not None:
+            found.extend(_known_first_names(doc, gazetteer))
         for ent_text, start, end, label in ner:  # the model's guesses, before the ruler
             if label in _NER_TYPES:
                 found.append(Mention(ent_text, start, end, _NER_TYPES[label], "ner"))
@@ -237,6 +241,41 @@ def _retyped(found: list[Mention], text: str) -> list[Mention]:
         kind = kind_of(m.text) or (EntityType.SYSTEM if m.text in hosted else None)
         out.append(replace(m, entity_type=kind) if kind is not None else m)
     return out
+
+
+def _known_first_names(doc: Any, gazetteer: Gazetteer) -> list[Mention]:
+    """A capitalised noun that is the first name of a known person ("Ravi over at Northwind
+    Partners", "Pablo (recruiter, Oakridge Labs)"): a mention, where the small model saw
+    none. Verbs and auxiliaries spelled like names ("Will you", "Mark it") are not."""
+    out: list[Mention] = []
+    for tok in doc:
+        if tok.pos_ not in ("PROPN", "NOUN") or not tok.text[:1].isupper() or tok.is_stop:
+            continue
+        with gazetteer.lock:
+            ids = gazetteer.by_token.get(tok.lower_, ())
+            person = any(gazetteer.types.get(i) is EntityType.PERSON for i in ids)
+        if person:
+            end = tok.idx + len(tok.text)
+            out.append(Mention(tok.text, tok.idx, end, EntityType.PERSON, "heuristic"))
+    return out
+
+
+def _kind_word(at: int, doc: Any) -> bool:
+    """Is the type word at ``at`` the head of its noun phrase ("Acme is our client"), not a
+    modifier inside another noun ("Clara is the project manager", "the office manager")?"""
+    if at < 0 or not doc.has_annotation("DEP"):
+        return True
+    span = doc.char_span(at, at + 1, alignment_mode="expand")
+    return span is None or span[0].dep_ != "compound"
+
+
+def _subject_type(rel: RelationMention) -> EntityType | None:
+    """A role or a relation to the speaker is a person's ("Clara Quidt is the project manager
+    at Redcliff Labs"), whatever the small model guessed for an unfamiliar surname (it had
+    typed such names as projects, places and products); the closed lists still win."""
+    if rel.relation in _PERSONAL and kind_of(rel.subject) is None:
+        return EntityType.PERSON
+    return None
 
 
 def _inside_declared(name: str, declared: dict[str, EntityType | None]) -> bool:

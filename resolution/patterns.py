@@ -13,7 +13,7 @@ RelationMention(subject='Peter', relation='role', object='writer')
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from core.types import EntityType
 from resolution.cues import KIN, find_cues
@@ -109,6 +109,9 @@ class TypeDeclaration:
 
     name: str
     type: EntityType
+    # Where the type word is ("... is the project manager": "project" at 17), so the parse
+    # can tell a kind ("is our project") from a word inside a role ("project manager").
+    at: int = field(default=-1, compare=False)
 
 
 def _clean(name: str) -> str:
@@ -139,7 +142,9 @@ def find_type_declarations(text: str) -> list[TypeDeclaration]:
             out.append(TypeDeclaration(_clean(m.group(2)), _TYPE_WORDS[m.group(1).lower()]))
     for m in described.finditer(text):
         if _ok(_clean(m.group(1))):
-            out.append(TypeDeclaration(_clean(m.group(1)), _TYPE_WORDS[m.group(2).lower()]))
+            out.append(
+                TypeDeclaration(_clean(m.group(1)), _TYPE_WORDS[m.group(2).lower()], at=m.start(2))
+            )
     return [d for d in dict.fromkeys(out) if _ok(d.name)]
 
 

@@ -258,3 +258,31 @@ async def test_the_batch_job_proposes_the_candidate_profiles_converge_on(
         best - other >= settings.identity_propose_margin
     )
     assert scores[accountant["id"]]["proposed"] is expected, (best, other)
+
+
+async def test_unfamiliar_surnames_are_people_and_bare_first_names_are_found(
+    brain: Brain, tenant_id: str
+) -> None:
+    """A person introduced with a surname the small model does not know is a person, not the
+    project, place or product it guessed ("project manager", "office manager"); later, the
+    bare first name before a cue it does not tag is still found and linked by the cue."""
+    _, key = await create_key(brain.graph, tenant_id)
+    client = Client(brain, key)
+    clara = _person(
+        await _turn(client, "s1", "Clara Quidt is the project manager at Redcliff Labs."), "Clara"
+    )
+    assert clara["type"] == "PERSON" and "role:project manager" in clara["contextTags"]
+    ravi = _person(
+        await _turn(client, "s2", "Ravi Quiphy is the office manager at Oakridge Foods."), "Ravi"
+    )
+    assert ravi["type"] == "PERSON"
+    other = _person(
+        await _turn(client, "s3", "Ravi Mermere is the engineer at Northwind Partners."), "Ravi"
+    )
+    assert other["type"] == "PERSON" and other["id"] != ravi["id"]
+    later = await _turn(client, "s4", "Ravi over at Northwind Partners sent the budget.")
+    assert _person(later, "Ravi")["id"] == other["id"]
+    later = await _turn(
+        client, "s5", "Pablo said hi. Ravi (office manager, Oakridge Foods) agreed."
+    )
+    assert _person(later, "Ravi")["id"] == ravi["id"]
