@@ -270,10 +270,11 @@ def _kind_word(at: int, doc: Any) -> bool:
 
 
 def _subject_type(rel: RelationMention) -> EntityType | None:
-    """A role or a relation to the speaker is a person's ("Clara Quidt is the project manager
-    at Redcliff Labs"), whatever the small model guessed for an unfamiliar surname (it had
-    typed such names as projects, places and products); the closed lists still win."""
-    if rel.relation in _PERSONAL and kind_of(rel.subject) is None:
+    """A role, an employer or a relation to the speaker is a person's ("Clara Quidt is the
+    project manager at Redcliff Labs", "Morgan from Larkspur Digital"), whatever the small
+    model guessed for an unfamiliar name (it had typed such names as projects, places,
+    products and organisations); the closed lists still win ("Stonebridge Ventures")."""
+    if rel.relation in (*_PERSONAL, "works_for") and kind_of(rel.subject) is None:
         return EntityType.PERSON
     return None
 

@@ -134,6 +134,22 @@ async def test_titles_formats_tools_and_orgs_are_typed(parser: Parser) -> None:
             ("Sarah Okafor", EntityType.PERSON),
             ("Dunmore Foods", EntityType.ORG),
         ],
+        # Unfamiliar surnames the model typed as a project ("is the project" inside "project
+        # manager"), a place ("office manager") or an organisation: a role's or an
+        # employer's subject is a person.
+        "Clara Quidt is the project manager at Redcliff Labs.": [
+            ("Clara Quidt", EntityType.PERSON),
+            ("Redcliff Labs", EntityType.ORG),
+        ],
+        "Ravi Quiphy is the office manager at Oakridge Foods.": [
+            ("Ravi Quiphy", EntityType.PERSON),
+            ("Oakridge Foods", EntityType.ORG),
+        ],
+        "Morgan from Larkspur Digital approved the payroll run.": [
+            ("Morgan", EntityType.PERSON),
+            ("Larkspur Digital", EntityType.ORG),
+        ],
+        "Apollo is our project.": [("Apollo", EntityType.PROJECT)],
     }
     for text, expected in cases.items():
         parsed = await parser.parse(text, AT)
