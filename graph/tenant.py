@@ -60,7 +60,11 @@ class TenantGraph(
         text = statement(name)
         params["tenant"] = self.tenant_id
         run = self._store._run
-        return await self._store._execute_write(lambda tx: run(tx, text, params, name))
+        self._store.wrote(self.tenant_id)
+        try:
+            return await self._store._execute_write(lambda tx: run(tx, text, params, name))
+        finally:
+            self._store.wrote(self.tenant_id)
 
     async def write_many(
         self, steps: list[tuple[str, dict[str, Any]]], check: Check | None = None
@@ -80,4 +84,8 @@ class TenantGraph(
                 results.append(rows)
             return results
 
-        return await self._store._execute_write(work)
+        self._store.wrote(self.tenant_id)
+        try:
+            return await self._store._execute_write(work)
+        finally:
+            self._store.wrote(self.tenant_id)

@@ -32,6 +32,7 @@ from core.text import normalize_name
 from core.types import Entity, EntityType
 from graph.store import GraphStore
 from resolution.disambiguate import Disambiguator, Scored
+from resolution.entity_cache import EntityCache
 from resolution.gazetteer import Gazetteer, GazetteerCache, KnownName
 from resolution.identity import PENDING
 from resolution.linking import link_new
@@ -109,6 +110,7 @@ class Resolver:
         self.disambiguator = Disambiguator(embedder, settings)
         self.tracker = EntityTracker(settings)
         self.names = GazetteerCache(graph, settings.max_cached_tenants, settings.gazetteer_ttl)
+        self.entities = EntityCache(settings.entity_cache_ttl, settings.max_cached_tenants)
         self._session_locks: OrderedDict[tuple[str, str], asyncio.Lock] = OrderedDict()
         self._creation_locks = StripedLocks(_CREATION_STRIPES)
 
@@ -246,12 +248,12 @@ class Resolver:
         tracked_ids = list(turn.state.salience) if turn.state is not None else []
         bound = self.settings.max_candidates
         full = {i for ids, _ in pools.values() if 1 < len(ids) <= bound for i in ids}
+        turn.writing = create_missing
         known = await self.turn_entities(
             turn, [*(i for ids, _ in pools.values() for i in ids), *tracked_ids], full
         )
         if turn.state is not None:
             turn.before = _ranked(turn.state, known)
-        turn.writing = create_missing
         await self._resolve_names(turn, names, pools)
         others: tuple[str, ...] = ()
         described: tuple[str, ...] = ()
@@ -278,12 +280,22 @@ class Resolver:
         """The turn's entities by id, reading only ids not asked for yet in this turn."""
         wanted = list(dict.fromkeys(ids))
         missing = [i for i in wanted if i not in turn.entities and i not in turn.asked]
+        if not missing:
+            return {i: turn.entities[i] for i in wanted if i in turn.entities}
+        turn.asked.update(missing)
+        needs_profile = [i for i in missing if full and i in full]
+        writes = self.graph.writes_of(turn.tenant_id)
+        if not turn.writing:  # reads may use what earlier reads found (``entity_cache.py``)
+            cached = self.entities.get(turn.tenant_id, writes, missing)
+            turn.entities.update((i, e) for i, e in cached.items() if i not in needs_profile)
+            missing = [i for i in missing if i not in turn.entities]
         if missing:
-            turn.asked.update(missing)
             found = await self.graph.tenant(turn.tenant_id).resolution_entities(
-                missing, [i for i in missing if full and i in full]
+                missing, [i for i in needs_profile if i in missing]
             )
             turn.entities.update(found)
+            if not turn.writing and self.graph.writes_of(turn.tenant_id) == writes:
+                self.entities.put(turn.tenant_id, writes, found.values())
         return {i: turn.entities[i] for i in wanted if i in turn.entities}
 
     def _pools(

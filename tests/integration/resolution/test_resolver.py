@@ -163,3 +163,36 @@ async def test_pronoun_without_session_stays_unresolved(resolver: Resolver, tena
 def test_fastcoref_configured_but_absent_fails_at_start(resolver: Resolver) -> None:
     with pytest.raises(BackendError, match="fastcoref"):
         Resolver(resolver.graph, resolver.embedder, ResolutionSettings(coref="fastcoref"))
+
+
+async def test_reads_reuse_entities_only_until_the_tenant_writes(
+    resolver: Resolver, tenant_id: str
+) -> None:
+    """A read keeps the namesakes it weighed (``entity_cache.py``), and the next read uses
+    them; any write of the tenant makes them stale: here the two Peters swap organisations,
+    and the same cue settles on the other one."""
+    g = resolver.graph.tenant(tenant_id)
+    acme = await g.create_entity("Acme Media", EntityType.ORG, at=AT)
+    globex = await g.create_entity("Globex Labs", EntityType.ORG, at=AT)
+    novak = await g.create_entity("Peter Novak", EntityType.PERSON, at=AT)
+    okafor = await g.create_entity("Peter Okafor", EntityType.PERSON, at=AT)
+    await g.update_entity(novak.id, parent_id=acme.id)
+    await g.update_entity(okafor.id, parent_id=globex.id)
+    await resolver.profiles.refresh(tenant_id, [novak.id, okafor.id])  # no write on reads
+    query = "What did Peter from Acme Media say?"
+
+    def meant(result: object) -> list[str]:
+        return [r.entity.id for r in result.resolved if r.entity and r.mention.text == "Peter"]  # type: ignore[attr-defined]
+
+    assert meant(await resolver.resolve(tenant_id, query, at=AT)) == [novak.id]
+    writes = g._store.writes_of(tenant_id)
+    assert set(resolver.entities.get(tenant_id, writes, [novak.id, okafor.id])) == {
+        novak.id,
+        okafor.id,
+    }
+    assert meant(await resolver.resolve(tenant_id, query, at=AT)) == [novak.id]
+    await g.update_entity(novak.id, parent_id=globex.id)
+    await g.update_entity(okafor.id, parent_id=acme.id)
+    assert g._store.writes_of(tenant_id) > writes
+    assert not resolver.entities.get(tenant_id, g._store.writes_of(tenant_id), [novak.id])
+    assert meant(await resolver.resolve(tenant_id, query, at=AT)) == [okafor.id]
