@@ -422,8 +422,8 @@ async def queries(brain: Any, tenant: str, crowd: list[Person], phrasing: str) -
 
 async def latency(brain: Any, seed: int, sizes: tuple[int, ...] = (20, 100, 500)) -> dict[str, Any]:
     """``resolve`` latency of a cued first name among N same-named people: reads in a row
-    (the namesakes the first one weighed are reused) and the first read after a write of the
-    tenant (they are read from the graph again)."""
+    (the namesakes the first one weighed are reused) and the first read after a turn was
+    recorded and its background work settled (they are read from the graph again)."""
     from core.ingest_types import TurnInput
 
     rng = random.Random(seed)
@@ -444,8 +444,13 @@ async def latency(brain: Any, seed: int, sizes: tuple[int, ...] = (20, 100, 500)
             forget_query_vectors(brain.embedder)
             org = orgs[rng.randrange(min(size, len(orgs)))]
             kind = "warm" if n % 2 else "after_write"
-            if kind == "after_write":  # a write of the tenant (this one stores a tracker)
-                await brain.resolve(tenant, "Thanks!", session_id=f"w{n}")
+            if kind == "after_write":  # a turn arrives between two reads; its work settles
+                await brain.ingest.record_turn(
+                    tenant, TurnInput(session_id=f"w{n}", user_id="u1", content="Noted, thanks.")
+                )
+                if brain.ingest.queue is not None:
+                    await brain.ingest.queue.drain(60.0)
+                await asyncio.sleep(brain.settings.ingest.profile_refresh_settle + 0.5)
             started = time.perf_counter()
             await brain.resolve(tenant, f"Ask Peter from {org} about the budget")
             if n >= 20:
