@@ -10,7 +10,7 @@ import signal
 import subprocess
 import sys
 import textwrap
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -76,6 +76,16 @@ async def test_the_graph_stores_datetimes_and_the_service_reads_its_floats(
     then = await run_read_only(brain.graph, tenant_id, query_text("true_on_date"), on_date)
     assert [r["id"] for r in then] == [first.id]
     assert datetime.fromisoformat(then[0]["valid_from"]).timestamp() == pytest.approx(T0)
+
+    # Components of a stored datetime (docs/GRAPH.md: corrections per month).
+    per_month = await run_read_only(
+        brain.graph,
+        tenant_id,
+        "MATCH (:Memory {tenant_id: $tenant})-[r:SUPERSEDED_BY]->() "
+        "RETURN r.at.year AS year, r.at.month AS month, count(*) AS corrections",
+    )
+    today = datetime.now(UTC)
+    assert per_month == [{"year": today.year, "month": today.month, "corrections": 1}]
 
     # GraphQL `cypher` (what `brain cypher` sends a running service) returns ISO-8601 in UTC.
     _, key = await create_key(brain.graph, "ops", admin=True)
