@@ -92,6 +92,8 @@ async def migrate_times(run: Run, batch: int | None = None) -> int:
         keys = sorted(str(r["k"]) for r in rows if r["k"] in TIME_KEYS)
         if keys:
             total += await _convert(run, kind, name, keys, batch)
+    if total:
+        log.warning("graph migration %s: done, %d records converted", MIGRATION, total)
     return total
 
 
