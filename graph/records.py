@@ -87,9 +87,9 @@ def epoch_seconds(value: DateTime) -> float:
     datetime holding the UTC wall clock (it keeps no zone); Neo4j returns it in UTC."""
     days = value.date().to_ordinal() - _EPOCH_ORDINAL
     whole = days * 86_400 + value.hour * 3600 + value.minute * 60 + value.second
-    offset = value.utcoffset()
-    if offset:
-        whole -= int(offset.total_seconds())
+    if value.tzinfo is not None:  # utcoffset() costs more than the rest: only when zoned
+        offset = value.utcoffset()
+        whole -= int(offset.total_seconds()) if offset else 0
     return (whole * _NS + value.nanosecond) / _NS  # int / int: correctly rounded
 
 
