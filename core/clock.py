@@ -1,4 +1,5 @@
-"""Time helpers. The service stores instants as float seconds since the Unix epoch (UTC)."""
+"""Time helpers. The service handles instants as float seconds since the Unix epoch (UTC);
+the graph stores them as Cypher datetimes, and ``graph/records.py`` translates."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import time
 from datetime import UTC, datetime
 
 # Stands for "never" in range-filterable fields (superseded_at, expires_at): a real float that
-# every backend can index and compare, unlike null or infinity.
+# the vector index can range-filter, unlike null or infinity. The graph stores it as null.
 NEVER = 1.0e15
 
 # Seconds added to the system clock. Zero in the service; only a simulation that replays time

@@ -7,5 +7,5 @@ UNWIND $keys AS k
 MATCH (m:Memory {subject: k.subject})
 WITH m, k
 WHERE m.tenant_id = $tenant AND m.predicate = k.predicate
-  AND m.superseded_by IS NULL AND m.expires_at > $at
+  AND m.superseded_by IS NULL AND (m.expires_at IS NULL OR m.expires_at > $at)
 RETURN DISTINCT properties(m) AS m

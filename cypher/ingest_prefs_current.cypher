@@ -6,5 +6,5 @@
 MATCH (m:Memory {subject: $subject})
 WITH m
 WHERE m.tenant_id = $tenant AND m.type = 'preference' AND m.predicate IN $predicates
-  AND m.superseded_by IS NULL AND m.expires_at > $at
+  AND m.superseded_by IS NULL AND (m.expires_at IS NULL OR m.expires_at > $at)
 RETURN properties(m) AS m

@@ -5,7 +5,7 @@
 // returns: m (memory properties)
 MATCH (m:Memory {subject: $subject})
 WITH m
-WHERE m.tenant_id = $tenant AND m.superseded_by IS NULL AND m.expires_at > $at
+WHERE m.tenant_id = $tenant AND m.superseded_by IS NULL AND (m.expires_at IS NULL OR m.expires_at > $at)
 RETURN properties(m) AS m
 ORDER BY m.created_at DESC
 LIMIT $limit

@@ -2,13 +2,13 @@
 // duplicate merge and the pattern compression compare: ids, scope keys, entities, size.
 // summarized_by: the pattern that already summarizes an episode (compression takes each
 // episode once; the episode stays current and visible).
-// params: $tenant, $types, $now, $never, $created_before, $project_id, $session_id
+// params: $tenant, $types, $now, $created_before, $project_id, $session_id
 // returns: id, type, user_id, project_id, subject, predicate, object, length, importance, pinned,
 //          created_at, access_count, entity_ids, summarized_by
 MATCH (m:Memory {tenant_id: $tenant})
-WHERE m.type IN $types AND m.superseded_by IS NULL AND m.superseded_at >= $never
-  AND m.expires_at > $now
-  AND m.created_at < $created_before
+WHERE m.type IN $types AND m.superseded_by IS NULL AND m.superseded_at IS NULL
+  AND (m.expires_at IS NULL OR m.expires_at > $now)
+  AND ($created_before IS NULL OR m.created_at < $created_before)
   AND ($project_id IS NULL OR m.project_id = $project_id)
   AND ($session_id IS NULL OR m.session_id = $session_id)
 OPTIONAL MATCH (m)-[:ABOUT]->(e:Entity)

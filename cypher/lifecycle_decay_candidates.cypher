@@ -1,9 +1,9 @@
 // Current, live, unpinned memories that decay (class other than none), with what the decay
 // and prune jobs need.
-// params: $tenant, $now, $never, $project_id, $session_id
+// params: $tenant, $now, $project_id, $session_id
 // returns: id, importance, decay_class, created_at, last_accessed_at, effective_importance
 MATCH (m:Memory {tenant_id: $tenant})
-WHERE m.superseded_by IS NULL AND m.superseded_at >= $never AND m.expires_at > $now
+WHERE m.superseded_by IS NULL AND m.superseded_at IS NULL AND (m.expires_at IS NULL OR m.expires_at > $now)
   AND m.decay_class <> 'none'
   AND coalesce(m.pinned, false) = false
   AND ($project_id IS NULL OR m.project_id = $project_id)

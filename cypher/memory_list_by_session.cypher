@@ -11,7 +11,7 @@ WHERE m.tenant_id = $tenant
   AND ($session_id IS NULL OR m.session_id = $session_id)
   AND ($user_id IS NULL OR m.user_id = $user_id)
   AND ($current_only = false OR m.superseded_by IS NULL)
-  AND ($live_at IS NULL OR m.expires_at > $live_at)
+  AND ($live_at IS NULL OR m.expires_at IS NULL OR m.expires_at > $live_at)
   AND ($since IS NULL OR m.created_at >= $since)
   AND ($until IS NULL OR m.created_at <= $until)
   AND ($after_ts IS NULL OR m.created_at < $after_ts

@@ -15,7 +15,7 @@ MATCH (old:Memory {id: $old_id, tenant_id: $tenant})
 SET old._lock = true
 REMOVE old._lock
 WITH old
-WHERE old.superseded_by IS NULL AND old.expires_at > $now
+WHERE old.superseded_by IS NULL AND (old.expires_at IS NULL OR old.expires_at > $now)
 CREATE (new:Memory)
 SET new = $row, new.tenant_id = $tenant, new.indexed = false, new.supersedes = old.id,
     new.chain_id = coalesce(old.chain_id, old.id),

@@ -7,7 +7,7 @@ MATCH (e:Entity {id: id, tenant_id: $tenant})
 OPTIONAL MATCH (d:Entity)-[:MERGED_INTO*0..]->(e)
 WHERE d.tenant_id = $tenant
 OPTIONAL MATCH (m:Memory)-[:ABOUT]->(d)
-WHERE m.tenant_id = $tenant AND m.superseded_by IS NULL AND m.expires_at > $at
+WHERE m.tenant_id = $tenant AND m.superseded_by IS NULL AND (m.expires_at IS NULL OR m.expires_at > $at)
 WITH e, m
 ORDER BY m.importance DESC, m.created_at DESC
 WITH e, collect([m.content, m.importance, m.created_at]) AS memories

@@ -11,10 +11,10 @@ MATCH (m:Memory)-[:ABOUT]->(e)
 WHERE m.tenant_id = $tenant
 WITH m, collect(DISTINCT e.id) AS entity_ids
 WITH count(m) AS degree,
-     collect(CASE WHEN m.expires_at > $at
+     collect(CASE WHEN (m.expires_at IS NULL OR m.expires_at > $at)
                    AND (($as_of IS NULL AND m.superseded_by IS NULL)
                         OR ($as_of IS NOT NULL AND m.valid_from <= $as_of
-                            AND m.superseded_at > $as_of))
+                            AND (m.superseded_at IS NULL OR m.superseded_at > $as_of)))
                   THEN {id: m.id, entity_ids: entity_ids, created_at: m.created_at} END) AS live
 UNWIND CASE WHEN size(live) = 0 THEN [null] ELSE live END AS r
 WITH degree, r

@@ -4,9 +4,9 @@
 // params: $tenant, $at, $as_of (or null), $limit
 // returns: id, importance
 MATCH (m:Memory {pinned_key: $tenant})
-WHERE m.expires_at > $at
+WHERE (m.expires_at IS NULL OR m.expires_at > $at)
   AND (($as_of IS NULL AND m.superseded_by IS NULL)
-       OR ($as_of IS NOT NULL AND m.valid_from <= $as_of AND m.superseded_at > $as_of))
+       OR ($as_of IS NOT NULL AND m.valid_from <= $as_of AND (m.superseded_at IS NULL OR m.superseded_at > $as_of)))
 RETURN m.id AS id, m.importance AS importance
 ORDER BY importance DESC
 LIMIT $limit

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import UTC
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -118,6 +119,7 @@ async def run_read_only(
 def plain(value: Any) -> Any:
     """A driver value as JSON-ready data."""
     from neo4j.graph import Node, Relationship
+    from neo4j.time import DateTime
 
     if isinstance(value, Node):
         return {"labels": sorted(value.labels), **{k: plain(v) for k, v in value.items()}}
@@ -127,6 +129,10 @@ def plain(value: Any) -> Any:
         return {str(k): plain(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
         return [plain(v) for v in value]
+    if isinstance(value, DateTime) and value.tzinfo is None:
+        # The embedded engine returns a stored datetime without its zone (it keeps the UTC
+        # wall clock): every time in this graph is UTC, so say so, as Neo4j does.
+        return value.replace(tzinfo=UTC).iso_format()
     if hasattr(value, "iso_format"):
         return value.iso_format()
     return value

@@ -92,7 +92,7 @@ class EraseOps(Scoped):
         entities = sorted(set(entity_ids))
         subjects = [*entities, *([f"user:{user_id}"] if user_id is not None else [])]
         steps: list[Step] = [
-            ("erase_restore_sources", {"ids": ids, "never": NEVER}),
+            ("erase_restore_sources", {"ids": ids}),
             ("erase_repair_chains", {"ids": ids}),
             ("erase_conflicts", {"ids": ids, "subjects": subjects}),
             ("erase_jobs", {"ids": [*ids, *entities]}),
@@ -116,7 +116,7 @@ class EraseOps(Scoped):
         return GraphErasure(
             memories={str(r["id"]): str(r["type"]) for r in erased},
             texts=tuple(str(r["content"]) for r in erased if r["content"]),
-            restored={str(r["id"]): float(r["superseded_at"]) for r in restored},
+            restored={str(r["id"]): _superseded_at(r["superseded_at"]) for r in restored},
             conflicts=_count(conflicts, "conflicts"),
             jobs=_count(jobs, "jobs"),
             sessions=_count(sessions, "sessions"),
@@ -136,3 +136,8 @@ class EraseOps(Scoped):
 
 def _count(rows: Rows, column: str) -> int:
     return int(rows[0][column] or 0) if rows else 0
+
+
+def _superseded_at(value: float | None) -> float:
+    """A restored source's superseded_at: null in the graph is "never"."""
+    return NEVER if value is None else float(value)

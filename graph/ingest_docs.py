@@ -85,7 +85,8 @@ class DocumentTaskOps(Scoped):
         return [task_from(r["m"], r["entity_ids"]) for r in rows]
 
     async def expire_tasks(self, before: float, at: float) -> list[str]:
-        return [r["id"] for r in await self.write("ingest_task_expire", before=before, at=at)]
+        rows = await self.write("ingest_task_expire", created_before=before, at=at)
+        return [r["id"] for r in rows]
 
     # -- documents ---------------------------------------------------------------------------
 

@@ -219,6 +219,9 @@ class EmbeddedGraphEngine:
             f"-Xms{self.settings.heap}",
             f"-Xmx{self.settings.heap}",
             "-XX:+UseSerialGC" if (os.cpu_count() or 2) <= 2 else "-XX:+UseG1GC",
+            # The engine stores a datetime as its UTC wall clock without the zone, but
+            # Cypher's datetime() follows the JVM's zone: in UTC the two agree on any host.
+            "-Duser.timezone=UTC",
             f"-Darcadedb.server.rootPath={self.root}",
             f"-Darcadedb.server.rootPassword={password}",
             "-Darcadedb.server.mode=production",

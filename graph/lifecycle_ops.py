@@ -61,7 +61,7 @@ class LifecycleOps(Scoped):
 
     async def prune_runs(self, before: float, limit: int = 10_000) -> int:
         """Delete finished job reports that started before ``before``."""
-        rows = await self.write("lifecycle_runs_prune", before=before, limit=limit)
+        rows = await self.write("lifecycle_runs_prune", started_before=before, limit=limit)
         return int(rows[0]["removed"]) if rows else 0
 
     async def last_runs(self) -> dict[str, float]:
@@ -117,7 +117,6 @@ class LifecycleOps(Scoped):
             "lifecycle_current_memories",
             types=list(types),
             now=at,
-            never=NEVER,
             created_before=created_before,
             project_id=project_id,
             session_id=session_id,
@@ -129,7 +128,6 @@ class LifecycleOps(Scoped):
         return await self.read(
             "lifecycle_decay_candidates",
             now=at,
-            never=NEVER,
             project_id=project_id,
             session_id=session_id,
         )
@@ -142,11 +140,11 @@ class LifecycleOps(Scoped):
         """Hide each loser behind its winner; returns the (loser, winner) pairs applied."""
         if not rows:
             return []
-        done = await self.write("lifecycle_merge_apply", rows=list(rows), at=at, never=NEVER)
+        done = await self.write("lifecycle_merge_apply", rows=list(rows), at=at)
         return [(r["loser_id"], r["winner_id"]) for r in done]
 
     async def undo_merge(self, loser_id: str, at: float) -> tuple[str, str] | None:
-        rows = await self.write("lifecycle_merge_undo", loser_id=loser_id, at=at, never=NEVER)
+        rows = await self.write("lifecycle_merge_undo", loser_id=loser_id, at=at)
         return (rows[0]["loser_id"], rows[0]["winner_id"]) if rows else None
 
     async def memory_merges(self, ids: Sequence[str]) -> list[MemoryMerge]:
@@ -169,7 +167,7 @@ class LifecycleOps(Scoped):
         rows = [{"pattern_id": p.id, "episode_ids": list(ids)} for p, ids in patterns]
         steps: list[tuple[str, dict[str, Any]]] = [
             ("memory_create", {"rows": [memory_row(p) for p, _ in patterns]}),
-            ("lifecycle_pattern_link", {"rows": rows, "at": at, "never": NEVER}),
+            ("lifecycle_pattern_link", {"rows": rows, "at": at}),
         ]
         if links:
             steps.append(("memory_link_entities", {"links": links}))
@@ -197,7 +195,6 @@ class LifecycleOps(Scoped):
             "lifecycle_restated",
             types=list(types),
             now=at,
-            never=NEVER,
             project_id=project_id,
             session_id=session_id,
         )
@@ -208,7 +205,7 @@ class LifecycleOps(Scoped):
         if not carried_by:
             return []
         rows = [{"id": i, "carried_by": k} for i, k in carried_by.items()]
-        done = await self.write("lifecycle_prune_apply", rows=rows, at=at, never=NEVER)
+        done = await self.write("lifecycle_prune_apply", rows=rows, at=at)
         return [r["id"] for r in done]
 
     # -- profiles ------------------------------------------------------------------------------

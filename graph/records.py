@@ -1,12 +1,131 @@
-"""Translate graph records into domain objects, in one place."""
+"""Translate between the graph and the domain, in one place: statement parameters on the way
+in (``to_graph``), rows on the way out (``from_graph``), and rows into domain objects.
+
+The graph stores instants as native temporal values (Cypher ``datetime``, nanosecond
+precision) and "never" as null, so that Neo4j Browser and ``brain cypher`` read them as
+dates. Above ``graph/`` they stay what they always were: epoch seconds as floats, with
+``core.clock.NEVER`` for "never". ``GraphStore`` applies both translations to every
+statement it runs (the analyst's queries excepted: they see the graph as it is).
+"""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
+from datetime import UTC, date
 from typing import Any
+
+from neo4j.time import DateTime
 
 from core.clock import NEVER
 from core.types import Entity, EntityMerge, Memory
+
+# Every property and parameter name that holds an instant, in any statement: a number under
+# one of these names is sent as a datetime (NEVER as null). The names are the graph's
+# vocabulary, so a new time property must be added here (tests/unit/test_graph_times.py
+# checks the statements against it). Not "before"/"after": those are importances on RATED.
+TIME_KEYS = frozenset(
+    {
+        # stored properties
+        "applied_at",
+        "at",
+        "closed_at",
+        "corrected_at",
+        "created_at",
+        "entity_tracker_at",
+        "expires_at",
+        "finished_at",
+        "first_seen",
+        "flushed_at",
+        "last_accessed_at",
+        "last_seen",
+        "last_turn_at",
+        "proposed_at",
+        "pruned_at",
+        "resolved_at",
+        "revoked_at",
+        "since",
+        "started_at",
+        "superseded_at",
+        "task_updated_at",
+        "undone_at",
+        "until",
+        "updated_at",
+        "valid_from",
+        # parameters compared with them
+        "after_ts",
+        "as_of",
+        "before_at",
+        "created_before",
+        "live_at",
+        "now",
+        "started_before",
+    }
+)
+_EPOCH_ORDINAL = date(1970, 1, 1).toordinal()
+_NS = 1_000_000_000
+
+
+def graph_time(seconds: float) -> DateTime | None:
+    """Epoch seconds as a UTC datetime to nanoseconds (exact for any float the clock gives:
+    ``epoch_seconds`` returns the same float); ``NEVER`` and beyond is null."""
+    if seconds >= NEVER:
+        return None
+    whole = math.floor(seconds)
+    nanos = int((seconds - whole) * 1e9 + 0.5)
+    if nanos == _NS:
+        whole, nanos = whole + 1, 0
+    days, rest = divmod(whole, 86_400)
+    day = date.fromordinal(_EPOCH_ORDINAL + days)
+    hour, rest = divmod(rest, 3600)
+    minute, second = divmod(rest, 60)
+    return DateTime(day.year, day.month, day.day, hour, minute, second, nanos, tzinfo=UTC)
+
+
+def epoch_seconds(value: DateTime) -> float:
+    """A datetime read from the graph as epoch seconds. The embedded engine returns a local
+    datetime holding the UTC wall clock (it keeps no zone); Neo4j returns it in UTC."""
+    days = value.date().to_ordinal() - _EPOCH_ORDINAL
+    whole = days * 86_400 + value.hour * 3600 + value.minute * 60 + value.second
+    if value.tzinfo is not None:  # utcoffset() costs more than the rest: only when zoned
+        offset = value.utcoffset()
+        whole -= int(offset.total_seconds()) if offset else 0
+    return (whole * _NS + value.nanosecond) / _NS  # int / int: correctly rounded
+
+
+def to_graph(params: dict[str, Any]) -> dict[str, Any]:
+    """Statement parameters with every number under a ``TIME_KEYS`` name, at any depth
+    (rows, property maps), made a datetime (``NEVER``: null)."""
+    return {k: _param(k, v) for k, v in params.items()}
+
+
+def _param(key: str, value: Any) -> Any:
+    if key in TIME_KEYS and isinstance(value, float | int) and not isinstance(value, bool):
+        return graph_time(value)
+    if isinstance(value, dict):
+        return {k: _param(k, v) for k, v in value.items()}
+    if isinstance(value, list | tuple) and value and isinstance(value[0], dict | list | tuple):
+        return [_param(key, v) for v in value]
+    return value
+
+
+def from_graph(value: Any) -> Any:
+    """A value read from the graph with every datetime, at any depth, as epoch seconds.
+    Numeric lists (embeddings) are passed over whole."""
+    if isinstance(value, DateTime):
+        return epoch_seconds(value)
+    if isinstance(value, dict):
+        return {k: from_graph(v) for k, v in value.items()}
+    if isinstance(value, list) and value and not isinstance(value[0], float | int | str):
+        return [from_graph(v) for v in value]
+    if isinstance(value, list) and value and isinstance(value[0], str):
+        return [from_graph(v) for v in value] if _has_time(value) else value
+    return value
+
+
+def _has_time(values: list[Any]) -> bool:
+    return any(isinstance(v, DateTime | dict | list) for v in values)
+
 
 _MEMORY_FIELDS = set(Memory.model_fields)
 _ENTITY_FIELDS = set(Entity.model_fields)

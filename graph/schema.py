@@ -17,6 +17,7 @@ from neomodel import (
     ArrayProperty,
     AsyncStructuredNode,
     BooleanProperty,
+    DateTimeNeo4jFormatProperty,
     FloatProperty,
     IntegerProperty,
     StringProperty,
@@ -27,11 +28,12 @@ _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 class Tenant(AsyncStructuredNode):
     tid = StringProperty(unique_index=True, required=True, db_property="id")
-    created_at = FloatProperty()
+    created_at = DateTimeNeo4jFormatProperty()
 
 
 class Memory(AsyncStructuredNode):
-    """A memory. Times are epoch seconds; 1e15 means "never" (superseded_at, expires_at)."""
+    """A memory. Times are Cypher datetimes (UTC) here as on every label; null means "never"
+    (superseded_at, expires_at). ``graph/records.py`` translates them to epoch seconds."""
 
     mid = StringProperty(unique_index=True, required=True, db_property="id")
     tenant_id = StringProperty(index=True, required=True)
@@ -43,11 +45,11 @@ class Memory(AsyncStructuredNode):
     importance = FloatProperty(default=0.5)
     access_count = IntegerProperty(default=0)
     decay_class = StringProperty()
-    created_at = FloatProperty(index=True)
-    valid_from = FloatProperty()
-    last_accessed_at = FloatProperty()
-    expires_at = FloatProperty()
-    superseded_at = FloatProperty()
+    created_at = DateTimeNeo4jFormatProperty(index=True)
+    valid_from = DateTimeNeo4jFormatProperty()
+    last_accessed_at = DateTimeNeo4jFormatProperty()
+    expires_at = DateTimeNeo4jFormatProperty()
+    superseded_at = DateTimeNeo4jFormatProperty()
     superseded_by = StringProperty()
     supersedes = StringProperty()
     chain_id = StringProperty(index=True)  # id of the first version: lineage is one index hit
@@ -71,7 +73,7 @@ class Memory(AsyncStructuredNode):
     summarized_by = StringProperty()  # id of the pattern that summarizes this (visible) episode
     effective_importance = FloatProperty()  # importance after decay (the decay job)
     wm_state = StringProperty()  # turns: promoted | kept, set when the session is flushed
-    pruned_at = FloatProperty()  # soft-pruned by the lifecycle (expires_at is set too)
+    pruned_at = DateTimeNeo4jFormatProperty()  # soft-pruned (expires_at is set too)
     carried_by = StringProperty()  # a pruned restatement: the memory that carries its content
 
 
@@ -85,8 +87,8 @@ class Entity(AsyncStructuredNode):
     profile_summary = StringProperty()
     profile_embedding = ArrayProperty(FloatProperty())
     context_tags = ArrayProperty(StringProperty())
-    first_seen = FloatProperty()
-    last_seen = FloatProperty()
+    first_seen = DateTimeNeo4jFormatProperty()
+    last_seen = DateTimeNeo4jFormatProperty()
     merged_into = StringProperty()
     provisional = BooleanProperty()  # an open identity question (POSSIBLY_SAME_AS links)
 
@@ -104,7 +106,7 @@ class IdentityDecision(AsyncStructuredNode):
     candidates = ArrayProperty(StringProperty())
     scores = ArrayProperty(FloatProperty())
     reasons = ArrayProperty(StringProperty())
-    at = FloatProperty()
+    at = DateTimeNeo4jFormatProperty()
 
 
 class Alias(AsyncStructuredNode):
@@ -122,9 +124,9 @@ class EntityMerge(AsyncStructuredNode):
     keep_id = StringProperty()
     drop_ids = ArrayProperty(StringProperty())
     reason = StringProperty()
-    at = FloatProperty()
+    at = DateTimeNeo4jFormatProperty()
     by = StringProperty()
-    undone_at = FloatProperty()
+    undone_at = DateTimeNeo4jFormatProperty()
 
 
 class Session(AsyncStructuredNode):
@@ -132,10 +134,10 @@ class Session(AsyncStructuredNode):
 
     sid = StringProperty(index=True, required=True)
     tenant_id = StringProperty(index=True, required=True)
-    started_at = FloatProperty()
-    expires_at = FloatProperty()
-    closed_at = FloatProperty()
-    flushed_at = FloatProperty()  # working memory promoted/expired by the lifecycle
+    started_at = DateTimeNeo4jFormatProperty()
+    expires_at = DateTimeNeo4jFormatProperty()
+    closed_at = DateTimeNeo4jFormatProperty()
+    flushed_at = DateTimeNeo4jFormatProperty()  # working memory promoted/expired by the lifecycle
 
 
 class Job(AsyncStructuredNode):
@@ -162,8 +164,8 @@ class JobRun(AsyncStructuredNode):
     tenant_id = StringProperty(index=True, required=True)
     job = StringProperty(index=True)
     status = StringProperty()
-    started_at = FloatProperty(index=True)
-    finished_at = FloatProperty()
+    started_at = DateTimeNeo4jFormatProperty(index=True)
+    finished_at = DateTimeNeo4jFormatProperty()
 
 
 class Feedback(AsyncStructuredNode):
@@ -172,7 +174,7 @@ class Feedback(AsyncStructuredNode):
     session_id = StringProperty()
     helpful = BooleanProperty()
     outcome = StringProperty()
-    at = FloatProperty()
+    at = DateTimeNeo4jFormatProperty()
 
 
 class LeaderLock(AsyncStructuredNode):
@@ -180,14 +182,14 @@ class LeaderLock(AsyncStructuredNode):
 
     name = StringProperty(unique_index=True, required=True)
     holder = StringProperty()
-    expires_at = FloatProperty()
+    expires_at = DateTimeNeo4jFormatProperty()
 
 
 class Migration(AsyncStructuredNode):
     """A data migration applied to this database (``graph/store.py``), once."""
 
     name = StringProperty(unique_index=True, required=True)
-    applied_at = FloatProperty()
+    applied_at = DateTimeNeo4jFormatProperty()
     changed = IntegerProperty()
 
 
@@ -197,8 +199,8 @@ class ApiKey(AsyncStructuredNode):
     tenant_id = StringProperty(index=True, required=True)
     name = StringProperty()
     admin = BooleanProperty(default=False)
-    created_at = FloatProperty()
-    revoked_at = FloatProperty()
+    created_at = DateTimeNeo4jFormatProperty()
+    revoked_at = DateTimeNeo4jFormatProperty()
 
 
 MODELS: tuple[type[AsyncStructuredNode], ...] = (

@@ -28,6 +28,9 @@ from neo4j.exceptions import ConstraintError, Neo4jError, ServiceUnavailable, Se
 
 from core.errors import BackendError, Conflict, EngineUnavailable
 from graph.cypher import statement
+from graph.migrate_times import MIGRATION as MIGRATE_TIMES
+from graph.migrate_times import migrate_times
+from graph.records import from_graph, to_graph
 from graph.schema import quoted_schema_name, schema_statements
 from graph.tenant import TenantGraph
 
@@ -51,7 +54,10 @@ MIGRATIONS = (
     "restore_flushed_turns",
     "restore_pruned",
     "restore_summarized",
+    MIGRATE_TIMES,  # graph/migrate_times.py: floats to native datetimes, in batches
 )
+# The name ``read_text`` runs under: its parameters and rows are not translated.
+ANALYST = "analyst"
 # The statements of the write transaction being run in this task (None outside one).
 _sent: contextvars.ContextVar[list[str] | None] = contextvars.ContextVar("sent", default=None)
 
@@ -163,7 +169,7 @@ class GraphStore:
     async def read_text(self, text: str, params: dict[str, Any]) -> Rows:
         """Run ``text`` as a read (READ access mode): only for queries ``graph.analyst`` has
         checked, since ArcadeDB runs writes in a read transaction all the same."""
-        return await self._execute_read(lambda tx: self._run(tx, text, params, "analyst"))
+        return await self._execute_read(lambda tx: self._run(tx, text, params, ANALYST))
 
     async def _ddl(self, text: str) -> None:
         async def ddl(tx: AsyncManagedTransaction) -> Rows:
@@ -172,17 +178,27 @@ class GraphStore:
         await self._execute_write(ddl)
 
     async def _migrate(self) -> None:
-        """Run each of ``MIGRATIONS`` (``cypher/system/migrate_<name>.cypher``) once per
-        database: a ``Migration`` node records it. A migration is idempotent, so a crash
+        """Run each of ``MIGRATIONS`` (``cypher/system/migrate_<name>.cypher``, or
+        ``graph/migrate_times.py`` for the datetime conversion) once per database: a
+        ``Migration`` node records it. A migration is idempotent, so a crash
         between running it and recording it only means it runs again."""
         system = self.system
         for name in MIGRATIONS:
             if await system.read("migration_applied", migration=name):
                 continue
-            rows = await system.write(f"migrate_{name}")
-            changed = int(rows[0]["changed"] or 0) if rows else 0
+            if name == MIGRATE_TIMES:
+                changed = await migrate_times(self._run_alone)
+            else:
+                rows = await system.write(f"migrate_{name}")
+                changed = int(rows[0]["changed"] or 0) if rows else 0
             await system.write("migration_record", migration=name, at=time.time(), changed=changed)
             log.info("graph migration %s applied (%d nodes changed)", name, changed)
+
+    async def _run_alone(self, text: str, params: dict[str, Any], write: bool) -> Rows:
+        """Run one statement in its own transaction (a migration's batches)."""
+        if write:
+            return await self._execute_write(lambda tx: self._run(tx, text, params, MIGRATE_TIMES))
+        return await self._execute_read(lambda tx: self._run(tx, text, params, MIGRATE_TIMES))
 
     async def ping(self) -> float:
         """Round-trip time of a trivial query, in milliseconds."""
@@ -207,11 +223,15 @@ class GraphStore:
         if sent is not None:
             sent.append(name)
         start = time.perf_counter()
-        result = await tx.run(text, params)
+        native = name == ANALYST  # an analyst's query sees the graph's own values
+        result = await tx.run(text, params if native else to_graph(params))
         # dict(record), not record.data(): data() walks every value to convert graph types
         # (nodes, paths) and costs more than the decoding itself on list-valued properties;
         # every statement returns maps and scalars (``properties(n)``), never graph types.
-        rows = [dict(r) async for r in result]
+        if native:
+            rows = [dict(r) async for r in result]
+        else:
+            rows = [{k: from_graph(v) for k, v in dict(r).items()} async for r in result]
         if self.observer is not None:
             self.observer(name, time.perf_counter() - start)
         return rows

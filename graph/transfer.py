@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
+from core.clock import NEVER
 from core.text import normalize_name
 from graph.scoped import Scoped
 
@@ -37,6 +38,10 @@ class TransferOps(Scoped):
                 memory.pop("tenant_id", None)
                 memory.pop("pinned_key", None)  # index keys, derived again on import
                 memory.pop("task_tenant", None)
+                # The export format (version 1) writes "never" as NEVER, as it always did;
+                # the graph stores it as null (no property).
+                memory.setdefault("expires_at", NEVER)
+                memory.setdefault("superseded_at", NEVER)
                 yield {
                     "kind": "memory",
                     "memory": memory,

@@ -245,7 +245,7 @@ class DocumentIngester:
         """The last transaction of a staged version: claim the path, make the new chunks live,
         supersede the old ones and save the document; then the vector payloads follow."""
         ids = [m.id for m in ws.memories]
-        ws.after.insert(0, ("ingest_chunks_publish", {"ids": ids, "never": NEVER}))
+        ws.after.insert(0, ("ingest_chunks_publish", {"ids": ids}))
         chunks, ws.memories = ws.memories, []  # written already: not created again
         try:
             await persist(self.writer, tenant_id, ws, at)

@@ -1,7 +1,6 @@
 // Entity merges and their undo: each recorded merge of the tenant, newest first, with the
 // entity kept, the ones merged into it, who merged and why, and when it was undone (if).
-// Times are stored as epoch-second floats, hence the conversion; it goes away when the graph
-// stores native temporal values.
+// Times are Cypher datetimes (UTC).
 // params: $tenant
 // returns: merge_id, kept_id, kept, dropped_ids, reason, by, at, undone_at
 MATCH (g:EntityMerge)
@@ -9,8 +8,5 @@ WHERE g.tenant_id = $tenant
 OPTIONAL MATCH (k:Entity {id: g.keep_id})
 WHERE k.tenant_id = $tenant
 RETURN g.id AS merge_id, g.keep_id AS kept_id, k.name AS kept, g.drop_ids AS dropped_ids,
-       g.reason AS reason, g.by AS by,
-       datetime({epochMillis: toInteger(g.at * 1000)}) AS at,
-       CASE WHEN g.undone_at IS NOT NULL
-            THEN datetime({epochMillis: toInteger(g.undone_at * 1000)}) END AS undone_at
+       g.reason AS reason, g.by AS by, g.at AS at, g.undone_at AS undone_at
 ORDER BY g.at DESC

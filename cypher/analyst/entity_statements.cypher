@@ -1,8 +1,7 @@
 // Everything said about an entity: the memories about each entity named $name (by its name
 // or an alias, in any case; several entities may share a name) or merged into one, oldest
 // first, with whether each is still current and what replaced it if not.
-// Times are stored as epoch-second floats with 1e15 for "never", hence the conversion; it goes
-// away when the graph stores native temporal values.
+// Times are Cypher datetimes (UTC); a null expires_at means "never".
 // params: $tenant, $name
 // returns: entity_id, entity, type, id, content, said_at, current, superseded_by
 MATCH (e:Entity)
@@ -15,7 +14,6 @@ UNWIND family AS x
 MATCH (m:Memory)-[:ABOUT]->(x)
 WHERE m.tenant_id = $tenant
 RETURN e.id AS entity_id, e.name AS entity, m.type AS type, m.id AS id, m.content AS content,
-       datetime({epochMillis: toInteger(m.created_at * 1000)}) AS said_at,
-       m.superseded_by IS NULL AND m.expires_at >= 1e15 AS current,
+       m.created_at AS said_at, m.superseded_by IS NULL AND m.expires_at IS NULL AS current,
        m.superseded_by AS superseded_by
 ORDER BY e.id, m.created_at

@@ -3,5 +3,5 @@
 // returns: name (no row when we did not hold it)
 MATCH (l:LeaderLock {name: $lock})
 WHERE l.holder = $holder
-SET l.holder = null, l.expires_at = 0.0
+SET l.holder = null, l.expires_at = null
 RETURN l.name AS name

@@ -9,5 +9,5 @@ MATCH (s:Session)
 WHERE s.flushed_at IS NOT NULL
 MATCH (m:Memory {session_id: s.sid, tenant_id: s.tenant_id})
 WHERE m.wm_state = 'expired' AND m.expires_at = s.flushed_at
-SET m.wm_state = 'kept', m.expires_at = 1.0e15, m.indexed = false
+SET m.wm_state = 'kept', m.expires_at = null, m.indexed = false
 RETURN count(m) AS changed

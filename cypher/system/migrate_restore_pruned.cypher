@@ -6,5 +6,5 @@
 // returns: changed
 MATCH (m:Memory)
 WHERE m.pruned_at IS NOT NULL AND m.carried_by IS NULL AND m.expires_at = m.pruned_at
-SET m.expires_at = 1.0e15, m.pruned_at = null, m.indexed = false
+SET m.expires_at = null, m.pruned_at = null, m.indexed = false
 RETURN count(m) AS changed

@@ -7,5 +7,5 @@
 MATCH (m:Memory)
 WHERE m.summarized_by IS NOT NULL AND m.superseded_by = m.summarized_by
   AND m.merged_into IS NULL
-SET m.superseded_by = null, m.superseded_at = 1.0e15, m.indexed = false
+SET m.superseded_by = null, m.superseded_at = null, m.indexed = false
 RETURN count(m) AS changed

@@ -12,6 +12,7 @@ import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import httpx
@@ -262,6 +263,15 @@ def test_cypher_is_a_read_only_client_of_the_running_service(service: Service) -
     assert json.loads(ran.stdout)["n"] > 0
     merges = run_brain("cypher", *data, "--tenant", "demo", "entity_merges")
     assert merges.returncode == 0 and merges.stdout == "", merges.stderr
+    # Times are native datetimes in the graph: they compare with datetime() and print in UTC.
+    when = (
+        "MATCH (m:Memory) WHERE m.tenant_id = $tenant AND m.created_at < datetime() "
+        "RETURN m.created_at AS at ORDER BY m.created_at LIMIT 1"
+    )
+    ran_at = run_brain("cypher", *data, "--tenant", "demo", when)
+    assert ran_at.returncode == 0, ran_at.stderr
+    at = datetime.fromisoformat(json.loads(ran_at.stdout)["at"])
+    assert at.utcoffset() == timedelta(0) and at < datetime.now(UTC)
 
     write = "MATCH (m:Memory) WHERE m.tenant_id = $tenant SET m.content = 'x' RETURN m"
     refused = run_brain("cypher", *data, "--tenant", "demo", write)

@@ -24,7 +24,7 @@ WITH s
 MATCH (m:Memory {session_id: s.sid, tenant_id: $tenant}) WHERE m.id IN $expired
 SET m.wm_state = 'expired', m.expires_at = $at, m.indexed = false"""
 OLD_FORGET_BEFORE_FLUSH = """MATCH (m:Memory {id: $id, tenant_id: $tenant})
-SET m.wm_state = 'expired', m.expires_at = $at - 10, m.indexed = false"""
+SET m.wm_state = 'expired', m.expires_at = $expires_at, m.indexed = false"""
 OLD_PRUNE = """MATCH (m:Memory {id: $id, tenant_id: $tenant})
 SET m.pruned_at = $at, m.expires_at = $at, m.indexed = false"""
 OLD_COMPRESS = """MATCH (p:Memory {id: $pattern, tenant_id: $tenant})
@@ -58,7 +58,13 @@ async def test_restore_migrations_give_back_hidden_records_but_not_forgotten_one
     await _raw(
         brain, OLD_FLUSH, tenant=tenant_id, session="old", at=at, expired=[expired.episode.id]
     )
-    await _raw(brain, OLD_FORGET_BEFORE_FLUSH, tenant=tenant_id, id=forgotten.episode.id, at=at)
+    await _raw(
+        brain,
+        OLD_FORGET_BEFORE_FLUSH,
+        tenant=tenant_id,
+        id=forgotten.episode.id,
+        expires_at=at - 10,
+    )
     await _raw(brain, OLD_PRUNE, tenant=tenant_id, id=faded.id, at=at)
     await _raw(brain, OLD_COMPRESS, tenant=tenant_id, pattern=pattern.id, id=compressed.id, at=at)
     await brain.reconcile([tenant_id])
