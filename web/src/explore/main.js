@@ -33,7 +33,9 @@ async function start() {
   $("signin-error").textContent = "Loading…";
   let view;
   try {
+    hooks.requestMs = performance.now();
     view = await api.loadHistory(LIMIT);
+    hooks.loadedMs = performance.now();
   } catch (e) {
     if (e instanceof api.KeyRefused) setKey("");
     hooks.refused = e instanceof api.KeyRefused;
@@ -41,7 +43,9 @@ async function start() {
   }
   $("signin").hidden = true;
   $("app").hidden = false;
-  open(buildModel(view));
+  const model = buildModel(view);
+  hooks.modelMs = performance.now();
+  open(model);
 }
 
 function open(model) {

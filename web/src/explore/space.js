@@ -18,6 +18,12 @@ export const PATH_COLORS = {
   CORE: "#ffffff",
 };
 const OUT = "gl_Position = vec4(2.0, 2.0, 2.0, 1.0); gl_PointSize = 0.0;"; // clipped away
+// Linear to sRGB once per vertex: the fragment shaders (run for every pixel, the costly part
+// on a software rasterizer) then only shade.
+const SRGB = `
+vec3 srgb(vec3 c) {
+  return mix(c * 12.92, 1.055 * pow(c, vec3(0.41666)) - 0.055, step(vec3(0.0031308), c));
+}`;
 
 // The state rule of model.stateAt, in GLSL: 0 hidden, 1 current, 2 superseded. `v` is
 // (validFrom, supersededAt, expiresAt, shown by the filters), times in seconds from the start.
@@ -30,7 +36,7 @@ float stateOf(vec4 v) {
   return 1.0;
 }`;
 
-const POINT_VERTEX = `${STATE}
+const POINT_VERTEX = `${STATE}${SRGB}
 uniform float uScale;
 uniform float uPulse;
 uniform float uSelected;
@@ -61,7 +67,7 @@ void main() {
   vec4 mv = modelViewMatrix * vec4(position, 1.0);
   gl_Position = projectionMatrix * mv;
   gl_PointSize = max(2.0, 2.0 * size * uScale / -mv.z);
-  vColor = color;
+  vColor = srgb(color);
 }`;
 
 // A disc shaded as a sphere lit from the upper left (no lights, one pass).
@@ -74,10 +80,9 @@ void main() {
   vec3 n = vec3(p.x, -p.y, sqrt(1.0 - r2));
   float shade = 0.3 + 0.8 * max(0.0, dot(n, vec3(-0.36, 0.48, 0.8)));
   gl_FragColor = vec4(vColor * min(shade, 1.0), 1.0);
-  #include <colorspace_fragment>
 }`;
 
-const LINE_VERTEX = `${STATE}
+const LINE_VERTEX = `${STATE}${SRGB}
 attribute vec4 aFrom;    // the source memory's aTimes
 attribute vec4 aTo;      // the target memory's aTimes
 attribute float aSupersedes;
@@ -88,20 +93,38 @@ void main() {
   bool shown = aSupersedes > 0.5 ? (a == 1.0 && b == 2.0) : (a == 1.0 && b == 1.0);
   if (!shown) { ${OUT} return; }
   gl_Position = projectionMatrix * modelViewMatrix * vec4(position, 1.0);
-  vColor = aColor;
+  vColor = srgb(aColor);
 }`;
 
 const LINE_FRAGMENT = `
 varying vec3 vColor;
 void main() {
   gl_FragColor = vec4(vColor, 1.0);
-  #include <colorspace_fragment>
 }`;
+
+const DENSE = 2000; // memories: above this a view is drawn leaner (see drawnEdges, setTime)
+
+// The links drawn: all of them, except that in a dense view each memory keeps only its
+// strongest entity-overlap link (the server sends up to four): on a software rasterizer every
+// link is paid per pixel every frame, and 9,000 grey lines across the ball hide the rest.
+function drawnEdges(edges, memories) {
+  if (memories <= DENSE) return edges;
+  const overlap = edges.filter((e) => e.relation === "ENTITY_OVERLAP").sort((a, b) => b.weight - a.weight);
+  const kept = new Set();
+  const keep = overlap.filter((e) => {
+    if (kept.has(e.source) || kept.has(e.target)) return false;
+    kept.add(e.source);
+    kept.add(e.target);
+    return true;
+  });
+  return edges.filter((e) => e.relation !== "ENTITY_OVERLAP").concat(keep);
+}
 
 export class Space {
   constructor(el, model, { onSelect, onHover }) {
     this.model = model;
     this.visible = () => true; // the filter panel's predicate
+    this.adaptive = true; // half resolution while the scrubber moves (large views)
     this.showGhosts = true;
     this.highlight = new Map(); // memory id -> path colour (search hits)
     this.selected = null;
@@ -109,7 +132,7 @@ export class Space {
       id: m.id, i, m, x: m.position.x, y: m.position.y, z: m.position.z,
     }));
     this.index = new Map(this.nodes.map((n) => [n.id, n]));
-    this.links = model.memoryEdges.map((e) => ({ source: e.source, target: e.target, e }));
+    this.links = drawnEdges(model.memoryEdges, this.nodes.length).map((e) => ({ source: e.source, target: e.target, e }));
     // No multisampling: on a software GPU it costs more than the whole scene.
     this.graph = ForceGraph3D({ controlType: "orbit", rendererConfig: { antialias: false } })(el)
       .backgroundColor("#0b1020")
@@ -160,10 +183,13 @@ export class Space {
     const colors = new Float32Array(n * 3);
     this.marks = new Float32Array(n * 4);
     const c = new THREE.Color();
+    // Above 1,000 memories the radius shrinks with the square root of the count, so a dense
+    // ball stays readable (and a software rasterizer shades fewer overlapping pixels).
+    const k = Math.min(1, Math.sqrt(1000 / Math.max(1, n)));
     for (const node of this.nodes) {
       const { m, i } = node;
       this.times.set([this.rel(m.from), this.rel(m.supersededMs), this.rel(m.expiresMs), 1], i * 4);
-      meta.set([this.rel(m.createdMs), m.halfLifeDays || 0, 1.2 + 2.8 * (m.importance || 0)], i * 3);
+      meta.set([this.rel(m.createdMs), m.halfLifeDays || 0, k * (1.2 + 2.8 * (m.importance || 0))], i * 3);
       working[i] = m.type === "working" ? 1 : 0;
       c.set(TYPE_COLORS[m.type] || "#e5e7eb");
       colors.set([c.r, c.g, c.b], i * 3);
@@ -229,9 +255,19 @@ export class Space {
     this.graph.scene().add(this.lines);
   }
 
-  // The scrubber: one uniform.
+  // The scrubber: one uniform. While it moves, a large view draws at half resolution (a
+  // software rasterizer pays per pixel for every link); 300 ms after the last move the
+  // frame is drawn at full resolution again.
   setTime(t) {
     this.uniforms.uTime.value = this.rel(t);
+    if (this.nodes.length <= DENSE || !this.adaptive) return;
+    const renderer = this.graph.renderer();
+    if (!this.moving) renderer.setPixelRatio(window.devicePixelRatio / 2);
+    clearTimeout(this.moving);
+    this.moving = setTimeout(() => {
+      this.moving = null;
+      renderer.setPixelRatio(window.devicePixelRatio);
+    }, 300);
   }
 
   get time() {
