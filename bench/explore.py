@@ -9,9 +9,10 @@ corrections that supersede earlier facts) on the embedded engines with the real 
 runs the layout job, serves the app on loopback and opens /explore in Debian's Chromium
 (Playwright, the test flags). Render time: navigation start to the first frame with every
 memory drawn (the key already in the tab's session), which includes the vizGraph request;
-scrub: frames per second while the time scrubber moves every frame for 3 s. With
-``--data-dir`` the seeded tenant is kept there and reused by the next run (seeding 5,000
-memories takes minutes; the browser side is what changes between runs).
+scrub: frames per second while the time scrubber moves every frame for 3 s (as the app
+draws it: half resolution while it moves in views over 2,000 memories; and again at full
+resolution). With ``--data-dir`` the seeded tenant is kept there and reused by the next run
+(seeding 5,000 memories takes minutes; the browser side is what changes between runs).
 """
 
 from __future__ import annotations
@@ -108,7 +109,9 @@ def _free_port() -> int:
 async def measure(url: str, key: str, runs: int, shots: Path | None) -> dict[str, Any]:
     renders: list[float] = []
     fps: list[float] = []
+    full: list[float] = []
     idle: list[float] = []
+    phases: list[dict[str, float]] = []
     async with async_playwright() as pw:
         for run in range(runs):
             with tempfile.TemporaryDirectory(prefix="chromium-") as profile:
@@ -123,24 +126,42 @@ async def measure(url: str, key: str, runs: int, shots: Path | None) -> dict[str
                 while not await page.evaluate("window.__explore && window.__explore.ready"):
                     await asyncio.sleep(0.05)
                 renders.append(await page.evaluate("window.__explore.readyMs"))
+                phases.append(await page.evaluate(PHASES))
                 counts = await page.evaluate("window.__explore.counts()")
                 await asyncio.sleep(4)  # the force simulation settles (60 ticks)
                 idle.append(await page.evaluate(IDLE))
                 fps.append(await page.evaluate(SCRUB))
+                await asyncio.sleep(0.5)
+                await page.evaluate("window.__explore.space.adaptive = false")
+                full.append(await page.evaluate(SCRUB))
+                await page.evaluate("window.__explore.space.adaptive = true")
                 if shots and run == 0:
                     await _screenshots(page, shots)
                 await ctx.close()
             print(
-                f"run {run + 1}: render {renders[-1]:.0f} ms, scrub {fps[-1]:.1f} fps", flush=True
+                f"run {run + 1}: render {renders[-1]:.0f} ms {phases[-1]}, scrub {fps[-1]:.1f} fps"
+                f" ({full[-1]:.1f} at full resolution), idle {idle[-1]:.1f} fps",
+                flush=True,
             )
     return {
         "render_ms": [round(r) for r in renders],
         "render_ms_median": round(statistics.median(renders)),
         "scrub_fps": [round(f, 1) for f in fps],
         "scrub_fps_median": round(statistics.median(fps), 1),
+        "scrub_full_resolution_fps": [round(f, 1) for f in full],
+        "scrub_full_resolution_fps_median": round(statistics.median(full), 1),
         "idle_fps": [round(f, 1) for f in idle],
+        "render_phases_ms": phases,
         "scene": counts,
     }
+
+
+# Where the render time went: the vizGraph request (sent to parsed), the model, the scene.
+PHASES = """(() => {
+  const e = window.__explore;
+  return { before_request: Math.round(e.requestMs), request: Math.round(e.loadedMs - e.requestMs),
+    model: Math.round(e.modelMs - e.loadedMs), scene: Math.round(e.readyMs - e.modelMs) };
+})()"""
 
 
 # Frames per second with nothing changing (the renderer alone), for 2 s.
