@@ -59,7 +59,7 @@ export async function entity(id) {
   const data = await gql(
     `query Ent($id: ID!) {
       entity(id: $id) { __typename ... on Entity { id name type aliases profileSummary mergedIntoId
-        firstSeen lastSeen } ... on Error { message } }
+        firstSeen lastSeen provisional } ... on Error { message } }
       relationships(entityId: $id) { __typename ... on RelationshipList { relationships {
         sourceId targetId relation since until } } ... on Error { message } }
       entityLineage(entityId: $id) { __typename ... on EntityLineage { chains { links {

@@ -43,7 +43,7 @@ function questionDetail(q) {
 export function entityDetail(info, memories, t, nameOf, questions = []) {
   const e = info.entity;
   const other = (r) => (r.sourceId === e.id ? r.targetId : r.sourceId);
-  return `<h3>${esc(e.name)} <span class="muted">${esc(e.type.toLowerCase())}</span></h3>
+  return `<h3>${esc(e.name)} <span class="muted">${esc(e.type.toLowerCase())}${e.provisional ? " · provisional" : ""}</span></h3>
     <dl>
       <dt>aliases</dt><dd>${e.aliases.map(esc).join(", ") || "—"}</dd>
       <dt>first seen</dt><dd>${when(e.firstSeen)}</dd>
