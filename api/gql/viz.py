@@ -12,6 +12,7 @@ selects are built (``nodes``, ``edges`` and ``columns`` are resolvers over one v
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any, NewType
 
 import strawberry
 
@@ -70,6 +71,36 @@ class VizEdgeType:
     kind: str = strawberry.field(description="memory | about | entity")
 
 
+# Long columns are scalars (a JSON array each, one value): graphql-core completes every entry
+# of a ``[Float!]!`` one by one, which for 5,000 memories was most of the columns' cost.
+VizIds = NewType("VizIds", list[str])
+VizInts = NewType("VizInts", list[int])
+VizFloats = NewType("VizFloats", list[float | None])
+VizBools = NewType("VizBools", list[bool])
+VizStrings = NewType("VizStrings", list[str])
+
+
+def _column(name: str, entries: str) -> Any:
+    def refuse(_: object) -> Any:
+        raise ValueError(f"{name} is an output type")
+
+    return strawberry.scalar(
+        name=name,
+        description=f"A column of the explorer's view: a JSON array of {entries}.",
+        serialize=lambda v: v,
+        parse_value=refuse,
+    )
+
+
+SCALARS: dict[object, Any] = {
+    VizIds: _column("VizIds", "ids"),
+    VizInts: _column("VizInts", "integers"),
+    VizFloats: _column("VizFloats", "numbers (null where the field says so)"),
+    VizBools: _column("VizBools", "booleans"),
+    VizStrings: _column("VizStrings", "strings"),
+}
+
+
 @strawberry.type(
     description="The view as columns: entry i of every memory column is memory i (the order "
     "of `nodes`), entry j of every entity column is entity j. Times are epoch seconds (null: "
@@ -77,23 +108,23 @@ class VizEdgeType:
     "`relationNames`) and a code per row (-1: none); links are flat index lists."
 )
 class VizColumns:
-    memory_ids: list[strawberry.ID]
+    memory_ids: VizIds
     type_names: list[str]
-    types: list[int] = strawberry.field(description="Per memory: index into typeNames.")
-    positions: list[float] = strawberry.field(description="x, y, z per memory (3 entries each).")
-    laid_out: list[bool]
-    importance: list[float]
-    valid_from: list[float]
-    superseded_at: list[float | None]
-    expires_at: list[float | None]
-    created_at: list[float]
-    half_life_days: list[float | None] = strawberry.field(description="Null: never decays.")
-    labels: list[str] = strawberry.field(description="The first 80 characters of the content.")
+    types: VizInts = strawberry.field(description="Per memory: index into typeNames.")
+    positions: VizFloats = strawberry.field(description="x, y, z per memory (3 entries each).")
+    laid_out: VizBools
+    importance: VizFloats
+    valid_from: VizFloats
+    superseded_at: VizFloats = strawberry.field(description="Null: never superseded.")
+    expires_at: VizFloats = strawberry.field(description="Null: never expires.")
+    created_at: VizFloats
+    half_life_days: VizFloats = strawberry.field(description="Null: never decays.")
+    labels: VizStrings = strawberry.field(description="The first 80 characters of the content.")
     session_names: list[str]
-    sessions: list[int]
+    sessions: VizInts
     project_names: list[str]
-    projects: list[int]
-    memory_entities: list[int] = strawberry.field(
+    projects: VizInts
+    memory_entities: VizInts = strawberry.field(
         description="ABOUT links as pairs: memory index, entity index (2 entries each)."
     )
     entity_ids: list[strawberry.ID]
@@ -101,12 +132,12 @@ class VizColumns:
     entity_types: list[str]
     entity_provisional: list[bool]
     relation_names: list[str]
-    links: list[int] = strawberry.field(
+    links: VizInts = strawberry.field(
         description="Links between memories as triples: source memory index, target memory "
         "index, relation code (SUPERSEDES newer to older, ENTITY_OVERLAP, SAME_SESSION, "
         "TEMPORAL_SEQ)."
     )
-    link_weights: list[float] = strawberry.field(description="Per link (Jaccard for overlap).")
+    link_weights: VizFloats = strawberry.field(description="Per link (Jaccard for overlap).")
     entity_links: list[int] = strawberry.field(
         description="Entity relations as triples: source entity index, target entity index, "
         "relation code."
@@ -122,35 +153,39 @@ class VizColumns:
         memory_edges = [e for e in view.edges if e.kind == "memory"]
         entity_edges = [e for e in view.edges if e.kind == "entity"]
         return VizColumns(
-            memory_ids=[strawberry.ID(n.id) for n in memories],
-            types=[types.code(n.type) for n in memories],
+            memory_ids=VizIds([strawberry.ID(n.id) for n in memories]),
+            types=VizInts([types.code(n.type) for n in memories]),
             type_names=types.names,
-            positions=[c for n in memories for c in n.position],
-            laid_out=[n.laid_out for n in memories],
-            importance=[n.importance for n in memories],
-            valid_from=[n.valid_from or n.created_at or 0.0 for n in memories],
-            superseded_at=[n.superseded_at for n in memories],
-            expires_at=[n.expires_at for n in memories],
-            created_at=[n.created_at or 0.0 for n in memories],
-            half_life_days=[n.half_life_days for n in memories],
-            labels=[n.label for n in memories],
-            sessions=[sessions.code(n.session_id) for n in memories],
+            positions=VizFloats([c for n in memories for c in n.position]),
+            laid_out=VizBools([n.laid_out for n in memories]),
+            importance=VizFloats([n.importance for n in memories]),
+            valid_from=VizFloats([n.valid_from or n.created_at or 0.0 for n in memories]),
+            superseded_at=VizFloats([n.superseded_at for n in memories]),
+            expires_at=VizFloats([n.expires_at for n in memories]),
+            created_at=VizFloats([n.created_at or 0.0 for n in memories]),
+            half_life_days=VizFloats([n.half_life_days for n in memories]),
+            labels=VizStrings([n.label for n in memories]),
+            sessions=VizInts([sessions.code(n.session_id) for n in memories]),
             session_names=sessions.names,
-            projects=[projects.code(n.project_id) for n in memories],
+            projects=VizInts([projects.code(n.project_id) for n in memories]),
             project_names=projects.names,
-            memory_entities=[
-                k
-                for i, n in enumerate(memories)
-                for e in n.entity_ids
-                if e in entity_at
-                for k in (i, entity_at[e])
-            ],
+            memory_entities=VizInts(
+                [
+                    k
+                    for i, n in enumerate(memories)
+                    for e in n.entity_ids
+                    if e in entity_at
+                    for k in (i, entity_at[e])
+                ]
+            ),
             entity_ids=[strawberry.ID(n.id) for n in entities],
             entity_names=[n.label for n in entities],
             entity_types=[n.type for n in entities],
             entity_provisional=[n.provisional for n in entities],
-            links=_triples(memory_edges, at, relations),
-            link_weights=[e.weight for e in memory_edges if e.source in at and e.target in at],
+            links=VizInts(_triples(memory_edges, at, relations)),
+            link_weights=VizFloats(
+                [e.weight for e in memory_edges if e.source in at and e.target in at]
+            ),
             entity_links=_triples(entity_edges, entity_at, relations),
             relation_names=relations.names,
         )
