@@ -4,9 +4,10 @@ same view as columns (`VizGraph.columns`), which is what the explorer loads.
 Objects are the readable shape, but thousands of them are slow to send: graphql-core completes
 every field of every object, about twenty per node, so 5,000 memories with their links cost
 seconds of CPU. Columns are one list per property (times as epoch seconds, names as a table
-and codes, links as index pairs), which the server builds in one pass, graphql-core completes
-as plain lists, and a browser loads straight into typed arrays. Only the fields a request
-selects are built (``nodes``, ``edges`` and ``columns`` are resolvers over one view).
+and codes, links as index triples), which the server builds in one pass and sends as one
+JSON value each (the long ones are scalars), and a browser loads straight into typed arrays.
+Only the fields a request selects are built (``nodes``, ``edges`` and ``columns`` are
+resolvers over one view).
 """
 
 from __future__ import annotations
