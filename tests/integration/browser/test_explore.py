@@ -170,10 +170,14 @@ async def test_entity_graph_draws_identity_questions(
     await page.click("text=Entity graph")
     await asyncio.sleep(1.0)  # the 2D layout settles and fits
     spot = await until(page, f"window.__explore.entityPos('{other.id}')")
-    # The provisional entity is a hollow ring (background at its centre), the known one filled.
-    hollow = await js(page, f"window.__explore.entityPixel('{other.id}')")
-    filled = await js(page, f"window.__explore.entityPixel('{sarah.id}')")
-    assert hollow == BACKGROUND and filled != BACKGROUND, (hollow, filled)
+    # The provisional entity is a hollow ring (background at its centre), the known one filled;
+    # both read from one drawn frame, once the layout has settled where it is drawn.
+    hollow, filled = await until(
+        page,
+        f"(() => {{ const e = window.__explore, h = e.entityPixel('{other.id}'),"
+        f" f = e.entityPixel('{sarah.id}'); return f && f.join() !== '11,16,32' && [h, f]; }})()",
+    )
+    assert hollow == BACKGROUND, (hollow, filled)
     await page.mouse.click(spot["x"], spot["y"])
     await expect(page.locator("#detail .question h4")).to_contain_text("who is Sarah?")
     await expect(page.locator("#detail .candidates li")).to_have_count(1)
