@@ -46,6 +46,7 @@ class VizNode:
     project_id: str | None = None
     entity_ids: tuple[str, ...] = ()
     content: str = ""
+    provisional: bool = False  # an entity that is an open identity question
 
 
 @dataclass(frozen=True)
@@ -146,6 +147,7 @@ def entity_nodes(entities: list[Entity], memory_nodes: list[VizNode]) -> list[Vi
             label=e.name,
             valid_from=e.first_seen,
             content=e.profile_summary or "",
+            provisional=e.provisional,
         )
         for e in sorted(entities, key=lambda e: e.id)
     ]

@@ -2,19 +2,24 @@
 after load, and scrubbing frame rate.
 
     python -m bench.explore [--memories 5000] [--runs 3] [--screenshots docs/img]
+                            [--data-dir DIR]
 
 Seeds a tenant with a year of history (one session a day, all memory types, entities, and
 corrections that supersede earlier facts) on the embedded engines with the real embedder,
 runs the layout job, serves the app on loopback and opens /explore in Debian's Chromium
 (Playwright, the test flags). Render time: navigation start to the first frame with every
 memory drawn (the key already in the tab's session), which includes the vizGraph request;
-scrub: frames per second while the time scrubber moves every frame for 3 s.
+scrub: frames per second while the time scrubber moves every frame for 3 s (as the app
+draws it: half resolution while it moves in views over 2,000 memories; and again at full
+resolution). With ``--data-dir`` the seeded tenant is kept there and reused by the next run
+(seeding 5,000 memories takes minutes; the browser side is what changes between runs).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import random
 import socket
 import statistics
@@ -104,7 +109,9 @@ def _free_port() -> int:
 async def measure(url: str, key: str, runs: int, shots: Path | None) -> dict[str, Any]:
     renders: list[float] = []
     fps: list[float] = []
+    full: list[float] = []
     idle: list[float] = []
+    phases: list[dict[str, float]] = []
     async with async_playwright() as pw:
         for run in range(runs):
             with tempfile.TemporaryDirectory(prefix="chromium-") as profile:
@@ -119,24 +126,42 @@ async def measure(url: str, key: str, runs: int, shots: Path | None) -> dict[str
                 while not await page.evaluate("window.__explore && window.__explore.ready"):
                     await asyncio.sleep(0.05)
                 renders.append(await page.evaluate("window.__explore.readyMs"))
+                phases.append(await page.evaluate(PHASES))
                 counts = await page.evaluate("window.__explore.counts()")
                 await asyncio.sleep(4)  # the force simulation settles (60 ticks)
                 idle.append(await page.evaluate(IDLE))
                 fps.append(await page.evaluate(SCRUB))
+                await asyncio.sleep(0.5)
+                await page.evaluate("window.__explore.space.adaptive = false")
+                full.append(await page.evaluate(SCRUB))
+                await page.evaluate("window.__explore.space.adaptive = true")
                 if shots and run == 0:
                     await _screenshots(page, shots)
                 await ctx.close()
             print(
-                f"run {run + 1}: render {renders[-1]:.0f} ms, scrub {fps[-1]:.1f} fps", flush=True
+                f"run {run + 1}: render {renders[-1]:.0f} ms {phases[-1]}, scrub {fps[-1]:.1f} fps"
+                f" ({full[-1]:.1f} at full resolution), idle {idle[-1]:.1f} fps",
+                flush=True,
             )
     return {
         "render_ms": [round(r) for r in renders],
         "render_ms_median": round(statistics.median(renders)),
         "scrub_fps": [round(f, 1) for f in fps],
         "scrub_fps_median": round(statistics.median(fps), 1),
+        "scrub_full_resolution_fps": [round(f, 1) for f in full],
+        "scrub_full_resolution_fps_median": round(statistics.median(full), 1),
         "idle_fps": [round(f, 1) for f in idle],
+        "render_phases_ms": phases,
         "scene": counts,
     }
+
+
+# Where the render time went: the vizGraph request (sent to parsed), the model, the scene.
+PHASES = """(() => {
+  const e = window.__explore;
+  return { before_request: Math.round(e.requestMs), request: Math.round(e.loadedMs - e.requestMs),
+    model: Math.round(e.modelMs - e.loadedMs), scene: Math.round(e.readyMs - e.modelMs) };
+})()"""
 
 
 # Frames per second with nothing changing (the renderer alone), for 2 s.
@@ -185,6 +210,7 @@ async def _screenshots(page: Any, shots: Path) -> None:
 
 
 async def run(n: int, runs: int, data_dir: Path, shots: Path | None) -> dict[str, Any]:
+    load = os.getloadavg()
     settings = Settings(
         data_dir=data_dir,
         graph=GraphSettings(heap="2g"),
@@ -193,9 +219,13 @@ async def run(n: int, runs: int, data_dir: Path, shots: Path | None) -> dict[str
     )
     brain = await Brain.open(settings)
     try:
-        t = time.perf_counter()
-        seeded = await seed(brain, n)
-        seeded["seconds"] = round(time.perf_counter() - t, 1)
+        stored, _ = await brain.graph.tenant(TENANT).memory_counts()
+        if stored:
+            seeded: dict[str, Any] = {"memories": stored, "reused": str(data_dir)}
+        else:
+            t = time.perf_counter()
+            seeded = await seed(brain, n)
+            seeded["seconds"] = round(time.perf_counter() - t, 1)
         print(f"seeded {seeded}", flush=True)
         t = time.perf_counter()
         await brain.consolidate(TENANT, [JobName.LAYOUT])
@@ -209,38 +239,62 @@ async def run(n: int, runs: int, data_dir: Path, shots: Path | None) -> dict[str
         while not server.started:
             await asyncio.sleep(0.05)
         url = f"http://127.0.0.1:{port}"
-        viz_ms = await _viz_request(url, key)
+        viz = await _viz_request(url, key)
         browser = await measure(url, key, runs, shots)
         server.should_exit = True
         await task
         return {
             "machine": machine(),
+            "load_average": {"before": [round(x, 2) for x in load], "after": _load()},
             "seed": seeded,
             "layout_seconds": layout_s,
-            "vizgraph_request_ms": viz_ms,
+            "vizgraph_request_ms": viz["columns_ms"],
+            "vizgraph_request": viz,
             **browser,
         }
     finally:
         await brain.close()
 
 
-async def _viz_request(url: str, key: str) -> float:
-    """The explorer's one request, timed alone (server + transfer), median of 3."""
-    query = (
-        "{ vizGraph(history: true, limit: 5000) { ... on VizGraph { total nodes { id"
-        " position { x y z } validFrom supersededAt expiresAt }"
-        " edges { source target relation weight } } } }"
+def _load() -> list[float]:
+    return [round(x, 2) for x in os.getloadavg()]
+
+
+async def _viz_request(url: str, key: str) -> dict[str, float]:
+    """The explorer's one request (vizGraph's columns, as web/src/explore/api.js asks),
+    timed alone (server + transfer), median of 3; and the same view as node and edge
+    objects (what the explorer asked for before the columns) for comparison."""
+    columns = (
+        "columns { memoryIds typeNames types positions laidOut importance validFrom"
+        " supersededAt expiresAt createdAt halfLifeDays labels sessionNames sessions"
+        " projectNames projects memoryEntities entityIds entityNames entityTypes"
+        " entityProvisional relationNames links linkWeights entityLinks }"
     )
-    samples = []
+    objects = (
+        "nodes { id type kind label content laidOut importance decayFactor validFrom"
+        " supersededAt expiresAt createdAt halfLifeDays sessionId projectId entityIds"
+        " position { x y z } } edges { source target relation weight kind }"
+    )
+    out = {}
     async with httpx.AsyncClient(timeout=120) as http:
-        for _ in range(3):
-            t = time.perf_counter()
-            r = await http.post(
-                f"{url}/graphql", json={"query": query}, headers={"Authorization": f"Bearer {key}"}
+        for name, selection in (("columns", columns), ("objects", objects)):
+            query = (
+                "{ vizGraph(history: true, limit: 5000, about: false) { ... on VizGraph"
+                f" {{ total sampled {selection} }} }} }}"
             )
-            r.raise_for_status()
-            samples.append((time.perf_counter() - t) * 1000)
-    return round(statistics.median(samples))
+            samples = []
+            for _ in range(3):
+                t = time.perf_counter()
+                r = await http.post(
+                    f"{url}/graphql",
+                    json={"query": query},
+                    headers={"Authorization": f"Bearer {key}"},
+                )
+                r.raise_for_status()
+                samples.append((time.perf_counter() - t) * 1000)
+            out[f"{name}_ms"] = round(statistics.median(samples))
+            out[f"{name}_bytes"] = len(r.content)
+    return out
 
 
 def main() -> None:
@@ -251,13 +305,18 @@ def main() -> None:
     p.add_argument("--runs", type=int, default=3)
     p.add_argument("--screenshots", type=Path, help="write screenshots of the views here")
     p.add_argument("--out", type=Path, default=Path("bench/results/explore.json"))
+    p.add_argument("--data-dir", type=Path, help="keep the seeded tenant here (reused if there)")
     args = p.parse_args()
-    with tempfile.TemporaryDirectory(prefix="brain-bench-") as tmp:
-        result = asyncio.run(run(args.memories, args.runs, Path(tmp), args.screenshots))
+    if args.data_dir:
+        result = asyncio.run(run(args.memories, args.runs, args.data_dir, args.screenshots))
+    else:
+        with tempfile.TemporaryDirectory(prefix="brain-bench-") as tmp:
+            result = asyncio.run(run(args.memories, args.runs, Path(tmp), args.screenshots))
     print(
         f"render after load: {result['render_ms_median']} ms (median of {args.runs}); "
         f"scrub: {result['scrub_fps_median']} fps; vizGraph request "
-        f"{result['vizgraph_request_ms']} ms; layout {result['layout_seconds']} s"
+        f"{result['vizgraph_request_ms']} ms; layout {result['layout_seconds']} s; "
+        f"load {result['load_average']}"
     )
     write_json(args.out, result)
 

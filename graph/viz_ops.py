@@ -50,8 +50,10 @@ class VizOps(Scoped):
         many matched in all (see cypher/viz_memories.cypher for which ones)."""
         params = self._viz_params(at, as_of, history, project_id, types, since, until)
         rows = await self.read("viz_memories", limit=limit, **params)
-        total = await self.read("viz_memory_count", **params)
         found = [(memory_from(r["m"], r["entity_ids"]), _point(r["layout"])) for r in rows]
+        if len(rows) < limit:  # nothing was cut: no second scan to count
+            return found, len(rows)
+        total = await self.read("viz_memory_count", **params)
         return found, int(total[0]["total"]) if total else 0
 
     async def viz_relations(self, entity_ids: Sequence[str]) -> list[tuple[str, str, str]]:

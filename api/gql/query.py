@@ -46,8 +46,8 @@ from api.gql.types import (
     SearchHit,
     SearchMetadata,
     SearchResults,
-    VizGraph,
 )
+from api.gql.viz import VizGraph
 from api.viz import DEFAULT_LIMIT as DEFAULT_VIZ_LIMIT
 from api.viz import VizQuery, viz_graph
 from core.clock import to_epoch

@@ -9,7 +9,8 @@ import strawberry
 from api.gql.entities import EntityMerge, EntityNode, Relationship
 from api.gql.errors import ConflictError, ForbiddenError, InvalidInputError, NotFoundError
 from api.gql.pagination import EntityConnection, MemoryConnection
-from api.gql.types import EntityLineage, EraseReport, Lineage, MemoryNode, SearchResults, VizGraph
+from api.gql.types import EntityLineage, EraseReport, Lineage, MemoryNode, SearchResults
+from api.gql.viz import VizGraph
 
 
 @strawberry.type

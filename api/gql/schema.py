@@ -15,6 +15,7 @@ from strawberry.extensions import (
 )
 from strawberry.extensions.max_aliases import create_validator as max_aliases_rule
 from strawberry.extensions.query_depth_limiter import create_validator as max_depth_rule
+from strawberry.schema.config import StrawberryConfig
 
 from api.gql.admin import AdminMutation, AdminQuery
 from api.gql.assemble import AssembleQuery
@@ -25,6 +26,7 @@ from api.gql.lifecycle import LifecycleMutation, LifecycleQuery
 from api.gql.mutation import Mutation as MemoryMutation
 from api.gql.query import Query as MemoryQuery
 from api.gql.resolution import ResolutionMutation, ResolutionQuery
+from api.gql.viz import SCALARS as VIZ_SCALARS
 from core.errors import BrainError, EngineUnavailable
 from core.settings import ApiSettings
 
@@ -107,6 +109,7 @@ def build_schema(limits: ApiSettings | None = None) -> strawberry.Schema:
     return strawberry.Schema(
         query=Query,
         mutation=Mutation,
+        config=StrawberryConfig(scalar_map=VIZ_SCALARS),
         extensions=[
             lambda: MaxTokensLimiter(max_token_count=cfg.max_tokens),
             lambda: ParserCache(maxsize=CACHED_DOCUMENTS),

@@ -9,8 +9,6 @@ from enum import Enum
 import strawberry
 
 from api.gql.entities import EntityNode
-from api.viz import VizNode as CoreVizNode
-from api.viz import VizView as CoreVizView
 from core.clock import NEVER, now, to_datetime
 from core.retrieval_types import SIGNALS
 from core.types import DecayClass as CoreDecayClass
@@ -363,100 +361,3 @@ class Health:
 @strawberry.type
 class EntityLineage:
     chains: list[Lineage]
-
-
-@strawberry.type
-class Position:
-    x: float
-    y: float
-    z: float = 0.0
-
-
-@strawberry.type(description="A memory or an entity in the explorer's view.")
-class VizNodeType:
-    id: strawberry.ID
-    type: str
-    kind: str = strawberry.field(description="memory | entity")
-    position: Position = strawberry.field(
-        description="3D: a memory's stored UMAP layout; an entity at its memories' centroid."
-    )
-    laid_out: bool = strawberry.field(
-        description="False when the layout job has not placed it yet (a stand-in position)."
-    )
-    importance: float
-    decay_factor: float = strawberry.field(description="Decay at asOf (or now).")
-    label: str
-    content: str
-    valid_from: datetime | None
-    superseded_at: datetime | None = strawberry.field(description="Null: never superseded.")
-    expires_at: datetime | None = strawberry.field(description="Null: never expires.")
-    created_at: datetime | None
-    half_life_days: float | None = strawberry.field(
-        description="Decay half-life of the memory's class; null: it never decays."
-    )
-    session_id: str | None
-    project_id: str | None
-    entity_ids: list[strawberry.ID]
-
-
-@strawberry.type
-class VizEdgeType:
-    source: strawberry.ID
-    target: strawberry.ID
-    relation: str = strawberry.field(
-        description="SUPERSEDES (newer to older), ENTITY_OVERLAP (weight = Jaccard), "
-        "SAME_SESSION, TEMPORAL_SEQ, ABOUT (memory to entity), or an entity relation."
-    )
-    weight: float
-    kind: str = strawberry.field(description="memory | about | entity")
-
-
-@strawberry.type
-class VizGraph:
-    nodes: list[VizNodeType]
-    edges: list[VizEdgeType]
-    total: int = strawberry.field(description="Memories that matched before the limit.")
-    sampled: bool = strawberry.field(description="True when the limit cut the memories.")
-
-    @staticmethod
-    def of(view: CoreVizView) -> VizGraph:
-        return VizGraph(
-            nodes=[_viz_node(n) for n in view.nodes],
-            edges=[
-                VizEdgeType(
-                    source=strawberry.ID(e.source),
-                    target=strawberry.ID(e.target),
-                    relation=e.relation,
-                    weight=e.weight,
-                    kind=e.kind,
-                )
-                for e in view.edges
-            ],
-            total=view.total,
-            sampled=view.sampled,
-        )
-
-
-def _viz_node(n: CoreVizNode) -> VizNodeType:
-    def when(t: float | None) -> datetime | None:
-        return None if t is None else to_datetime(t)
-
-    return VizNodeType(
-        id=strawberry.ID(n.id),
-        type=n.type,
-        kind=n.kind,
-        position=Position(x=n.position[0], y=n.position[1], z=n.position[2]),
-        laid_out=n.laid_out,
-        importance=n.importance,
-        decay_factor=n.decay_factor,
-        label=n.label,
-        content=n.content,
-        valid_from=when(n.valid_from),
-        superseded_at=when(n.superseded_at),
-        expires_at=when(n.expires_at),
-        created_at=when(n.created_at),
-        half_life_days=n.half_life_days,
-        session_id=n.session_id,
-        project_id=n.project_id,
-        entity_ids=[strawberry.ID(e) for e in n.entity_ids],
-    )

@@ -19,7 +19,7 @@ pytestmark = pytest.mark.integration
 
 NODES = (
     "nodes { id kind label laidOut validFrom supersededAt expiresAt halfLifeDays entityIds"
-    " position { x y z } }"
+    " provisional position { x y z } }"
 )
 VIZ = f"""query($asOf: DateTime, $history: Boolean! = false, $limit: Int! = 2000) {{
   vizGraph(asOf: $asOf, history: $history, limit: $limit) {{
@@ -160,3 +160,50 @@ async def test_an_unbuilt_explorer_says_how_to_build_it(brain: Brain, tmp_path: 
     )
     page = await Client(brain, None, settings).http.get("/explore")
     assert page.status_code == 503 and "make install" in page.text
+
+
+COLUMNS = """{ vizGraph(history: true) { ... on VizGraph { columns {
+  memoryIds typeNames types positions laidOut validFrom supersededAt expiresAt createdAt
+  halfLifeDays labels sessionNames sessions memoryEntities entityIds entityNames
+  entityProvisional relationNames links linkWeights entityLinks } } } }"""
+
+
+async def test_columns_are_the_same_view_as_nodes_and_edges(
+    brain: Brain, client: Client, tenant_id: str
+) -> None:
+    s = await seed(brain, tenant_id)
+    g = brain.graph.tenant(tenant_id)
+    wobs2 = await g.create_identity("WOBS", EntityType.ORG, True, [(s["wobs"], 0.61)])
+    item = NewMemory(content="WOBS hired a designer", session_id="s2", entity_ids=[wobs2.id])
+    hired = (await brain.remember(tenant_id, item)).id
+    view = await viz(client, history=True)
+    c = (await client.data(COLUMNS))["vizGraph"]["columns"]
+    memories = [n for n in view["nodes"] if n["kind"] == "memory"]
+    assert c["memoryIds"] == [n["id"] for n in memories]
+    at = {m: i for i, m in enumerate(c["memoryIds"])}
+    for i, n in enumerate(memories):
+        assert c["labels"][i] == n["label"] and c["laidOut"][i] == n["laidOut"]
+        assert c["positions"][i * 3 : i * 3 + 3] == [n["position"][k] for k in "xyz"]
+        for field in ("validFrom", "supersededAt", "expiresAt"):
+            when = n[field] and datetime.fromisoformat(n[field]).timestamp()
+            assert c[field][i] == (when and pytest.approx(when, abs=1e-3))
+    heroku = at[s["heroku"]]
+    assert c["typeNames"][c["types"][heroku]] == "fact"
+    assert c["validFrom"][heroku] == pytest.approx(s["t0"]) and c["expiresAt"][heroku] is None
+    assert c["sessionNames"][c["sessions"][heroku]] == "s1"
+    links = {
+        (c["memoryIds"][a], c["memoryIds"][b], c["relationNames"][r])
+        for a, b, r in zip(c["links"][::3], c["links"][1::3], c["links"][2::3], strict=True)
+    }
+    memory_edges = {
+        (e["source"], e["target"], e["relation"]) for e in view["edges"] if e["kind"] == "memory"
+    }
+    assert links == memory_edges and len(c["linkWeights"]) == len(links)
+    about = {
+        (c["memoryIds"][a], c["entityIds"][b])
+        for a, b in zip(c["memoryEntities"][::2], c["memoryEntities"][1::2], strict=True)
+    }
+    assert (s["writes"], s["peter"]) in about and (hired, wobs2.id) in about
+    provisional = dict(zip(c["entityIds"], c["entityProvisional"], strict=True))
+    assert provisional == {s["wobs"]: False, s["peter"]: False, wobs2.id: True}
+    assert [n["provisional"] for n in view["nodes"] if n["id"] == wobs2.id] == [True]

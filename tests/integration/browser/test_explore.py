@@ -1,7 +1,9 @@
 """/explore in a real browser against a seeded tenant: the scene's node and edge counts, the
-scrubber showing the value current before a correction (checked against vizGraph(asOf)),
-clicking a node opening its detail, the entity graph, a refused key, no console errors and
-no request leaving the server."""
+scrubber showing the value current before a correction (checked against vizGraph(asOf)) and
+the shaders drawing each memory in its state at that time (pixels read back from WebGL),
+clicking a node opening its detail, the entity graph with its identity questions (a hollow
+provisional entity, a scored POSSIBLY_SAME_AS link, the candidates on click), a refused key,
+no console errors and no request leaving the server."""
 
 from __future__ import annotations
 
@@ -21,6 +23,7 @@ from tests.integration.browser.conftest import Tab, screenshot
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
 DAY = 86_400.0
+BACKGROUND = [11, 16, 32]  # #0b1020
 
 
 async def seed(brain: Brain, tenant_id: str) -> float:
@@ -88,6 +91,11 @@ async def test_explore_scene_scrubber_detail_and_entities(
     }, counts
     assert counts["entities"] == 2 and counts["relations"] == 1, counts
     await screenshot(page, "explore-space")
+    heroku = await js(page, "window.__explore.idOf('WOBS deploys to Heroku')")
+    aws = await js(page, "window.__explore.idOf('WOBS deploys to AWS')")
+    # Now: Heroku is a superseded ghost (dark red), AWS a current fact (teal).
+    red, teal = await pixels(page, heroku), await pixels(page, aws)
+    assert red[0] > 2 * red[1] and teal[1] > 2 * teal[0], (red, teal)
 
     # Scrub to three days after the first statement: Heroku is the current deploy target.
     span = await js(page, "[window.__explore.model.start, window.__explore.model.end]")
@@ -99,9 +107,11 @@ async def test_explore_scene_scrubber_detail_and_entities(
     assert "WOBS deploys to Heroku" in current and "WOBS deploys to AWS" not in current
     counts = await js(page, "window.__explore.counts()")
     assert counts["edges"].get("SAME_SESSION") == 1 and counts["edges"].get("ENTITY_OVERLAP") == 1
+    # What the GPU drew then: Heroku current (teal), AWS not there yet (background).
+    teal, gone = await pixels(page, heroku), await pixels(page, aws)
+    assert teal[1] > 2 * teal[0] and gone == BACKGROUND, (teal, gone)
 
     # Clicking the Heroku node opens its detail: current at this time, with its lineage.
-    heroku = await js(page, "window.__explore.idOf('WOBS deploys to Heroku')")
     spot = await js(page, f"window.__explore.screenPos('{heroku}')")
     await page.mouse.click(spot["x"], spot["y"])
     await expect(page.locator("#detail-content")).to_have_text("WOBS deploys to Heroku")
@@ -124,6 +134,55 @@ async def test_explore_scene_scrubber_detail_and_entities(
     await expect(page.locator("#detail")).to_contain_text("works_for: WOBS")
     await expect(page.locator("#detail")).to_contain_text("Memories (1)")
     await screenshot(page, "explore-entities")
+    assert tab.errors == [] and tab.offsite == []
+
+
+async def pixels(page: Page, memory_id: str) -> list[int]:
+    """The colour WebGL drew at a memory's centre (that memory alone in the frame)."""
+    return list(await js(page, f"window.__explore.pixelAt('{memory_id}')"))
+
+
+async def test_entity_graph_draws_identity_questions(
+    brain: Brain, server: str, tab: Tab, tenant_id: str
+) -> None:
+    g = brain.graph.tenant(tenant_id)
+    acme = await g.create_entity("Acme", EntityType.ORG)
+    sarah = await g.create_entity("Sarah", EntityType.PERSON)
+    await g.relate(sarah.id, acme.id, "works_for")
+    other = await g.create_identity("Sarah", EntityType.PERSON, True, [(sarah.id, 0.58)])
+    for content, about in (
+        ("Sarah from Acme sent the plan", [sarah.id, acme.id]),
+        ("Sarah called about the invoice", [other.id]),
+    ):
+        await brain.remember(tenant_id, NewMemory(content=content, entity_ids=about))
+    _, key = await create_key(brain.graph, tenant_id)
+    page = tab.page
+    await sign_in(page, server, key)
+    await until(page, "window.__explore.ready && window.__explore.questions !== undefined")
+    counts = await js(page, "window.__explore.counts()")
+    assert (counts["entities"], counts["provisional"], counts["sameAs"]) == (3, 1, 1), counts
+    drawn = await js(page, "window.__explore.identities()")
+    assert drawn == {
+        "provisional": ["Sarah"],
+        "sameAs": [{"from": "Sarah", "to": "Sarah", "score": 0.58}],
+    }, drawn
+
+    await page.click("text=Entity graph")
+    await asyncio.sleep(1.0)  # the 2D layout settles and fits
+    spot = await until(page, f"window.__explore.entityPos('{other.id}')")
+    # The provisional entity is a hollow ring (background at its centre), the known one filled;
+    # both read from one drawn frame, once the layout has settled where it is drawn.
+    hollow, filled = await until(
+        page,
+        f"(() => {{ const e = window.__explore, h = e.entityPixel('{other.id}'),"
+        f" f = e.entityPixel('{sarah.id}'); return f && f.join() !== '11,16,32' && [h, f]; }})()",
+    )
+    assert hollow == BACKGROUND, (hollow, filled)
+    await page.mouse.click(spot["x"], spot["y"])
+    await expect(page.locator("#detail .question h4")).to_contain_text("who is Sarah?")
+    await expect(page.locator("#detail .candidates li")).to_have_count(1)
+    await expect(page.locator("#detail .candidates li")).to_contain_text("0.58")
+    await screenshot(page, "explore-identity")
     assert tab.errors == [] and tab.offsite == []
 
 

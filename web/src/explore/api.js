@@ -1,8 +1,11 @@
 // The GraphQL the explorer sends; every request carries the session's key.
 import { gql } from "../key.js";
 
-const NODE = `id type kind label content laidOut importance decayFactor validFrom supersededAt
-  expiresAt createdAt halfLifeDays sessionId projectId entityIds position { x y z }`;
+// The view as columns (api/gql/viz.py): a few lists instead of thousands of objects.
+const COLUMNS = `memoryIds typeNames types positions laidOut importance validFrom supersededAt
+  expiresAt createdAt halfLifeDays labels sessionNames sessions projectNames projects
+  memoryEntities entityIds entityNames entityTypes entityProvisional relationNames links
+  linkWeights entityLinks`;
 
 export class KeyRefused extends Error {}
 
@@ -16,7 +19,7 @@ function unwrap(result, typename) {
 export async function loadHistory(limit) {
   const data = await gql(
     `query Explore($limit: Int!) { vizGraph(history: true, limit: $limit, about: false) { __typename
-      ... on VizGraph { total sampled nodes { ${NODE} } edges { source target relation weight kind } }
+      ... on VizGraph { total sampled columns { ${COLUMNS} } }
       ... on Error { message } } }`,
     { limit },
   );
@@ -27,7 +30,7 @@ export async function loadHistory(limit) {
 export async function currentAt(at, limit) {
   const data = await gql(
     `query AsOf($at: DateTime!, $limit: Int!) { vizGraph(asOf: $at, limit: $limit, about: false) { __typename
-      ... on VizGraph { total nodes { id kind } } ... on Error { message } } }`,
+      ... on VizGraph { total columns { memoryIds } } ... on Error { message } } }`,
     { at: new Date(at).toISOString(), limit },
   );
   return unwrap(data.vizGraph, "VizGraph");
@@ -56,7 +59,7 @@ export async function entity(id) {
   const data = await gql(
     `query Ent($id: ID!) {
       entity(id: $id) { __typename ... on Entity { id name type aliases profileSummary mergedIntoId
-        firstSeen lastSeen } ... on Error { message } }
+        firstSeen lastSeen provisional } ... on Error { message } }
       relationships(entityId: $id) { __typename ... on RelationshipList { relationships {
         sourceId targetId relation since until } } ... on Error { message } }
       entityLineage(entityId: $id) { __typename ... on EntityLineage { chains { links {
@@ -77,4 +80,27 @@ export async function entities(ids) {
   if (!parts.length) return [];
   const data = await gql(`query Names { ${parts.join("\n")} }`);
   return Object.values(data).filter((e) => e && e.id);
+}
+
+// Open identity questions (provisional entities and the known entities they may be), up to
+// `pages` pages: the entity graph draws them.
+export async function identityQuestions(pages = 5) {
+  const out = [];
+  let after = null;
+  for (let k = 0; k < pages; k++) {
+    const data = await gql(
+      `query Questions($after: String) { identityQuestions(first: 100, after: $after) { __typename
+        ... on IdentityQuestionConnection { edges { node { description
+          entity { id name type provisional }
+          candidates { score proposed description entity { id name type } } } }
+          pageInfo { hasNextPage endCursor } }
+        ... on Error { message } } }`,
+      { after },
+    );
+    const page = unwrap(data.identityQuestions, "IdentityQuestionConnection");
+    out.push(...page.edges.map((e) => e.node));
+    if (!page.pageInfo.hasNextPage) break;
+    after = page.pageInfo.endCursor;
+  }
+  return out;
 }

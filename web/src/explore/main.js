@@ -33,7 +33,9 @@ async function start() {
   $("signin-error").textContent = "Loading…";
   let view;
   try {
+    hooks.requestMs = performance.now();
     view = await api.loadHistory(LIMIT);
+    hooks.loadedMs = performance.now();
   } catch (e) {
     if (e instanceof api.KeyRefused) setKey("");
     hooks.refused = e instanceof api.KeyRefused;
@@ -41,7 +43,9 @@ async function start() {
   }
   $("signin").hidden = true;
   $("app").hidden = false;
-  open(buildModel(view));
+  const model = buildModel(view);
+  hooks.modelMs = performance.now();
+  open(model);
 }
 
 function open(model) {
@@ -62,6 +66,11 @@ function open(model) {
   buildTabs(graph);
   $("status").textContent = `${model.memories.length} memories` +
     (model.sampled ? ` (a stable sample of ${model.total})` : "") + `, ${model.entities.length} entities`;
+  // Open identity questions join the entity graph when they arrive (the 3D view needs none).
+  api.identityQuestions().then((questions) => {
+    graph.addQuestions(questions);
+    hooks.questions = questions.length;
+  }, (e) => { $("status").textContent += ` (identity questions: ${e.message})`; hooks.questions = -1; });
 
   async function selectMemory(m) {
     space.select(m.id);
@@ -69,6 +78,8 @@ function open(model) {
     bindChips();
     try {
       const links = await api.lineage(m.id);
+      const self = links.find((l) => l.memory.id === m.id);
+      if (self) $("detail-content").textContent = self.memory.content; // the label is cut at 80
       $("lineage").innerHTML = links.map((l) =>
         `<li class="${l.current ? "current" : "superseded"}" data-memory="${l.memory.id}">
           ${esc(l.memory.content)} ${l.current ? "(current)" : `(replaced${l.reason ? `: ${esc(l.reason)}` : ""})`}</li>`).join("");
@@ -85,7 +96,7 @@ function open(model) {
       const info = await api.entity(id);
       const memories = model.memories.filter((m) => m.entityIds.includes(id));
       const nameOf = (eid) => model.byId.get(eid)?.label ?? graph.nodes.get(eid)?.name ?? eid.slice(0, 8);
-      $("detail").innerHTML = entityDetail(info, memories, state.t, nameOf);
+      $("detail").innerHTML = entityDetail(info, memories, state.t, nameOf, graph.questionsOf(id));
       bindChips();
       $("expand").addEventListener("click", async () => {
         const ids = info.relations.flatMap((r) => [r.sourceId, r.targetId]);
@@ -120,12 +131,18 @@ function open(model) {
 
   Object.assign(hooks, {
     model, space, graph,
-    counts: () => ({ ...space.counts(), entities: graph.size.nodes, relations: graph.size.links }),
+    counts: () => ({
+      ...space.counts(), entities: graph.size.nodes, relations: graph.size.links,
+      sameAs: graph.size.sameAs, provisional: graph.size.provisional,
+    }),
+    identities: () => graph.identities(),
+    pixelAt: (id) => space.pixelAt(id),
+    entityPixel: (id) => graph.pixelAt(id),
     scrubTo: (t) => state.scrub(t),
     screenPos: (id) => space.screenPos(id),
     entityPos: (id) => graph.screenPos(id),
     idOf: (label) => (model.memories.find((m) => m.label === label) || {}).id,
-    current: () => model.memories.filter((m) => space.state.get(m.id) === "current").map((m) => m.label),
+    current: () => model.memories.filter((m) => space.stateOf(m.i) === "current").map((m) => m.label),
   });
   requestAnimationFrame(() => requestAnimationFrame(() => {
     hooks.readyMs = performance.now();
@@ -200,7 +217,7 @@ async function check(state) {
   $("server-state").textContent = "asking the server…";
   try {
     const view = await api.currentAt(at, LIMIT);
-    const server = new Set(view.nodes.filter((n) => n.kind === "memory").map((n) => n.id));
+    const server = new Set(view.columns.memoryIds);
     const local = state.model.memories.filter((m) => stateAt(m, at) === "current").map((m) => m.id);
     const differ = local.filter((id) => !server.has(id)).length + [...server].filter((id) => !state.model.byId.has(id)).length;
     $("server-state").textContent = `server: ${server.size} current at this time` +

@@ -12,30 +12,56 @@ export const EDGE_COLORS = {
 };
 export const DECAY_CLASSES = { none: null, slow: 90, medium: 14, fast: 2 };
 
-const ms = (iso) => (iso ? Date.parse(iso) : null);
+const ms = (seconds) => (seconds === null || seconds === undefined ? null : seconds * 1000);
+const code = (names, i) => (i >= 0 ? names[i] : null);
 
+// The view from vizGraph's columns (see api/gql/viz.py): memory i is entry i of every memory
+// column; links are index triples. Times become epoch milliseconds.
 export function buildModel(view) {
-  const memories = [];
-  const entities = [];
-  for (const n of view.nodes) {
-    const node = {
-      ...n,
-      from: ms(n.validFrom) ?? ms(n.createdAt) ?? 0,
-      supersededMs: ms(n.supersededAt),
-      expiresMs: ms(n.expiresAt),
-      createdMs: ms(n.createdAt) ?? 0,
-      decayClass: Object.keys(DECAY_CLASSES).find((k) => DECAY_CLASSES[k] === n.halfLifeDays) || "slow",
+  const c = view.columns;
+  const entities = c.entityIds.map((id, j) => ({
+    id, kind: "entity", type: c.entityTypes[j], label: c.entityNames[j],
+    provisional: c.entityProvisional[j],
+  }));
+  const memories = c.memoryIds.map((id, i) => {
+    const halfLifeDays = c.halfLifeDays[i];
+    return {
+      id, i, kind: "memory", type: c.typeNames[c.types[i]], label: c.labels[i],
+      position: { x: c.positions[i * 3], y: c.positions[i * 3 + 1], z: c.positions[i * 3 + 2] },
+      laidOut: c.laidOut[i], importance: c.importance[i], halfLifeDays,
+      from: ms(c.validFrom[i]), supersededMs: ms(c.supersededAt[i]), expiresMs: ms(c.expiresAt[i]),
+      createdMs: ms(c.createdAt[i]),
+      sessionId: code(c.sessionNames, c.sessions[i]), projectId: code(c.projectNames, c.projects[i]),
+      entityIds: [],
+      decayClass: Object.keys(DECAY_CLASSES).find((k) => DECAY_CLASSES[k] === halfLifeDays) || "slow",
     };
-    (n.kind === "memory" ? memories : entities).push(node);
+  });
+  for (let k = 0; k < c.memoryEntities.length; k += 2) {
+    memories[c.memoryEntities[k]].entityIds.push(entities[c.memoryEntities[k + 1]].id);
+  }
+  const memoryEdges = [];
+  for (let k = 0; k < c.links.length; k += 3) {
+    memoryEdges.push({
+      source: memories[c.links[k]].id, target: memories[c.links[k + 1]].id,
+      relation: c.relationNames[c.links[k + 2]], weight: c.linkWeights[k / 3],
+    });
+  }
+  const entityEdges = [];
+  for (let k = 0; k < c.entityLinks.length; k += 3) {
+    entityEdges.push({
+      source: entities[c.entityLinks[k]].id, target: entities[c.entityLinks[k + 1]].id,
+      relation: c.relationNames[c.entityLinks[k + 2]],
+    });
   }
   const byId = new Map([...memories, ...entities].map((n) => [n.id, n]));
-  const memoryEdges = view.edges.filter((e) => e.kind === "memory" && byId.has(e.source) && byId.has(e.target));
-  const entityEdges = view.edges.filter((e) => e.kind === "entity");
-  const times = memories.flatMap((m) => [m.from, m.supersededMs, m.expiresMs]).filter((t) => t && t < 1e14);
-  const start = times.length ? Math.min(...times) : Date.now() - 86400e3;
+  let start = Infinity;
+  for (const m of memories) {
+    for (const t of [m.from, m.supersededMs, m.expiresMs]) if (t !== null && t < start) start = t;
+  }
+  if (start === Infinity) start = Date.now() - 86400e3;
   return {
     memories, entities, byId, memoryEdges, entityEdges, total: view.total, sampled: view.sampled,
-    start, end: Date.now(),
+    start, end: Math.max(Date.now(), start + 1000),
   };
 }
 

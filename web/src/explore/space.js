@@ -1,57 +1,143 @@
 // The 3D memory space: three.js through 3d-force-graph. Nodes start at their stored UMAP
 // positions and are relaxed by the library's force simulation along the memory links.
-// All memories are one InstancedMesh and all links one LineSegments (two draw calls), so
-// thousands of memories render and scrub at interactive rates even on a software GPU.
+//
+// All memories are one THREE.Points and all links one THREE.LineSegments, drawn by shaders
+// that work out each memory's state at the scrubber's time from per-vertex attributes (its
+// validity interval, creation time, half-life): moving the scrubber sets one uniform and
+// touches no array, so a frame costs the GPU's draw alone (two draw calls, one vertex per
+// memory), which a software rasterizer affords at 5,000 memories. Typed arrays change only
+// when the layout relaxes, a filter changes, or a search lights memories up.
 import ForceGraph3D from "3d-force-graph";
 import * as THREE from "three";
-import { TYPE_COLORS, EDGE_COLORS, stateAt, decayAt } from "./model.js";
+import { TYPE_COLORS, EDGE_COLORS } from "./model.js";
 
 const BACKGROUND = new THREE.Color("#0b1020");
 const GHOST = new THREE.Color("#b91c1c");
-const SELECTED = new THREE.Color("#ffffff");
 export const PATH_COLORS = {
   ENTITY: "#fb923c", SEMANTIC: "#22d3ee", KEYWORD: "#f0abfc", CONVERSATION: "#fde047",
   CORE: "#ffffff",
 };
+const OUT = "gl_Position = vec4(2.0, 2.0, 2.0, 1.0); gl_PointSize = 0.0;"; // clipped away
+// Linear to sRGB once per vertex: the fragment shaders (run for every pixel, the costly part
+// on a software rasterizer) then only shade.
+const SRGB = `
+vec3 srgb(vec3 c) {
+  return mix(c * 12.92, 1.055 * pow(c, vec3(0.41666)) - 0.055, step(vec3(0.0031308), c));
+}`;
 
-function shadeTexture() {
-  const c = document.createElement("canvas");
-  c.width = c.height = 64;
-  const g = c.getContext("2d");
-  const grad = g.createRadialGradient(24, 22, 2, 32, 32, 32);
-  grad.addColorStop(0, "#ffffff");
-  grad.addColorStop(0.6, "#b8b8b8");
-  grad.addColorStop(1, "#404040");
-  g.fillStyle = grad;
-  g.fillRect(0, 0, 64, 64);
-  const texture = new THREE.CanvasTexture(c);
-  texture.colorSpace = THREE.SRGBColorSpace;
-  return texture;
+// The state rule of model.stateAt, in GLSL: 0 hidden, 1 current, 2 superseded. `v` is
+// (validFrom, supersededAt, expiresAt, shown by the filters), times in seconds from the start.
+const STATE = `
+uniform float uTime;
+uniform float uGhosts;
+float stateOf(vec4 v) {
+  if (v.w < 0.5 || v.x > uTime || v.z <= uTime) return 0.0;
+  if (v.y <= uTime) return uGhosts > 0.5 ? 2.0 : 0.0;
+  return 1.0;
+}`;
+
+const POINT_VERTEX = `${STATE}${SRGB}
+uniform float uScale;
+uniform float uPulse;
+uniform float uSelected;
+uniform float uOnly;      // >= 0: draw that memory alone (pixelAt)
+uniform vec3 uBackground;
+uniform vec3 uGhost;
+attribute vec4 aTimes;   // validFrom, supersededAt, expiresAt, shown
+attribute vec3 aMeta;    // createdAt, half-life in days (0: never decays), base size
+attribute float aWorking;
+attribute vec3 aColor;
+attribute vec4 aMark;    // a search hit's path colour, a = 1 when lit
+varying vec3 vColor;
+void main() {
+  float s = stateOf(aTimes);
+  if (s == 0.0 || (uOnly >= 0.0 && float(gl_VertexID) != uOnly)) { ${OUT} return; }
+  float size = aMeta.z;
+  vec3 color;
+  if (s == 2.0) {
+    size *= 0.6;
+    color = uGhost;
+  } else {
+    float decay = aMeta.y > 0.0 ? exp(-0.69314718 * max(0.0, uTime - aMeta.x) / (86400.0 * aMeta.y)) : 1.0;
+    color = mix(uBackground, aColor, max(0.2, decay));
+    if (aWorking > 0.5) size *= uPulse;
+  }
+  if (aMark.a > 0.5) { color = aMark.rgb; size *= 1.8; }
+  if (float(gl_VertexID) == uSelected) color = vec3(1.0);
+  vec4 mv = modelViewMatrix * vec4(position, 1.0);
+  gl_Position = projectionMatrix * mv;
+  gl_PointSize = max(2.0, 2.0 * size * uScale / -mv.z);
+  vColor = srgb(color);
+}`;
+
+// A disc shaded as a sphere lit from the upper left (no lights, one pass).
+const POINT_FRAGMENT = `
+varying vec3 vColor;
+void main() {
+  vec2 p = gl_PointCoord * 2.0 - 1.0;
+  float r2 = dot(p, p);
+  if (r2 > 1.0) discard;
+  vec3 n = vec3(p.x, -p.y, sqrt(1.0 - r2));
+  float shade = 0.3 + 0.8 * max(0.0, dot(n, vec3(-0.36, 0.48, 0.8)));
+  gl_FragColor = vec4(vColor * min(shade, 1.0), 1.0);
+}`;
+
+const LINE_VERTEX = `${STATE}${SRGB}
+attribute vec4 aFrom;    // the source memory's aTimes
+attribute vec4 aTo;      // the target memory's aTimes
+attribute float aSupersedes;
+attribute vec3 aColor;
+varying vec3 vColor;
+void main() {
+  float a = stateOf(aFrom), b = stateOf(aTo);
+  bool shown = aSupersedes > 0.5 ? (a == 1.0 && b == 2.0) : (a == 1.0 && b == 1.0);
+  if (!shown) { ${OUT} return; }
+  gl_Position = projectionMatrix * modelViewMatrix * vec4(position, 1.0);
+  vColor = srgb(aColor);
+}`;
+
+const LINE_FRAGMENT = `
+varying vec3 vColor;
+void main() {
+  gl_FragColor = vec4(vColor, 1.0);
+}`;
+
+const DENSE = 2000; // memories: above this a view is drawn leaner (see drawnEdges, setTime)
+
+// The links drawn: all of them, except that in a dense view each memory keeps only its
+// strongest entity-overlap link (the server sends up to four): on a software rasterizer every
+// link is paid per pixel every frame, and 9,000 grey lines across the ball hide the rest.
+function drawnEdges(edges, memories) {
+  if (memories <= DENSE) return edges;
+  const overlap = edges.filter((e) => e.relation === "ENTITY_OVERLAP").sort((a, b) => b.weight - a.weight);
+  const kept = new Set();
+  const keep = overlap.filter((e) => {
+    if (kept.has(e.source) || kept.has(e.target)) return false;
+    kept.add(e.source);
+    kept.add(e.target);
+    return true;
+  });
+  return edges.filter((e) => e.relation !== "ENTITY_OVERLAP").concat(keep);
 }
 
 export class Space {
   constructor(el, model, { onSelect, onHover }) {
     this.model = model;
-    this.time = model.end;
     this.visible = () => true; // the filter panel's predicate
+    this.adaptive = true; // half resolution while the scrubber moves (large views)
     this.showGhosts = true;
     this.highlight = new Map(); // memory id -> path colour (search hits)
     this.selected = null;
     this.nodes = model.memories.map((m, i) => ({
       id: m.id, i, m, x: m.position.x, y: m.position.y, z: m.position.z,
     }));
-    for (const n of this.nodes) {
-      n.color = new THREE.Color(TYPE_COLORS[n.m.type] || "#e5e7eb");
-      n.base = 1.2 + 2.8 * (n.m.importance || 0);
-    }
     this.index = new Map(this.nodes.map((n) => [n.id, n]));
-    this.state = new Map();
-    const links = model.memoryEdges.map((e) => ({ source: e.source, target: e.target, e }));
+    this.links = drawnEdges(model.memoryEdges, this.nodes.length).map((e) => ({ source: e.source, target: e.target, e }));
     // No multisampling: on a software GPU it costs more than the whole scene.
     this.graph = ForceGraph3D({ controlType: "orbit", rendererConfig: { antialias: false } })(el)
       .backgroundColor("#0b1020")
       .showNavInfo(false)
-      .nodeThreeObject(() => new THREE.Object3D()) // drawn by the InstancedMesh
+      .nodeVisibility(false) // drawn by the Points: no object per memory in the scene
       .linkVisibility(false) // drawn by the LineSegments
       .enableNodeDrag(false)
       .enablePointerInteraction(false)
@@ -61,113 +147,173 @@ export class Space {
       .d3AlphaDecay(0.06)
       .onEngineTick(() => this.syncPositions())
       .onEngineStop(() => { if (!this.fitted) { this.fitted = true; this.fit(); } })
-      .graphData({ nodes: this.nodes, links });
+      .graphData({ nodes: this.nodes, links: this.links });
     this.graph.d3Force("center", null);
     this.graph.d3Force("charge").strength(-1.5).distanceMax(40);
     this.graph.d3Force("link").distance(12).strength((l) => 0.02 + 0.08 * (l.e.weight || 0));
-    this.links = links;
-    this.buildMeshes();
+    this.uniforms = {
+      uTime: { value: this.rel(model.end) },
+      uGhosts: { value: 1 },
+      uScale: { value: 400 },
+      uPulse: { value: 1 },
+      uSelected: { value: -1 },
+      uOnly: { value: -1 },
+      uBackground: { value: BACKGROUND },
+      uGhost: { value: GHOST },
+    };
+    this.buildPoints();
+    this.buildLines();
     this.fit(0);
     this.bindPointer(el, onSelect, onHover);
     this.apply();
-    this.pulse();
+    this.animate();
   }
 
-  buildMeshes() {
-    const n = Math.max(1, this.nodes.length);
-    // Few triangles per memory: a software rasterizer pays for every one, every frame.
-    const geometry = new THREE.IcosahedronGeometry(1, n > 1000 ? 0 : 1);
-    // Shaded by a matcap drawn here (one texture read per pixel, no lights): lit materials
-    // cost a quarter of the frame rate on a software GPU.
-    const material = new THREE.MeshMatcapMaterial({ matcap: shadeTexture() });
-    this.mesh = new THREE.InstancedMesh(geometry, material, n);
-    this.mesh.count = this.nodes.length;
-    this.mesh.instanceMatrix.setUsage(THREE.DynamicDrawUsage);
-    this.mesh.setColorAt(0, new THREE.Color());
-    this.mesh.frustumCulled = false;
-    this.graph.scene().add(this.mesh);
-    // Two vertices per link, plus two arrowhead strokes per supersede link.
+  // Seconds from the model's start (null: never), as float32: a year to about two seconds.
+  rel(ms) {
+    return Math.fround(ms === null || ms === undefined ? 1e30 : (ms - this.model.start) / 1000);
+  }
+
+  buildPoints() {
+    const n = this.nodes.length;
+    this.positions = new Float32Array(n * 3);
+    this.times = new Float32Array(n * 4);
+    const meta = new Float32Array(n * 3);
+    const working = new Float32Array(n);
+    const colors = new Float32Array(n * 3);
+    this.marks = new Float32Array(n * 4);
+    const c = new THREE.Color();
+    // Above 1,000 memories the radius shrinks with the square root of the count, so a dense
+    // ball stays readable (and a software rasterizer shades fewer overlapping pixels).
+    const k = Math.min(1, Math.sqrt(1000 / Math.max(1, n)));
+    for (const node of this.nodes) {
+      const { m, i } = node;
+      this.times.set([this.rel(m.from), this.rel(m.supersededMs), this.rel(m.expiresMs), 1], i * 4);
+      meta.set([this.rel(m.createdMs), m.halfLifeDays || 0, k * (1.2 + 2.8 * (m.importance || 0))], i * 3);
+      working[i] = m.type === "working" ? 1 : 0;
+      c.set(TYPE_COLORS[m.type] || "#e5e7eb");
+      colors.set([c.r, c.g, c.b], i * 3);
+    }
+    const g = new THREE.BufferGeometry();
+    this.positionAttr = new THREE.BufferAttribute(this.positions, 3).setUsage(THREE.DynamicDrawUsage);
+    this.timesAttr = new THREE.BufferAttribute(this.times, 4);
+    this.marksAttr = new THREE.BufferAttribute(this.marks, 4);
+    g.setAttribute("position", this.positionAttr);
+    g.setAttribute("aTimes", this.timesAttr);
+    g.setAttribute("aMeta", new THREE.BufferAttribute(meta, 3));
+    g.setAttribute("aWorking", new THREE.BufferAttribute(working, 1));
+    g.setAttribute("aColor", new THREE.BufferAttribute(colors, 3));
+    g.setAttribute("aMark", this.marksAttr);
+    this.meta = meta;
+    const material = new THREE.ShaderMaterial({
+      uniforms: this.uniforms, vertexShader: POINT_VERTEX, fragmentShader: POINT_FRAGMENT,
+    });
+    this.points = new THREE.Points(g, material);
+    this.points.frustumCulled = false;
+    this.graph.scene().add(this.points);
+  }
+
+  // Two vertices per link, plus two arrowhead strokes per supersede link; each vertex carries
+  // both ends' intervals so the shader decides whether the link shows at the scrubber's time.
+  buildLines() {
     this.segments = [];
     for (const l of this.links) {
       const e = l.e;
-      const c = new THREE.Color(EDGE_COLORS[e.relation] || "#6b7280");
-      if (e.relation === "ENTITY_OVERLAP") c.lerp(BACKGROUND, 1 - Math.max(0.15, e.weight));
-      const seg = {
-        s: this.index.get(e.source), d: this.index.get(e.target),
-        supersedes: e.relation === "SUPERSEDES", rgb: [c.r, c.g, c.b],
-      };
-      this.segments.push({ ...seg, part: 0 });
-      if (seg.supersedes) this.segments.push({ ...seg, part: 1 }, { ...seg, part: 2 });
+      const s = this.index.get(e.source), d = this.index.get(e.target);
+      const supersedes = e.relation === "SUPERSEDES";
+      this.segments.push({ s, d, part: 0, supersedes, relation: e.relation, weight: e.weight });
+      if (supersedes) this.segments.push({ s, d, part: 1, supersedes }, { s, d, part: 2, supersedes });
     }
-    const positions = new Float32Array(Math.max(1, this.segments.length) * 6);
-    const colors = new Float32Array(Math.max(1, this.segments.length) * 6);
-    const lines = new THREE.BufferGeometry();
-    lines.setAttribute("position", new THREE.BufferAttribute(positions, 3).setUsage(THREE.DynamicDrawUsage));
-    lines.setAttribute("color", new THREE.BufferAttribute(colors, 3).setUsage(THREE.DynamicDrawUsage));
-    this.lines = new THREE.LineSegments(lines, new THREE.LineBasicMaterial({ vertexColors: true }));
+    const k = Math.max(1, this.segments.length) * 2;
+    const colors = new Float32Array(k * 3);
+    const kinds = new Float32Array(k);
+    const c = new THREE.Color();
+    this.segments.forEach((seg, j) => {
+      c.set(EDGE_COLORS[seg.supersedes ? "SUPERSEDES" : seg.relation] || "#6b7280");
+      if (seg.relation === "ENTITY_OVERLAP") c.lerp(BACKGROUND, 1 - Math.max(0.15, seg.weight));
+      colors.set([c.r, c.g, c.b, c.r, c.g, c.b], j * 6);
+      kinds[j * 2] = kinds[j * 2 + 1] = seg.supersedes ? 1 : 0;
+    });
+    this.linePositions = new Float32Array(k * 3);
+    this.lineFrom = new Float32Array(k * 4);
+    this.lineTo = new Float32Array(k * 4);
+    const g = new THREE.BufferGeometry();
+    this.linePositionAttr = new THREE.BufferAttribute(this.linePositions, 3).setUsage(THREE.DynamicDrawUsage);
+    this.lineFromAttr = new THREE.BufferAttribute(this.lineFrom, 4);
+    this.lineToAttr = new THREE.BufferAttribute(this.lineTo, 4);
+    g.setAttribute("position", this.linePositionAttr);
+    g.setAttribute("aFrom", this.lineFromAttr);
+    g.setAttribute("aTo", this.lineToAttr);
+    g.setAttribute("aSupersedes", new THREE.BufferAttribute(kinds, 1));
+    g.setAttribute("aColor", new THREE.BufferAttribute(colors, 3));
+    g.setDrawRange(0, this.segments.length * 2);
+    const material = new THREE.ShaderMaterial({
+      uniforms: this.uniforms, vertexShader: LINE_VERTEX, fragmentShader: LINE_FRAGMENT,
+    });
+    this.lines = new THREE.LineSegments(g, material);
     this.lines.frustumCulled = false;
     this.graph.scene().add(this.lines);
   }
 
+  // The scrubber: one uniform. While it moves, a large view draws at half resolution (a
+  // software rasterizer pays per pixel for every link); 300 ms after the last move the
+  // frame is drawn at full resolution again.
   setTime(t) {
-    this.time = t;
-    this.apply();
+    this.uniforms.uTime.value = this.rel(t);
+    if (this.nodes.length <= DENSE || !this.adaptive) return;
+    const renderer = this.graph.renderer();
+    if (!this.moving) renderer.setPixelRatio(window.devicePixelRatio / 2);
+    clearTimeout(this.moving);
+    this.moving = setTimeout(() => {
+      this.moving = null;
+      renderer.setPixelRatio(window.devicePixelRatio);
+    }, 300);
   }
 
-  // Colour, size and visibility of every memory and link at the current time and filters.
-  // Called every frame while scrubbing: no allocation, no colour parsing, arrays by index.
+  get time() {
+    return this.model.start + this.uniforms.uTime.value * 1000;
+  }
+
+  // Filters, ghosts, search hits and selection into the attributes (not per frame).
   apply() {
-    const t = this.time;
-    const matrix = this._matrix || (this._matrix = new THREE.Matrix4());
-    const color = this._color || (this._color = new THREE.Color());
-    const state = this.state;
+    const c = new THREE.Color();
     for (const n of this.nodes) {
-      const m = n.m;
-      let s = stateAt(m, t);
-      if (s !== "hidden" && !this.visible(m)) s = "hidden";
-      if (s === "superseded" && !this.showGhosts) s = "hidden";
-      state.set(n.id, s);
-      n.state = s;
-      let size = n.base;
-      if (s === "hidden") size = 0;
-      else if (s === "superseded") {
-        size *= 0.6;
-        color.copy(GHOST);
-      } else {
-        color.copy(n.color).lerp(BACKGROUND, 1 - Math.max(0.2, decayAt(m, t)));
-      }
-      if (s !== "hidden" && this.highlight.has(n.id)) {
-        color.set(this.highlight.get(n.id));
-        size *= 1.8;
-      }
-      if (this.selected === n.id && s !== "hidden") color.copy(SELECTED);
-      n.size = size;
-      matrix.makeScale(size, size, size).setPosition(n.x, n.y, n.z);
-      this.mesh.setMatrixAt(n.i, matrix);
-      this.mesh.setColorAt(n.i, color);
+      const i = n.i;
+      this.times[i * 4 + 3] = this.visible(n.m) ? 1 : 0;
+      const lit = this.highlight.get(n.id);
+      if (lit) c.set(lit);
+      this.marks.set(lit ? [c.r, c.g, c.b, 1] : [0, 0, 0, 0], i * 4);
     }
-    this.mesh.instanceMatrix.needsUpdate = true;
-    if (this.mesh.instanceColor) this.mesh.instanceColor.needsUpdate = true;
-    this.applyLines();
+    this.uniforms.uGhosts.value = this.showGhosts ? 1 : 0;
+    const sel = this.selected ? this.index.get(this.selected) : null;
+    this.uniforms.uSelected.value = sel ? sel.i : -1;
+    this.timesAttr.needsUpdate = true;
+    this.marksAttr.needsUpdate = true;
+    this.syncLineEnds();
   }
 
-  edgeShown(e) {
-    const a = this.state.get(e.source);
-    const b = this.state.get(e.target);
-    if (e.relation === "SUPERSEDES") return a === "current" && b === "superseded";
-    return a === "current" && b === "current";
+  syncLineEnds() {
+    const t = this.times;
+    this.segments.forEach((seg, j) => {
+      const a = t.subarray(seg.s.i * 4, seg.s.i * 4 + 4), b = t.subarray(seg.d.i * 4, seg.d.i * 4 + 4);
+      this.lineFrom.set(a, j * 8);
+      this.lineFrom.set(a, j * 8 + 4);
+      this.lineTo.set(b, j * 8);
+      this.lineTo.set(b, j * 8 + 4);
+    });
+    this.lineFromAttr.needsUpdate = true;
+    this.lineToAttr.needsUpdate = true;
   }
 
-  applyLines() {
-    const pos = this.lines.geometry.attributes.position.array;
-    const col = this.lines.geometry.attributes.color.array;
-    const segs = this.segments;
-    for (let k = 0; k < segs.length; k++) {
-      const { s, d, part, supersedes, rgb } = segs[k];
-      const shown = supersedes
-        ? s.state === "current" && d.state === "superseded"
-        : s.state === "current" && d.state === "current";
-      const o = k * 6;
+  // Positions from the force simulation (each tick while it relaxes, ~60 ticks).
+  syncPositions() {
+    const p = this.positions;
+    for (const n of this.nodes) {
+      p[n.i * 3] = n.x; p[n.i * 3 + 1] = n.y; p[n.i * 3 + 2] = n.z;
+    }
+    this.positionAttr.needsUpdate = true;
+    const pos = this.linePositions;
+    this.segments.forEach(({ s, d, part }, k) => {
       let fx = s.x, fy = s.y, fz = s.z, tx = d.x, ty = d.y, tz = d.z;
       if (part > 0) {
         // An arrowhead stroke at the older version's end of a supersede link.
@@ -175,76 +321,79 @@ export class Space {
         const len = Math.hypot(dx, dy, dz) || 1;
         dx /= len; dy /= len; dz /= len;
         const side = part === 1 ? 1.5 : -1.5;
-        const back = d.size || 1;
+        const back = this.meta[d.i * 3 + 2] * 0.6; // the ghost's radius
         tx -= dx * back; ty -= dy * back; tz -= dz * back;
         fx = tx - dx * 4 - dy * side; fy = ty - dy * 4 + dx * side; fz = tz - dz * 4;
       }
-      if (!shown) { tx = fx; ty = fy; tz = fz; }
+      const o = k * 6;
       pos[o] = fx; pos[o + 1] = fy; pos[o + 2] = fz;
       pos[o + 3] = tx; pos[o + 4] = ty; pos[o + 5] = tz;
-      col[o] = col[o + 3] = rgb[0];
-      col[o + 1] = col[o + 4] = rgb[1];
-      col[o + 2] = col[o + 5] = rgb[2];
-    }
-    this.lines.geometry.attributes.position.needsUpdate = true;
-    this.lines.geometry.attributes.color.needsUpdate = true;
+    });
+    this.linePositionAttr.needsUpdate = true;
   }
 
-  syncPositions() {
-    const matrix = new THREE.Matrix4();
-    for (const n of this.nodes) {
-      const size = n.size || 0;
-      matrix.makeScale(size, size, size).setPosition(n.x, n.y, n.z);
-      this.mesh.setMatrixAt(n.i, matrix);
-    }
-    this.mesh.instanceMatrix.needsUpdate = true;
-    this.applyLines();
-  }
-
-  // Working memories pulse (their size breathes) while they are current.
-  pulse() {
-    const working = this.nodes.filter((n) => n.m.type === "working");
-    if (!working.length) return;
-    const matrix = new THREE.Matrix4();
+  // Per frame: the working memories' pulse and the point scale (two uniforms).
+  animate() {
     const step = (now) => {
-      const k = 1 + 0.25 * Math.sin(now / 250);
-      for (const n of working) {
-        const size = (n.size || 0) * k;
-        matrix.makeScale(size, size, size).setPosition(n.x, n.y, n.z);
-        this.mesh.setMatrixAt(n.i, matrix);
-      }
-      this.mesh.instanceMatrix.needsUpdate = true;
+      this.uniforms.uPulse.value = 1 + 0.25 * Math.sin(now / 250);
+      const camera = this.graph.camera();
+      const h = this.graph.renderer().domElement.height;
+      this.uniforms.uScale.value = h / (2 * Math.tan((camera.fov * Math.PI) / 360));
       requestAnimationFrame(step);
     };
     requestAnimationFrame(step);
   }
 
+  // The state of memory i at the scrubber's time, read from the arrays the GPU draws
+  // (the shader's rule on the same float32 values): hidden, current or superseded.
+  stateOf(i) {
+    const t = this.uniforms.uTime.value, v = this.times;
+    const from = v[i * 4], sup = v[i * 4 + 1], exp = v[i * 4 + 2], shown = v[i * 4 + 3];
+    if (shown < 0.5 || from > t || exp <= t) return "hidden";
+    if (sup <= t) return this.uniforms.uGhosts.value > 0.5 ? "superseded" : "hidden";
+    return "current";
+  }
+
+  // Screen-space picking: the nearest drawn memory under the pointer.
+  pick(ev, el) {
+    const rect = el.getBoundingClientRect();
+    const camera = this.graph.camera();
+    const v = new THREE.Vector3();
+    const scale = this.uniforms.uScale.value * (rect.height / this.graph.renderer().domElement.height);
+    let best = null, bestDepth = Infinity;
+    for (const n of this.nodes) {
+      const s = this.stateOf(n.i);
+      if (s === "hidden") continue;
+      v.set(n.x, n.y, n.z).applyMatrix4(camera.matrixWorldInverse);
+      const depth = -v.z;
+      if (depth <= 0) continue;
+      v.applyMatrix4(camera.projectionMatrix);
+      const x = rect.left + ((v.x + 1) / 2) * rect.width, y = rect.top + ((1 - v.y) / 2) * rect.height;
+      const size = this.meta[n.i * 3 + 2] * (s === "superseded" ? 0.6 : 1) * (this.highlight.has(n.id) ? 1.8 : 1);
+      const radius = Math.max(3, (size * scale) / depth);
+      if (Math.hypot(ev.clientX - x, ev.clientY - y) <= radius && depth < bestDepth) {
+        best = n;
+        bestDepth = depth;
+      }
+    }
+    return best;
+  }
+
   bindPointer(el, onSelect, onHover) {
-    const ray = new THREE.Raycaster();
-    const pick = (ev) => {
-      const rect = el.getBoundingClientRect();
-      const p = new THREE.Vector2(
-        ((ev.clientX - rect.left) / rect.width) * 2 - 1,
-        -((ev.clientY - rect.top) / rect.height) * 2 + 1,
-      );
-      ray.setFromCamera(p, this.graph.camera());
-      const hit = ray.intersectObject(this.mesh).find((h) => this.nodes[h.instanceId].size > 0);
-      return hit ? this.nodes[hit.instanceId] : null;
-    };
     let down = null;
     el.addEventListener("pointerdown", (ev) => { down = [ev.clientX, ev.clientY]; });
     el.addEventListener("pointerup", (ev) => {
       if (!down || Math.hypot(ev.clientX - down[0], ev.clientY - down[1]) > 4) return;
-      const n = pick(ev);
+      const n = this.pick(ev, el);
       if (n) onSelect(n.m);
     });
     let pending = false;
     el.addEventListener("pointermove", (ev) => {
-      if (pending) return;
+      if (pending || ev.buttons) return;
       pending = true;
       requestAnimationFrame(() => {
         pending = false;
-        const n = pick(ev);
+        const n = this.pick(ev, el);
         onHover(n ? n.m : null, ev);
       });
     });
@@ -264,7 +413,8 @@ export class Space {
 
   select(id) {
     this.selected = id;
-    this.apply();
+    const sel = id ? this.index.get(id) : null;
+    this.uniforms.uSelected.value = sel ? sel.i : -1;
   }
 
   focus(id) {
@@ -284,13 +434,39 @@ export class Space {
     return { x: rect.left + ((v.x + 1) / 2) * rect.width, y: rect.top + ((1 - v.y) / 2) * rect.height };
   }
 
+  // What the scene draws at the scrubber's time: memories by state and links by relation,
+  // from the attribute arrays the shaders read.
   counts() {
     const out = { current: 0, superseded: 0, edges: {} };
-    for (const s of this.state.values()) if (s !== "hidden") out[s] += 1;
-    for (const l of this.links) {
-      if (this.edgeShown(l.e)) out.edges[l.e.relation] = (out.edges[l.e.relation] || 0) + 1;
+    const state = this.nodes.map((n) => this.stateOf(n.i));
+    for (const s of state) if (s !== "hidden") out[s] += 1;
+    for (const seg of this.segments) {
+      if (seg.part) continue;
+      const a = state[seg.s.i], b = state[seg.d.i];
+      const shown = seg.supersedes ? a === "current" && b === "superseded" : a === "current" && b === "current";
+      if (shown) out.edges[seg.relation] = (out.edges[seg.relation] || 0) + 1;
     }
     return out;
+  }
+
+  // The colour the shaders draw at a memory's centre at the scrubber's time, that memory
+  // alone in the frame (no other memory or link in front): tests read what the GPU drew.
+  pixelAt(id) {
+    const n = this.index.get(id);
+    if (!n) return null;
+    const renderer = this.graph.renderer();
+    const v = new THREE.Vector3(n.x, n.y, n.z).project(this.graph.camera());
+    const canvas = renderer.domElement;
+    const x = Math.round(((v.x + 1) / 2) * canvas.width), y = Math.round(((v.y + 1) / 2) * canvas.height);
+    this.uniforms.uOnly.value = n.i;
+    this.lines.visible = false;
+    renderer.render(this.graph.scene(), this.graph.camera());
+    const gl = renderer.getContext();
+    const px = new Uint8Array(4);
+    gl.readPixels(x, y, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, px);
+    this.uniforms.uOnly.value = -1;
+    this.lines.visible = true;
+    return [px[0], px[1], px[2]];
   }
 
   resize(w, h) {
