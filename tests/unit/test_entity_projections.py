@@ -14,7 +14,7 @@ from graph.cypher import statement
 
 @pytest.mark.parametrize("name", ["resolution_entity_get", "retrieval_entity_expand"])
 def test_light_entity_projection_lists_every_entity_field(name: str) -> None:
-    found = re.search(r"\be \{(.*?)\} AS e\b", statement(name), re.S)
+    found = re.search(r"\be \{(.*?)\}\)? AS es?\b", statement(name), re.S)
     assert found is not None
     listed = set(re.findall(r"\.(\w+)", found.group(1)))
     assert listed - {"profile_embedding"} == set(Entity.model_fields) - {"profile_embedding"}
