@@ -82,6 +82,17 @@ def _our_org(resolution: Resolution, value: str | None) -> ResolvedMention | Non
     return next(iter(orgs.values())) if len(orgs) == 1 else None
 
 
+def beside_turn(extracted: Sequence[Extracted], content: str) -> list[Extracted]:
+    """The statements worth a memory beside the turn's own episode: an "episode" sentence
+    that is the whole turn would store the same text twice (the turn is that episode)."""
+    said = " ".join(content.split()).strip()
+    return [
+        ex
+        for ex in extracted
+        if not (ex.kind == "episode" and " ".join(ex.content.split()) == said)
+    ]
+
+
 def settle_ours(extracted: Sequence[Extracted], resolution: Resolution) -> list[Extracted]:
     """One reading of each "our ..." sentence: the organisation's fact when the session has an
     organisation, else the topic's ("Our deploy target is staging" in a new tenant)."""

@@ -30,7 +30,8 @@ PREDICATE = "procedure"
 _GOAL = re.compile(
     r"^(?:(?:ok(?:ay)?|so|also|and|btw|fyi)[,:]?\s+)*"
     r"(?:(?P<to>to|in order to)\s+(?P<goal>[^,:;]{4,160}?)\s*[,:]"
-    r"|(?P<when>whenever|every time|each time|when(?:ever)?)\s+(?P<situation>[^,:;]{4,160}?)\s*[,:]"
+    r"|(?P<when>whenever|every time|each time|when(?:ever)?|if)\s+"
+    r"(?P<situation>[^,:;]{4,160}?)\s*[,:]"
     r"|(?:the|our)\s+(?:process|procedure|workflow|steps?|routine)\s+(?:for|to|of)\s+"
     r"(?P<named>[^,:;]{3,120}?)\s+(?:is|are|goes|looks like)\s*:?"
     r"|here(?:'s| is)\s+how\s+(?:to|we|I)\s+(?P<how>[^,:;]{3,120}?)\s*:)\s*(?P<rest>.+)$",
@@ -109,7 +110,11 @@ def parse(text: str) -> Procedure | None:
         if m.group("when"):
             trigger = f"{m.group('when').lower()} {trigger}"
         steps = _steps(m.group("rest"))
-        if steps and (len(steps) >= 2 or m.group("to") or m.group("when") or m.group("named")):
+        # One step is a procedure after "to", "when" or "the process for"; after "if" it is
+        # a request ("If possible, call me"), so "if" needs two.
+        when = (m.group("when") or "").lower()
+        single = m.group("to") or m.group("named") or (when and when != "if")
+        if steps and (len(steps) >= 2 or single):
             return Procedure(trigger.strip(), steps)
         return None
     if _NUMBERED.search(flat):

@@ -107,6 +107,13 @@ class Extracted:
     steps: tuple[str, ...] = ()
 
 
+def predicate_of(words: str) -> str:
+    """The attribute a noun phrase names: "headquarters" → "location", "main client" →
+    "main_client"."""
+    raw = " ".join(words.split()).lower()
+    return _PREDICATE_SYNONYMS.get(raw, raw.replace(" ", "_"))
+
+
 def _statement(subject: str, fact: Extracted) -> str:
     """One fact as a sentence of its own: "Peter is a writer.", "Peter works at WOBS."."""
     value = fact.object or ""
@@ -326,11 +333,12 @@ def _facts(s: Sentence, clause: str) -> list[Extracted]:
         said = subj.casefold()
         if said in _NOT_SUBJECTS and said != OUR and not re.fullmatch(PRONOUN, subj):
             continue
+        if predicate == "*" and re.fullmatch(PRONOUN, subj):
+            continue  # "It's great to see ...": "it is", not a possessive
         groups = m.groupdict()
         pred = predicate
         if predicate == "*":
-            raw = " ".join(groups["pred"].split()).lower()
-            pred = _PREDICATE_SYNONYMS.get(raw, raw.replace(" ", "_"))
+            pred = predicate_of(groups["pred"])
         obj = groups["obj"].strip().rstrip(".!")
         if pred == "role":
             obj = _role_object(obj)

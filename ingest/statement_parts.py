@@ -8,6 +8,7 @@ from typing import Any
 
 from ingest.statement_words import (
     ATTRIBUTE_NOUNS,
+    CHANGE_VERBS,
     JUDGEMENTS,
     LOCATION_PREPS,
     PERSONAL,
@@ -25,15 +26,53 @@ def subject_kind(subj: Token) -> str | None:
         return "name"
     if low in PERSONAL:
         return "name" if low != "it" else None
-    if subj.pos_ not in {"NOUN", "PROPN"} or low in VAGUE or subj.lemma_.lower() in VAGUE:
+    if subj.pos_ not in {"NOUN", "PROPN"}:
+        return None
+    named = any(c.dep_ == "compound" for c in subj.children)  # "the Paris team", "sales team"
+    if (low in VAGUE or subj.lemma_.lower() in VAGUE) and not named:
         return None
     owner = next((c for c in subj.children if c.dep_ == "poss"), None)
-    if owner is not None and owner.lower_ not in {"our", "the"}:
+    if owner is not None and owner.lower_ not in {"our", "the"} and not owned_topic(owner):
         return None  # "my dog", "Peter's car": about someone, not a topic of the tenant
     vague = {"a", "an", "some", "any", "every"}
     if any(c.dep_ == "det" and c.lower_ in vague for c in subj.children):
         return None  # "a friend is ...": no particular thing
     return "topic"
+
+
+def owned_topic(owner: Token) -> bool:
+    """An owner that keeps its noun a topic of the tenant: "the website's bounce rate", "our
+    agency's main client" (not "my dog's name", not a name's: see ``named_owner``)."""
+    if owner.pos_ != "NOUN" or owner.lemma_.lower() in VAGUE - {"company", "team", "business"}:
+        return False
+    return any(c.dep_ in {"det", "poss"} and c.lower_ in {"the", "our"} for c in owner.children)
+
+
+def named_owner(subj: Token) -> Token | None:
+    """The name whose attribute the subject is: "Globex's CTO", "Acme's headquarters"."""
+    owner = next((c for c in subj.children if c.dep_ == "poss"), None)
+    if owner is None or owner.pos_ == "PRON" or not is_name(owner):
+        return None
+    return owner
+
+
+def conjuncts(tok: Token) -> list[Token]:
+    """The words coordinated with ``tok`` ("the wiki and the bug tracker"), in order."""
+    out: list[Token] = []
+    for c in tok.children:
+        if c.dep_ == "conj" and c.pos_ in {"NOUN", "PROPN"}:
+            out += [c, *conjuncts(c)]
+    return out
+
+
+def appositive(subj: Token) -> Token | None:
+    """A role said beside a name: "Ivy Chen, our CFO, ...", "Ahmed, the new intern, ..."."""
+    for c in subj.children:
+        if c.dep_ != "appos" or c.ent_type_ == "PERSON" or c.pos_ not in {"NOUN", "PROPN"}:
+            continue
+        if any(g.dep_ in {"det", "poss"} and g.lower_ in {"the", "our"} for g in c.children):
+            return c
+    return None
 
 
 def attribute_noun(subj: Token) -> bool:
@@ -46,6 +85,15 @@ def judged(attr: Token) -> bool:
     return any(c.dep_ == "amod" and c.lemma_.lower() in JUDGEMENTS for c in attr.children)
 
 
+def judged_value(attr: Token) -> bool:
+    """An adjective that judges rather than states: "amazing", "so vivid"."""
+    if attr.pos_ != "ADJ":
+        return False
+    degree = any(c.dep_ == "advmod" and c.lower_ in {"so", "really", "very", "such", "too"}
+                 for c in attr.children)  # fmt: skip
+    return degree or attr.lemma_.lower() in JUDGEMENTS
+
+
 def subject_tokens(subj: Token) -> list[Token]:
     """The words naming the subject: a name with its compounds; a topic with its modifiers and
     the phrases that narrow it ("the DNS for the main site", "our account manager at
@@ -53,6 +101,10 @@ def subject_tokens(subj: Token) -> list[Token]:
     if is_name(subj):
         return [*compounds(subj), subj]
     mods = [c for c in subj.lefts if c.dep_ in {"compound", "amod"} and c.pos_ != "PRON"]
+    owner = next((c for c in subj.lefts if c.dep_ == "poss" and owned_topic(c)), None)
+    if owner is not None and not any(c.lower_ == "our" for c in owner.children):
+        # "the client's deadline": the owner narrows the topic; "our agency's": ours anyway
+        mods = [*compounds(owner), owner, *[c for c in owner.children if c.dep_ == "case"], *mods]
     out = [*mods, subj]
     for prep in subj.rights:
         pobj = next((c for c in prep.children if c.dep_ == "pobj"), None)
@@ -87,7 +139,7 @@ def compounds(tok: Token) -> list[Token]:
 
 def subject_text(subj: Token) -> str:
     """The subject as said; a topic in lower case ("Blog traffic" → "blog traffic")."""
-    text = " ".join(t.text for t in subject_tokens(subj))
+    text = " ".join(t.text for t in subject_tokens(subj)).replace(" 's", "'s")
     return text if is_name(subj) or subj.lower_ in PERSONAL else text.lower()
 
 
@@ -95,12 +147,16 @@ def value(tok: Token) -> str:
     """The value's words: the token's subtree without trailing time words or punctuation."""
     words = [t for t in tok.subtree if t.dep_ != "poss"]
     words = [t for t in words if t.lower_ not in {"now", "anymore"}]
-    while words and words[0].dep_ == "det":
-        words = words[1:]
+    while words and (words[0].dep_ == "det" or _direction(words[0])):
+        words = words[1:]  # "the", and "up to" of "went up to 15 dollars"
     if tok.dep_ == "pobj" and tok.head.lower_ in {"back"}:
         words = [t for t in words if t.i != tok.head.i]
     text = "".join(t.text_with_ws for t in words).strip()
     return text.rstrip(".,!;:") or tok.text
+
+
+def _direction(tok: Token) -> bool:
+    return tok.dep_ == "quantmod" and tok.lower_ in {"up", "down", "to"}
 
 
 def role(attr: Token) -> str:
@@ -110,7 +166,16 @@ def role(attr: Token) -> str:
         pobj = next((c for c in of.children if c.dep_ == "pobj"), None)
         if pobj is not None:
             return f"{str(attr.text)} of {' '.join(t.text for t in [*compounds(pobj), pobj])}"
-    return str(attr.lemma_).lower()
+    words = [c.lemma_.lower() for c in attr.lefts if c.dep_ == "compound" and c.pos_ == "NOUN"]
+    return " ".join([*words, str(attr.lemma_).lower()])
+
+
+def role_noun(attr: Token) -> bool:
+    """A noun that can be a role: not a relation to the speaker ("my rock", "your biggest
+    fan"), an opinion ("an amazing learner") or a vague word ("the reason", "part")."""
+    if any(c.dep_ == "poss" and c.lower_ in {"my", "your"} for c in attr.children):
+        return False
+    return not judged(attr) and attr.lemma_.lower() not in VAGUE
 
 
 def employer(head: Token) -> str | None:
@@ -188,6 +253,14 @@ def negated(verb: Token) -> bool:
         if c.lower_ == "longer" and any(g.lower_ == "no" for g in c.children):
             return True
     return False
+
+
+def changing(verb: Token) -> bool:
+    """A verb that sets a new value: "moved", "raised", "went up"."""
+    lemma = verb.lemma_.lower()
+    if lemma in CHANGE_VERBS or lemma in {"rise", "fall", "grow", "climb", "jump", "double"}:
+        return True
+    return lemma == "go" and any(t.lower_ in {"up", "down"} for t in verb.subtree)
 
 
 def now(verb: Token) -> bool:

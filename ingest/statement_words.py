@@ -127,3 +127,46 @@ JUDGEMENTS = frozenset(
     {"great", "good", "nice", "bad", "best", "awesome", "amazing", "terrible", "perfect",
      "important", "fun", "hard", "tough", "big", "huge", "cool", "wonderful", "lovely"}
 )  # fmt: skip
+# Verbs that state a measure of their subject: "takes two days", "costs 45 dollars a month",
+# "has 120 members", "sits at 4%". The attribute is the measure's kind where the verb says
+# it (``MEASURE_ATTRIBUTES``), else the counted noun ("has 12 people" → "people").
+MEASURING = frozenset(
+    {"take", "last", "cost", "hit", "reach", "total", "average", "sit", "stand", "come",
+     "have", "get", "receive", "see", "generate", "go"}
+)  # fmt: skip
+MEASURE_ATTRIBUTES = {"take": "duration", "last": "duration", "cost": "cost"}
+COUNTING = frozenset({"have", "get", "receive", "see", "generate"})
+# Verbs that put a topic on the calendar: "the trade fair starts on May 4", "the lease
+# expires in 2027". The verb is the attribute (a start and an end are two values).
+SCHEDULING = frozenset(
+    {"start", "begin", "end", "finish", "expire", "close", "open", "launch", "renew", "happen",
+     "wrap", "kick"}
+)  # fmt: skip
+# Verbs that give a person a role or an employer: "promoted to", "hired by", "left Acme".
+PROMOTING = frozenset({"promote", "appoint", "name", "elect"})
+HIRING = frozenset({"hire", "recruit", "employ"})
+LEAVING = frozenset({"leave", "quit"})
+# Verbs that settle a choice, said by the speaker or a group ("we opted for", "the board
+# agreed to"); ``_DECIDERS`` are the subjects a decision belongs to besides "I" and "we".
+DECIDING = frozenset(
+    {"decide", "agree", "choose", "settle", "opt", "pick", "select", "go", "stick", "commit",
+     "vote", "finalise", "finalize", "approve"}
+)  # fmt: skip
+DECIDERS = frozenset(
+    {"i", "we", "'s", "us", "team", "board", "management", "committee", "leadership",
+     "company", "founders", "partners"}
+)  # fmt: skip
+# Verbs whose clause reports what someone said or wants: a rule inside it is theirs, quoted.
+REPORTING = frozenset(
+    {"say", "tell", "ask", "write", "want", "think", "insist", "suggest", "mention", "reply",
+     "text", "shout", "yell", "add", "explain", "believe", "hope", "wish"}
+)  # fmt: skip
+# Words that make an instruction standing rather than one-off ("always", "from now on", "in
+# every email", "on Mondays").
+STANDING = frozenset(
+    {"always", "never", "every", "everything", "all", "whenever", "ever", "generally",
+     "usually"}
+)  # fmt: skip
+# Imperatives that hand an instruction on to the verb they govern ("remember to always add
+# ...", "make sure to ..."): the governed verb decides whether a rule is stated.
+DEFERRING = frozenset({"remember", "make", "be", "try"})

@@ -18,16 +18,21 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from core.types import MemoryType
 from ingest import rules
+from ingest import statement_facts as facts
 from ingest import statement_parts as parts
+from ingest import statement_prefs as prefs
 from ingest.rules import Extracted
 from ingest.sentences import Sentence, is_pleasantry, split_sentences
 from ingest.statement_words import (
-    CHANGE_VERBS,
-    LIKING,
+    DECIDING,
+    HIRING,
+    LEAVING,
     LOCATING,
-    RULE_VERBS,
+    MEASURING,
+    PROMOTING,
+    REPORTING,
+    SCHEDULING,
     SUBJECTS,
     VAGUE,
 )
@@ -50,7 +55,7 @@ def extract(doc: Any, text: str | None = None) -> list[Extracted]:
         if sentence.text.rstrip().endswith("?"):
             continue
         ruled = [_changing(e) for e in rules.sentence(sentence)]
-        if any(_settled(e) for e in ruled) or doc is None:
+        if doc is None or (any(_settled(e) for e in ruled) and not any(_listed(e) for e in ruled)):
             out.extend(ruled)
             if doc is not None and any(_ours(e) for e in ruled):
                 # "Our deploy target is X": the organisation's, when the session has one;
@@ -58,8 +63,35 @@ def extract(doc: Any, text: str | None = None) -> list[Extracted]:
                 parsed = sentence_statements(doc, sentence)
                 out.extend(replace(e, subject_kind=OUR_TOPIC) for e in parsed if e.kind == "fact")
             continue
-        out.extend(sentence_statements(doc, sentence) or ruled)
+        parsed = sentence_statements(doc, sentence)
+        out.extend(parsed or [e for e in ruled if _confirmed(e, doc, sentence)])
     return out
+
+
+def _confirmed(ex: Extracted, doc: Any, s: Sentence) -> bool:
+    """A rules' reading the parse did not make itself, checked against the parse: an
+    "always/never ..." instruction stands when the word after "always"/"never" is an action
+    ("never book flights with ..."), not a mood or an idiom ("always glad to help", "never
+    mind"); a like stands when what is liked is a thing, not a clause."""
+    tokens = [t for t in doc if s.start <= t.idx < s.end and not t.is_punct]
+    if ex.predicate == "likes":  # "I love how calm the office is": a feeling about a scene
+        verb = next((t for t in tokens if t.dep_ == "ROOT"), None)
+        return verb is None or not any(c.dep_ == "ccomp" for c in verb.children)
+    if ex.predicate != "instruction":
+        return True
+    cue = next((t for t in tokens if t.lower_ in {"always", "never"}), None)
+    if cue is None or cue.i + 1 >= len(doc):
+        return False
+    after = doc[cue.i + 1]
+    if after.tag_ in {"VBD", "VBN", "VBG", "VBZ"}:  # "never saw this coming": a past event
+        return False
+    return after.pos_ not in {"ADJ", "ADV", "AUX", "PRON", "DET"} and after.lower_ != "mind"
+
+
+def _listed(ex: Extracted) -> bool:
+    """A rules' fact about several names at once ("Anna and Ben are based in Oslo"): the
+    parse gives each name its own fact."""
+    return ex.kind == "fact" and " and " in (ex.subject or "")
 
 
 def _changing(ex: Extracted) -> Extracted:
@@ -90,7 +122,10 @@ def sentence_statements(doc: Any, s: Sentence) -> list[Extracted]:
     clauses: list[Token] = []
     for root in roots:  # a clause and the clauses beside it, in the order said
         more = [c for c in root.children if c.dep_ in {"conj", "ccomp"} and c.i in inside]
+        if root.lemma_.lower() in REPORTING:  # "Tom said, never use ...": his words, quoted
+            more = [c for c in more if c.dep_ == "conj"]
         clauses += sorted([root, *more], key=lambda t: t.i)
+    clauses = [c for c in clauses if not _quoted(c, tokens)]
     out: list[Extracted] = []
     topic: Token | None = None
     for clause in clauses:
@@ -99,6 +134,12 @@ def sentence_statements(doc: Any, s: Sentence) -> list[Extracted]:
             topic = next(c for c in clause.children if c.dep_ in SUBJECTS | {"dobj"})
         out.extend(found)
     return _positive_wins(out)
+
+
+def _quoted(tok: Token, tokens: list[Token]) -> bool:
+    """Inside quotation marks: someone's words repeated, not the speaker's statement."""
+    marks = [t for t in tokens if t.i < tok.i and t.tag_ in {"``", "''"} or t.text == '"']
+    return len([t for t in marks if t.i < tok.i]) % 2 == 1
 
 
 def _positive_wins(found: list[Extracted]) -> list[Extracted]:
@@ -111,12 +152,57 @@ def _positive_wins(found: list[Extracted]) -> list[Extracted]:
 def _clause(verb: Token, s: Sentence, topic: Token | None = None) -> list[Extracted]:
     """The statement of one clause; ``topic`` is the sentence's topic so far, what "it"
     refers to ("the dashboard is no longer on Heroku, it is on Render")."""
-    lemma = verb.lemma_.lower()
     if _subordinate(verb):
         return []
     subj = next((c for c in verb.children if c.dep_ in SUBJECTS), None)
+    if subj is None and verb.dep_ == "conj" and verb.tag_ != "VB":
+        # "Eva left Globex and joined Stark": the second verb shares the first one's subject
+        subj = next((c for c in verb.head.children if c.dep_ in SUBJECTS), None)
     if subj is not None and subj.lower_ == "it" and topic is not None:
         subj = topic
+    found = _read(verb, subj, s)
+    if subj is None or not found:
+        return found
+    return found + _appositive(found, subj, s) + _shared(found, subj)
+
+
+def _appositive(found: list[Extracted], subj: Token, s: Sentence) -> list[Extracted]:
+    """ "Ivy Chen, our CFO, is based in Toronto": the role said beside the name is a fact
+    too (unless the clause states a role itself)."""
+    role = parts.appositive(subj)
+    if role is None or parts.subject_kind(subj) != "name":
+        return []
+    if any(e.predicate == "role" for e in found):
+        return []
+    return [facts.fact(s, subj, "name", "role", parts.role(role), False, False)]
+
+
+def _shared(found: list[Extracted], subj: Token) -> list[Extracted]:
+    """ "The wiki and the bug tracker are on Atlassian": each coordinated subject gets the
+    facts said of the first."""
+    said = parts.subject_text(subj)
+    out: list[Extracted] = []
+    for other in parts.conjuncts(subj):
+        kind = parts.subject_kind(other)
+        if kind is None:
+            continue
+        first = min(t.idx for t in parts.subject_tokens(other))
+        text = parts.subject_text(other)
+        out += [
+            replace(e, subject=text, subject_start=first, subject_kind=kind, subject_at=None)
+            for e in found
+            if e.kind == "fact" and e.subject == said
+        ]
+    return out
+
+
+def _read(verb: Token, subj: Token | None, s: Sentence) -> list[Extracted]:
+    """What one clause states, by its verb."""
+    lemma = verb.lemma_.lower()
+    if verb.dep_ == "ROOT" and verb.pos_ == "NOUN" and (found := prefs.limit(verb, s)):
+        return found  # "no more than two exclamation marks per email, please"
+    if lemma in DECIDING and (found := facts.decision(verb, subj, s)):
+        return found
     if lemma == "be" and subj is not None:
         return _copular(verb, subj, s)
     if subj is not None and parts.misread_copula(verb):
@@ -124,14 +210,29 @@ def _clause(verb: Token, s: Sentence, topic: Token | None = None) -> list[Extrac
         # after "is" is the value.
         kind = parts.subject_kind(subj)
         if kind == "topic":
-            return [_fact(s, subj, kind, "value", verb.text, False, parts.now(verb))]
+            return [facts.fact(s, subj, kind, "value", verb.text, False, parts.now(verb))]
         return []
-    if lemma in CHANGE_VERBS or (lemma in LOCATING and subj is not None):
+    if subj is not None and (found := _stated(verb, lemma, subj, s)):
+        return found
+    if parts.changing(verb) or (lemma in LOCATING and subj is not None):
         return _change(verb, subj, s)
-    if subj is not None and subj.lower_ in {"i", "we"} and lemma in LIKING:
-        return _liking(verb, s)
-    if subj is None and verb.tag_ == "VB" and _commands(verb):
-        return _imperative(verb, s)
+    if subj is not None and subj.lower_ in {"i", "we"}:
+        return prefs.wanted(verb, s)
+    if subj is None and _bare(verb) and _commands(verb):
+        return prefs.imperative(verb, s)
+    return []
+
+
+def _stated(verb: Token, lemma: str, subj: Token, s: Sentence) -> list[Extracted]:
+    """A fact read from a verb other than "be" (``statement_facts``)."""
+    if lemma in {"work", "join", *LEAVING, *PROMOTING, *HIRING}:
+        return facts.employment(verb, subj, s)
+    if subj.dep_ == "nsubjpass" and lemma not in LOCATING and not parts.changing(verb):
+        return facts.passive(verb, subj, s)
+    if lemma in MEASURING:
+        return facts.measured(verb, subj, s)
+    if lemma in SCHEDULING:
+        return facts.scheduled(verb, subj, s)
     return []
 
 
@@ -143,8 +244,15 @@ def _subordinate(verb: Token) -> bool:
         if c.dep_ == "mark" or (c.dep_ == "advmod" and c.tag_ == "WRB"):
             return True
         if c.dep_ == "aux" and c.tag_ == "MD" and c.lower_ not in {"will", "'ll"}:
-            return True
+            # "I'd prefer ...", "I would like ...": a wish said politely, not a hypothesis
+            return not (c.lower_ in {"'d", "would"} and verb.lemma_.lower() in {"prefer", "like"})
     return False
+
+
+def _bare(verb: Token) -> bool:
+    """A verb in its bare form; a clause's root read as a present ("Going forward, copy Mark
+    on every proposal") is one too when nothing is its subject."""
+    return bool(verb.tag_ == "VB" or (verb.tag_ == "VBP" and verb.dep_ == "ROOT"))
 
 
 def _commands(verb: Token) -> bool:
@@ -163,17 +271,20 @@ def _commands(verb: Token) -> bool:
 
 def _copular(verb: Token, subj: Token, s: Sentence) -> list[Extracted]:
     """ "X is Y", "X is on Y", "X is now Y", "X is no longer Y", "X is hosted on Y"."""
-    kind = parts.subject_kind(subj)
-    if kind is None:
-        return []
     attr = next((c for c in verb.children if c.dep_ in {"attr", "oprd"}), None)
     acomp = next((c for c in verb.children if c.dep_ == "acomp"), None)
     located = parts.location(verb)
+    owner = parts.named_owner(subj)
+    if owner is not None:  # "Globex's CTO is Omar Haddad"
+        return facts.owned(subj, owner, attr or _named_acomp(acomp), located, s)
+    kind = parts.subject_kind(subj)
+    if kind is None:
+        return []
     named_value = acomp is not None and (acomp.pos_ == "PROPN" or parts.attribute_noun(subj))
     if attr is None and acomp is not None and (parts.numeric(acomp) or named_value):
         attr = acomp  # "the newsletter tool is Mailchimp" (read as an adjective)
-    if attr is None:  # "the release cadence is now one week"
-        attr = next((c for c in verb.children if c.dep_ == "npadvmod" and parts.numeric(c)), None)
+    if attr is None:  # "the release cadence is now one week", "the deadline is Friday"
+        attr = next((c for c in verb.children if c.dep_ == "npadvmod" and _dated(c)), None)
     if attr is None and located is None:
         passive = next((c for c in verb.children if c.dep_ in {"acomp", "xcomp"}), None)
         if passive is not None and passive.lemma_.lower() in LOCATING:
@@ -188,14 +299,34 @@ def _copular(verb: Token, subj: Token, s: Sentence) -> list[Extracted]:
     vague = attr is not None and attr.pos_ in {"PRON", "ADJ"} and not parts.numeric(attr)
     if vague and not adjective_value:
         return []  # "X is great", "X is it"
-    if attr is not None and (attr.lemma_.lower() in VAGUE or parts.judged(attr)):
+    if (
+        attr is not None
+        and not parts.numeric(attr)
+        and (attr.lemma_.lower() in VAGUE or parts.judged(attr))
+    ):
         return []  # "color-coding is a great way to ...": an opinion, not a value
+    if attr is not None and parts.judged_value(attr):
+        return []  # "the colors were amazing", "the colors are so vivid"
     if attr is not None:
-        return [_fact(s, subj, kind, "value", parts.value(attr), negated, correction)]
+        value = parts.value(attr)
+        if len(value.split()) > _LONGEST_VALUE:
+            return []  # "this promotion is a reward for all the hustle ...": a thought
+        return [facts.fact(s, subj, kind, "value", value, negated, correction)]
     assert located is not None
     when = located.ent_type_ in {"DATE", "TIME"}  # "the weekly sync is on Monday"
     pred = "value" if when else "location"
-    return [_fact(s, subj, kind, pred, parts.value(located), negated, correction)]
+    return [facts.fact(s, subj, kind, pred, parts.value(located), negated, correction)]
+
+
+def _dated(tok: Token) -> bool:
+    return parts.numeric(tok) or tok.ent_type_ in {"DATE", "TIME"}
+
+
+_LONGEST_VALUE = 8  # words; "500 visits a week", "head of procurement at Dunmore Foods"
+
+
+def _named_acomp(acomp: Token | None) -> Token | None:
+    return acomp if acomp is not None and acomp.pos_ == "PROPN" else None
 
 
 def _named(
@@ -215,14 +346,14 @@ def _named(
         if org is None:
             return []
         pred = "location" if parts.place(org) else "employer"
-        return [_fact(s, subj, "name", pred, parts.value(org), negated, correction)]
-    if attr.pos_ == "PROPN" or attr.pos_ == "PRON" or parts.numeric(attr):
+        return [facts.fact(s, subj, "name", pred, parts.value(org), negated, correction)]
+    if attr.pos_ != "NOUN" or parts.numeric(attr) or not parts.role_noun(attr):
         return []
     role = parts.role(attr)
-    out = [_fact(s, subj, "name", "role", role, negated, correction)]
+    out = [facts.fact(s, subj, "name", "role", role, negated, correction)]
     org = parts.employer(attr) or parts.employer(verb)
     if org is not None:
-        out.append(_fact(s, subj, "name", "employer", org, negated, correction))
+        out.append(facts.fact(s, subj, "name", "employer", org, negated, correction))
     if len(out) > 1:
         name = parts.subject_text(subj)
         out = [_restated(e, name) for e in out]
@@ -255,36 +386,8 @@ def _change(verb: Token, subj: Token | None, s: Sentence) -> list[Extracted]:
         pred = "location"
     negated = parts.negated(verb)
     assert value is not None
-    changed = lemma in CHANGE_VERBS or parts.now(verb)  # "runs on Linode" states, "moved" changes
-    return [_fact(s, thing, kind, pred, value, negated, changed)]
-
-
-def _fact(
-    s: Sentence,
-    subj: Token,
-    kind: str,
-    predicate: str,
-    value: str,
-    negated: bool,
-    correction: bool,
-) -> Extracted:
-    first = min(t.idx for t in parts.subject_tokens(subj))
-    return Extracted(
-        "fact",
-        MemoryType.FACT,
-        s.text.strip(),
-        s.start,
-        s.end,
-        subject=parts.subject_text(subj),
-        subject_start=first,
-        subject_kind=kind,
-        predicate=predicate,
-        object=value,
-        negated=negated,
-        correction=correction,
-        importance=0.7,
-        confidence=0.75,
-    )
+    changed = parts.changing(verb) or parts.now(verb)  # "runs on Linode" states, "moved" changes
+    return [facts.fact(s, thing, kind, pred, value, negated, changed)]
 
 
 def _restated(fact: Extracted, name: str) -> Extracted:
@@ -297,64 +400,3 @@ def _restated(fact: Extracted, name: str) -> Extracted:
         article = "the " if " of " in value else ("an " if value[:1] in "aeiou" else "a ")
         text = f"{name} is {neg}{article}{value}."
     return Extracted(**{**fact.__dict__, "content": text, "subject_at": 0})
-
-
-# -- preferences -------------------------------------------------------------------------------
-
-
-def _liking(verb: Token, s: Sentence) -> list[Extracted]:
-    """ "I prefer blog posts under 800 words": a preference about its object's topic."""
-    obj = next((c for c in verb.children if c.dep_ in {"dobj", "xcomp", "ccomp"}), None)
-    if obj is None:
-        return []
-    negated = parts.negated(verb)
-    topic = _topic_of(obj)
-    return [_preference(s, topic, negated, parts.now(verb))] if topic else []
-
-
-def _imperative(verb: Token, s: Sentence) -> list[Extracted]:
-    """ "Keep my blog posts shorter than 800 words, please", "never use emojis", "please stop
-    sending PDFs", "don't cc Anna": a rule about how things are done for the user."""
-    lemma = verb.lemma_.lower()
-    adverbs = {c.lower_ for c in verb.children if c.dep_ in {"advmod", "neg"}}
-    if lemma not in RULE_VERBS and not adverbs & {"always", "never"}:
-        return []
-    if verb.i > 0 and verb.doc[verb.i - 1].lower_ in {"to", "and", "or"}:
-        return []
-    obj = next((c for c in verb.children if c.dep_ in {"dobj", "xcomp", "ccomp"}), None)
-    negated = bool(adverbs & {"never", "not", "n't"}) or lemma in {"stop", "avoid", "skip"}
-    topic = _topic_of(obj) if obj is not None else None
-    return [_preference(s, topic, negated, parts.now(verb))]
-
-
-def _preference(s: Sentence, topic: str | None, negated: bool, correction: bool) -> Extracted:
-    clause = s.text.strip()
-    return Extracted(
-        "preference",
-        MemoryType.PREFERENCE,
-        clause,
-        s.start,
-        s.end,
-        subject="user",
-        predicate=f"preference:{topic}" if topic else "instruction",
-        object=clause.rstrip(".!"),
-        negated=False,  # the value is the whole rule, negation included
-        correction=correction,
-        importance=0.7,
-        confidence=0.75,
-    )
-
-
-def _topic_of(tok: Token) -> str | None:
-    """What a preference is about: the object's noun with its compounds ("blog post"), looking
-    through a verb ("stop using emojis" → "emoji")."""
-    seen = 0
-    while tok.pos_ in {"VERB", "AUX"} and seen < 3:
-        nxt = next((c for c in tok.children if c.dep_ in {"dobj", "xcomp", "ccomp"}), None)
-        if nxt is None:
-            return None
-        tok, seen = nxt, seen + 1
-    if tok.pos_ not in {"NOUN", "PROPN"}:
-        return None
-    words = [c.lemma_.lower() for c in tok.lefts if c.dep_ == "compound"]
-    return " ".join([*words, tok.lemma_.lower()])

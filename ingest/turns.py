@@ -29,7 +29,7 @@ from core.validation import check_content, check_project_id
 from graph.ingest_ops import job_row
 from graph.store import GraphStore
 from ingest.corrections import Action
-from ingest.extraction import candidates, settle_ours
+from ingest.extraction import beside_turn, candidates, settle_ours
 from ingest.persist import TASK_DEDUPE, WriteSet, persist
 from ingest.planning import FactPlanner, fact_keys
 from ingest.procedures import extract as extract_procedures
@@ -184,6 +184,7 @@ class TurnRecorder:
             if stating
             else []
         )
+        statements = beside_turn(statements, content)
         topics = await topic_entities(tenant, statements, at)
         for topic in topics.values():
             entities.setdefault(topic.id, topic)

@@ -62,6 +62,19 @@ async def test_pleasantries_produce_nothing_but_the_audit_record(
     assert result.episode.importance < 0.4
 
 
+async def test_a_one_sentence_event_is_stored_once_as_the_turn(
+    ingest: IngestService, tenant_id: str
+) -> None:
+    said = "We met the new client at their office yesterday."
+    result = await ingest.record_turn(tenant_id, TurnInput(session_id="s", content=said))
+    assert result.episode.content == said
+    assert [m for m in result.extracted if m.type is MemoryType.EPISODIC] == []
+    # In a longer turn the event sentence is a memory of its own (finer than the turn).
+    longer = f"{said} The weather was awful all day, and the trains were late."
+    result = await ingest.record_turn(tenant_id, TurnInput(session_id="s", content=longer))
+    assert [m.content for m in result.extracted if m.type is MemoryType.EPISODIC] == [said]
+
+
 async def test_working_memory_keeps_the_first_turn_and_a_sliding_window(
     ingest: IngestService, tenant_id: str
 ) -> None:

@@ -83,3 +83,76 @@ def test_the_development_set(nlp: Any) -> None:
     result = score(nlp, rows)["per_type"]
     for kind, row in result.items():
         assert row["precision"] >= 0.9 and row["recall"] >= 0.9, (kind, row)
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        # possessives: a topic's owner narrows it; a name's attribute is the name's
+        ("The website's bounce rate is 45%.", [("fact", "website's bounce rate", "45%")]),
+        ("Globex's CTO is Omar Haddad.", [("fact", "Globex", "Omar Haddad")]),
+        # passives, measures, dates
+        ("The invoices are handled by Dana.", [("fact", "invoices", "Dana")]),
+        ("Our mailing list has 8000 subscribers.", [("fact", "mailing list", "8000 subscribers")]),
+        ("Monthly signups sit at 350.", [("fact", "monthly signups", "350")]),
+        ("The trade fair starts on May 4.", [("fact", "trade fair", "May 4")]),
+        ("The subscription price went up to 15 dollars.", [("change", "subscription price", "15 dollars")]),
+        # lists and roles said beside a name
+        (
+            "The wiki and the bug tracker are on Atlassian.",
+            [("fact", "wiki", "Atlassian"), ("fact", "bug tracker", "Atlassian")],
+        ),
+        (
+            "Ivy Chen, our CFO, is based in Toronto.",
+            [("fact", "Ivy Chen", "Toronto"), ("fact", "Ivy Chen", "cfo")],
+        ),
+        ("Eva Lind left Globex and joined Stark Industries.", [("change", "Eva Lind", "Stark Industries")]),
+        ("Omar has been promoted to head of sales.", [("change", "Omar", "head of sales")]),
+    ],
+)  # fmt: skip
+def test_facts_beyond_the_copula(nlp: Any, text: str, want: list[tuple[str, str, str]]) -> None:
+    got = [(g["type"], g["subject"], g["value"]) for g in predicted(nlp, text)]
+    assert got == want
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Going forward, copy Mark on every proposal.",
+        "Remember to always add alt text to images.",
+        "I'd rather you skip the small talk in emails.",
+        "No more than two exclamation marks per email, please.",
+    ],
+)
+def test_rules_in_other_moods_are_preferences(nlp: Any, text: str) -> None:
+    assert [g["type"] for g in predicted(nlp, text)] == ["preference"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'Tom said, "never use the old logo."',  # someone's words, quoted
+        "Anna wants us to use Jira.",  # someone else's wish
+        "I used to prefer window seats.",  # a past habit
+        "If I were in charge, I'd keep the meetings short.",  # a hypothesis
+        "Keep it up, you're doing amazing!",  # encouragement
+        "Make sure to have fun this weekend!",
+        "Send my regards to your parents.",  # a one-off request
+        "Let me know if you need any help.",
+        "Never mind, it works now.",
+        "Always glad to help.",
+        "I went on a mountaineering trip last week with some workmates.",  # not "went with"
+        "They're my biggest support.",  # a relation, not a role
+    ],
+)
+def test_what_only_looks_like_a_statement_states_nothing(nlp: Any, text: str) -> None:
+    assert predicted(nlp, text) == []
+
+
+def test_decisions_and_conditional_procedures_from_the_parse(nlp: Any) -> None:
+    assert [g["type"] for g in predicted(nlp, "We opted to delay the launch.")] == ["decision"]
+    (proc,) = predicted(
+        nlp, "If a client asks for a discount, check with Mark and log the request in HubSpot."
+    )
+    assert proc["type"] == "procedure" and len(proc["value"]) == 2
+    assert predicted(nlp, "If possible, call me tomorrow.") == []
