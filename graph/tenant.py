@@ -7,7 +7,7 @@ nothing, so they surface as ``NotFound``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from graph.cypher import statement
 from graph.entities import EntityOps
@@ -24,9 +24,14 @@ from graph.transfer import TransferOps
 from graph.viz_ops import VizOps
 
 if TYPE_CHECKING:
+    from collections.abc import Awaitable, Callable
+
     from neo4j import AsyncManagedTransaction
 
     from graph.store import GraphStore, Rows
+
+
+T = TypeVar("T")
 
 
 class TenantGraph(
@@ -60,11 +65,7 @@ class TenantGraph(
         text = statement(name)
         params["tenant"] = self.tenant_id
         run = self._store._run
-        self._store.wrote(self.tenant_id)
-        try:
-            return await self._store._execute_write(lambda tx: run(tx, text, params, name))
-        finally:
-            self._store.wrote(self.tenant_id)
+        return await self._written(lambda tx: run(tx, text, params, name))
 
     async def write_many(
         self, steps: list[tuple[str, dict[str, Any]]], check: Check | None = None
@@ -84,6 +85,11 @@ class TenantGraph(
                 results.append(rows)
             return results
 
+        return await self._written(work)
+
+    async def _written(self, work: Callable[[AsyncManagedTransaction], Awaitable[T]]) -> T:
+        """Run a write transaction of this tenant, counted as it begins and as it ends
+        (``GraphStore.writes_of``: caches of the tenant's graph go stale on either)."""
         self._store.wrote(self.tenant_id)
         try:
             return await self._store._execute_write(work)

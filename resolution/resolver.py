@@ -283,7 +283,7 @@ class Resolver:
         if not missing:
             return {i: turn.entities[i] for i in wanted if i in turn.entities}
         turn.asked.update(missing)
-        needs_profile = [i for i in missing if full and i in full]
+        needs_profile = {i for i in missing if full and i in full}
         writes = self.graph.writes_of(turn.tenant_id)
         if not turn.writing:  # reads may use what earlier reads found (``entity_cache.py``)
             cached = self.entities.get(turn.tenant_id, writes, missing)
