@@ -8,9 +8,14 @@
 // conflicts. So the alias node keeps ``claim``, the id the latest check proposed.
 // The name names one entity when exactly one entity has it (of $type when some have that
 // type; merges followed), as resolution decides.
+// The tenant is registered on its first write (the reconciler and jobs iterate over tenants),
+// and the entity comes back, so the caller needs no second round trip to read it.
 // params: $tenant, $row (the new entity's properties), $alias {key, norm, text},
 //         $type (a type value, or null: any type)
-// returns: id (the entity found or created), created
+// returns: e (the properties of the entity found or created), created
+MERGE (t:Tenant {id: $tenant})
+ON CREATE SET t.created_at = $row.first_seen
+WITH t
 MERGE (al:Alias {key: $alias.key})
 ON CREATE SET al.tenant_id = $tenant, al.norm = $alias.norm, al.text = $alias.text
 SET al.claim = $row.id
@@ -27,4 +32,6 @@ FOREACH (x IN CASE WHEN found THEN [] ELSE [al] END |
   CREATE (n:Entity)
   SET n = $row, n.tenant_id = $tenant
   CREATE (x)-[:ALIAS_OF]->(n))
-RETURN CASE WHEN found THEN same[0].id ELSE $row.id END AS id, NOT found AS created
+WITH CASE WHEN found THEN same[0].id ELSE $row.id END AS id, found
+MATCH (e:Entity {id: id, tenant_id: $tenant})
+RETURN properties(e) AS e, NOT found AS created

@@ -71,13 +71,8 @@ class EntityOps(Scoped):
         if parent_id is not None:
             await self.get_entity(parent_id)
         row = _entity_row(texts, type, parent_id, context_tags, at)
-        await self.write_many(
-            [
-                ("tenant_ensure", {"at": row["first_seen"]}),
-                ("entity_create", {"row": row, "aliases": alias_rows}),
-            ]
-        )
-        return await self.get_entity(row["id"])
+        rows = await self.write("entity_create", row=row, aliases=alias_rows)
+        return entity_from(rows[0]["e"])
 
     async def create_entity_once(
         self, name: str, type: EntityType, agree: EntityType | None, at: float | None = None
@@ -90,13 +85,8 @@ class EntityOps(Scoped):
         alias = self._alias_row(text)
         row = _entity_row([text], type, None, (), at)
         agreeing = None if agree is None else EntityType(agree).value
-        _, rows = await self.write_many(
-            [
-                ("tenant_ensure", {"at": row["first_seen"]}),
-                ("entity_create_once", {"row": row, "alias": alias, "type": agreeing}),
-            ]
-        )
-        return await self.get_entity(rows[0]["id"]), bool(rows[0]["created"])
+        rows = await self.write("entity_create_once", row=row, alias=alias, type=agreeing)
+        return entity_from(rows[0]["e"]), bool(rows[0]["created"])
 
     async def add_alias(self, entity_id: str, alias: str) -> Entity:
         norm = _alias_norm(alias)

@@ -56,7 +56,6 @@ class IdentityOps(EntityOps):
         row = _entity_row([text], type, None, (), at)
         row["provisional"] = bool(provisional)
         steps: list[tuple[str, dict[str, Any]]] = [
-            ("tenant_ensure", {"at": row["first_seen"]}),
             ("entity_create", {"row": row, "aliases": [self._alias_row(text)]}),
         ]
         if links:
@@ -67,8 +66,8 @@ class IdentityOps(EntityOps):
                     {"id": row["id"], "links": rows, "at": row["first_seen"]},
                 )
             )
-        await self.write_many(steps)
-        return await self.get_entity(row["id"])
+        created, *_ = await self.write_many(steps)
+        return entity_from(created[0]["e"])
 
     async def save_identity_decisions(self, rows: Sequence[dict[str, Any]]) -> None:
         """Store decision records (``IdentityDecision`` nodes; see the statement's header)."""

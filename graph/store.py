@@ -69,9 +69,10 @@ class GraphStore:
         self._driver = driver
         self._database = database
         self.round_trips = 0  # statements sent; tests use it to prove batching
-        # Write transactions begun per tenant in this process: a cache of what a tenant's
-        # graph held is valid only while this number has not moved (``writes_of``).
-        self._writes: dict[str, int] = {}
+        # Write transactions per tenant in this process that may change its entities: a cache
+        # of the tenant's entities is valid only while this number has not moved
+        # (``entity_writes_of``).
+        self._entity_writes: dict[str, int] = {}
         self.observer: Callable[[str, float], None] | None = None  # (statement, seconds)
         # Called with a write transaction's first statement each time the driver runs it
         # again after a transient error (ArcadeDB: a write conflict with another transaction).
@@ -206,14 +207,14 @@ class GraphStore:
         await self._execute_read(lambda tx: self._run(tx, "RETURN 1 AS ok", {}))
         return (time.perf_counter() - start) * 1000
 
-    def writes_of(self, tenant_id: str) -> int:
-        """How many write transactions of ``tenant_id`` this process has begun or ended (each
-        counts twice); a value read before a read still equal after it means no write of
-        this process overlapped the read."""
-        return self._writes.get(tenant_id, 0)
+    def entity_writes_of(self, tenant_id: str) -> int:
+        """How many write transactions of ``tenant_id`` that may change its entities this
+        process has begun or ended (each counts twice; ``TenantGraph`` counts them): a
+        value read before a read still equal after it means no such write overlapped it."""
+        return self._entity_writes.get(tenant_id, 0)
 
-    def wrote(self, tenant_id: str) -> None:
-        self._writes[tenant_id] = self._writes.get(tenant_id, 0) + 1
+    def entity_wrote(self, tenant_id: str) -> None:
+        self._entity_writes[tenant_id] = self._entity_writes.get(tenant_id, 0) + 1
 
     # -- execution -----------------------------------------------------------------------------
 

@@ -24,7 +24,7 @@ from graph.transfer import TransferOps
 from graph.viz_ops import VizOps
 
 if TYPE_CHECKING:
-    from collections.abc import Awaitable, Callable
+    from collections.abc import Awaitable, Callable, Iterable
 
     from neo4j import AsyncManagedTransaction
 
@@ -32,6 +32,35 @@ if TYPE_CHECKING:
 
 
 T = TypeVar("T")
+
+# Write statements that never change an existing entity's name, type, aliases, parent, merge
+# or flags (they may create entities, or link memories and entities): a transaction of only
+# these leaves the entities that turns and reads resolve against as they were
+# (``resolution/entity_cache.py``; a new entity is simply not cached yet). Any other write
+# counts as changing them, so a statement missing here costs a cache miss, never a stale read.
+ENTITY_NEUTRAL = frozenset(
+    {
+        "tenant_ensure",
+        "ingest_memories_create",
+        "ingest_turn_session",
+        "ingest_supersede_batch",
+        "ingest_conflict_create",
+        "ingest_task_dedupe",
+        "ingest_task_mention",
+        "ingest_job_delete",
+        "memory_create",
+        "memory_mark_indexed",
+        "identity_decisions_save",
+        "identity_link_candidates",
+        "entity_create",
+        "entity_create_once",
+        # These two change an entity, and their writers replace it in the entity cache
+        # themselves (``resolution/profiles.py``, ``resolution/linking.py``): a profile job
+        # runs after most turns, and a new relation comes with many.
+        "resolution_profile_update",
+        "entity_relate_once",
+    }
+)
 
 
 class TenantGraph(
@@ -65,7 +94,7 @@ class TenantGraph(
         text = statement(name)
         params["tenant"] = self.tenant_id
         run = self._store._run
-        return await self._written(lambda tx: run(tx, text, params, name))
+        return await self._written(lambda tx: run(tx, text, params, name), (name,))
 
     async def write_many(
         self, steps: list[tuple[str, dict[str, Any]]], check: Check | None = None
@@ -85,13 +114,18 @@ class TenantGraph(
                 results.append(rows)
             return results
 
-        return await self._written(work)
+        return await self._written(work, [name for name, _ in steps])
 
-    async def _written(self, work: Callable[[AsyncManagedTransaction], Awaitable[T]]) -> T:
-        """Run a write transaction of this tenant, counted as it begins and as it ends
-        (``GraphStore.writes_of``: caches of the tenant's graph go stale on either)."""
-        self._store.wrote(self.tenant_id)
+    async def _written(
+        self, work: Callable[[AsyncManagedTransaction], Awaitable[T]], names: Iterable[str]
+    ) -> T:
+        """Run a write transaction of this tenant; one that may change its entities (a
+        statement not in ``ENTITY_NEUTRAL``) is counted as it begins and as it ends
+        (``GraphStore.entity_writes_of``: entity caches go stale on either)."""
+        if ENTITY_NEUTRAL.issuperset(names):
+            return await self._store._execute_write(work)
+        self._store.entity_wrote(self.tenant_id)
         try:
             return await self._store._execute_write(work)
         finally:
-            self._store.wrote(self.tenant_id)
+            self._store.entity_wrote(self.tenant_id)

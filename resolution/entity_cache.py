@@ -1,13 +1,21 @@
-"""Reads' entity cache: the entities a read resolves against, kept until the tenant writes.
+"""The entity cache: the entities turns and reads resolve against, kept until they change.
 
-A read that names "Peter" among 500 Peters weighs every one of them (``reading.py``), and
-reading 500 entities over Bolt was most of such a resolve. Between two writes of a tenant the
-entities cannot have changed in this process, so reads keep what they read, tagged with the
-tenant's write count (``GraphStore.writes_of``); any write of the tenant (a turn, a merge, a
-re-profile, an erase) makes the tag stale and the next read goes to the graph again. Writes
-never use the cache (the write path decides identity on what the graph holds), and entries
-also expire after ``ttl`` seconds, the bound on staleness when another process writes the
-same graph (several API replicas on one Neo4j). Profile embeddings are not kept.
+A turn or a read that names "Peter" among many Peters weighs every one of them
+(``reading.py``, ``identity.py``), and reading them over Bolt, profile embeddings included,
+was the most expensive statement of a turn. Between two writes of a tenant that may change
+its entities, the entities cannot have changed in this process, so what was read is kept,
+tagged with the tenant's entity write count (``GraphStore.entity_writes_of``): a write that
+creates, merges, renames or erases an entity makes the tag stale and the next resolve goes
+to the graph again, while a turn that only stores memories about entities
+(``ENTITY_NEUTRAL`` in ``graph/tenant.py``; a new entity is simply not cached yet) leaves it
+valid, and the writers of a new profile or a new parent replace the entities they changed
+(``ProfileBuilder``, ``linking.py``). Entries also expire after
+``ttl`` seconds: the bound on staleness when another process writes the same graph (several
+API replicas on one Neo4j; the embedded engine has one process).
+
+Profile embeddings are kept as arrays (3 KB each instead of ~12 KB of Python floats; the
+same values), at most ``max_profiles`` over all tenants; an entity whose embedding was not
+kept is read again when context has to weigh it.
 """
 
 from __future__ import annotations
@@ -16,49 +24,116 @@ import time
 from collections import OrderedDict
 from collections.abc import Iterable
 
+import numpy as np
+
 from core.types import Entity
 
 
 class _Tenant:
-    __slots__ = ("entities", "loaded_at", "writes")
+    __slots__ = ("entities", "loaded_at", "profiles", "replaced", "writes")
 
     def __init__(self, writes: int) -> None:
         self.writes = writes
         self.loaded_at = time.monotonic()
-        self.entities: dict[str, Entity] = {}
+        self.entities: dict[str, Entity] = {}  # without their profile embedding
+        # Entities read with their profile embedding: the embedding, or None (it has none).
+        self.profiles: dict[str, np.ndarray | None] = {}
+        self.replaced: dict[str, int] = {}  # id -> the ``EntityCache.seq`` of its replacement
 
 
 class EntityCache:
-    """Entities (without profile embeddings) of recently read tenants."""
+    """Entities of recently resolved tenants, their profile embeddings when read."""
 
-    def __init__(self, ttl: float, max_tenants: int = 256, max_entities: int = 20_000) -> None:
+    def __init__(
+        self,
+        ttl: float,
+        max_tenants: int = 256,
+        max_entities: int = 20_000,
+        max_profiles: int = 20_000,
+    ) -> None:
         self._ttl = ttl
         self._max_tenants = max_tenants
         self._max_entities = max_entities
+        self._max_profiles = max_profiles
+        self._profiles = 0  # embeddings kept over all tenants
         self._tenants: OrderedDict[str, _Tenant] = OrderedDict()
+        self.seq = 0  # replacements made; a resolve notes it before reading (``put``)
 
-    def get(self, tenant_id: str, writes: int, ids: Iterable[str]) -> dict[str, Entity]:
-        """The cached entities among ``ids``, if the tenant has not written since."""
+    def get(
+        self, tenant_id: str, writes: int, ids: Iterable[str], profiled: Iterable[str] = ()
+    ) -> dict[str, Entity]:
+        """The cached entities among ``ids`` if the tenant's entities have not changed since;
+        those in ``profiled`` only with their profile embedding (left out when it was not
+        kept, so the caller reads them)."""
         found = self._valid(tenant_id, writes)
         if found is None:
             return {}
-        return {i: found.entities[i] for i in ids if i in found.entities}
+        need = set(profiled)
+        out: dict[str, Entity] = {}
+        for i in ids:
+            entity = found.entities.get(i)
+            if entity is None:
+                continue
+            if i in need:
+                if i not in found.profiles:
+                    continue  # read without it, or not kept: the caller reads it
+                vector = found.profiles[i]
+                if vector is not None:
+                    entity = entity.model_copy(update={"profile_embedding": tuple(vector.tolist())})
+            out[i] = entity
+        return out
 
-    def put(self, tenant_id: str, writes: int, entities: Iterable[Entity]) -> None:
-        """Keep entities read when the tenant's write count was ``writes`` (taken before the
-        read: a write that overlapped it has moved the count, and nothing is kept)."""
+    def put(
+        self,
+        tenant_id: str,
+        writes: int,
+        entities: Iterable[Entity],
+        profiled: Iterable[str] = (),
+        since: int | None = None,
+    ) -> None:
+        """Keep entities read when the tenant's entity write count was ``writes`` (taken
+        before the read: a write that overlapped it has moved the count, and nothing is
+        kept); ``profiled`` are those read with their profile embedding. ``since``: the
+        ``seq`` noted before the read; an entity replaced after it (``replace``) is newer
+        here than what the read found, and is kept as it is."""
         if self._ttl <= 0:
             return
         found = self._valid(tenant_id, writes)
         if found is None:
             found = self._tenants[tenant_id] = _Tenant(writes)
         self._tenants.move_to_end(tenant_id)
+        with_profile = set(profiled)
         for e in entities:
-            if len(found.entities) >= self._max_entities:
+            if since is not None and found.replaced.get(e.id, -1) > since:
+                continue
+            if e.id not in found.entities and len(found.entities) >= self._max_entities:
                 break
             found.entities[e.id] = e.model_copy(update={"profile_embedding": None})
+            if e.id not in with_profile:
+                continue
+            if e.id not in found.profiles:
+                if self._profiles >= self._max_profiles:
+                    continue
+                self._profiles += 1
+            vector = e.profile_embedding
+            found.profiles[e.id] = None if not vector else np.asarray(vector, dtype=np.float64)
         while len(self._tenants) > self._max_tenants:
-            self._tenants.popitem(last=False)
+            _, dropped = self._tenants.popitem(last=False)
+            self._profiles -= len(dropped.profiles)
+
+    def replace(self, tenant_id: str, writes: int, entities: Iterable[Entity]) -> None:
+        """Entities just changed by a write that does not count as an entity write (a new
+        profile, a parent set by a new relation), as the write left them, embeddings
+        included: replace the kept ones if the tenant's entry is valid. A resolve that read
+        one of them before the write cannot put its older copy back (``put``'s ``since``)."""
+        found = self._valid(tenant_id, writes)
+        if found is None:
+            return
+        self.seq += 1
+        fresh = [e for e in entities if e.id in found.entities]
+        for e in fresh:
+            found.replaced[e.id] = self.seq
+        self.put(tenant_id, writes, fresh, [e.id for e in fresh])
 
     def _valid(self, tenant_id: str, writes: int) -> _Tenant | None:
         found = self._tenants.get(tenant_id)
@@ -66,5 +141,6 @@ class EntityCache:
             return None
         if found.writes != writes or time.monotonic() - found.loaded_at > self._ttl:
             del self._tenants[tenant_id]
+            self._profiles -= len(found.profiles)
             return None
         return found

@@ -194,6 +194,9 @@ async def _relations(
         if created:
             turn.entities[subject.id] = current
             changed.add(subject.id)
+            if current.parent_id != subject.parent_id:  # not an entity write: ENTITY_NEUTRAL
+                writes = resolver.graph.entity_writes_of(turn.tenant_id)
+                resolver.entities.replace(turn.tenant_id, writes, [current])
     return changed
 
 

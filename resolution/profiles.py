@@ -23,6 +23,7 @@ from core.text import normalize_name
 from core.types import Entity
 from graph.resolution_ops import ProfileMaterial
 from graph.store import GraphStore
+from resolution.entity_cache import EntityCache
 from retrieval.embedders import Embedder
 
 Progress = Callable[[int, int], None]  # (entities done, entities total)
@@ -146,10 +147,20 @@ def profile_facets(entity: Entity) -> list[str]:
 class ProfileBuilder:
     """Computes and stores entity profiles for one graph and embedder."""
 
-    def __init__(self, graph: GraphStore, embedder: Embedder, settings: ResolutionSettings):
+    def __init__(
+        self,
+        graph: GraphStore,
+        embedder: Embedder,
+        settings: ResolutionSettings,
+        cache: EntityCache | None = None,
+    ):
         self._graph = graph
         self._embedder = embedder
         self._s = settings
+        # Saving a profile does not count as an entity write (``ENTITY_NEUTRAL``): the
+        # entities cached for resolution are replaced here with what was saved instead, so
+        # turns that follow keep their cache (a profile job runs after most turns).
+        self._cache = cache
 
     async def refresh(self, tenant_id: str, entity_ids: Sequence[str]) -> list[Entity]:
         """Recompute the profiles of these entities now (unknown ids are skipped)."""
@@ -207,5 +218,9 @@ class ProfileBuilder:
         vectors = await self._embedder.embed_documents(texts)
         for row, vector in zip(rows, vectors, strict=True):
             row["embedding"] = vector
+        writes = self._graph.entity_writes_of(tenant_id)
         await tenant.save_profiles(rows)
-        return list((await tenant.get_entities(list(entities))).values())
+        fresh = list((await tenant.get_entities(list(entities))).values())
+        if self._cache is not None:
+            self._cache.replace(tenant_id, writes, fresh)
+        return fresh

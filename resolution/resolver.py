@@ -106,11 +106,11 @@ class Resolver:
         self.graph = graph
         self.embedder = embedder
         self.parser = parser or Parser(settings)
-        self.profiles = ProfileBuilder(graph, embedder, settings)
         self.disambiguator = Disambiguator(embedder, settings)
         self.tracker = EntityTracker(settings)
         self.names = GazetteerCache(graph, settings.max_cached_tenants, settings.gazetteer_ttl)
         self.entities = EntityCache(settings.entity_cache_ttl, settings.max_cached_tenants)
+        self.profiles = ProfileBuilder(graph, embedder, settings, self.entities)
         self._session_locks: OrderedDict[tuple[str, str], asyncio.Lock] = OrderedDict()
         self._creation_locks = StripedLocks(_CREATION_STRIPES)
 
@@ -284,18 +284,18 @@ class Resolver:
             return {i: turn.entities[i] for i in wanted if i in turn.entities}
         turn.asked.update(missing)
         needs_profile = {i for i in missing if full and i in full}
-        writes = self.graph.writes_of(turn.tenant_id)
-        if not turn.writing:  # reads may use what earlier reads found (``entity_cache.py``)
-            cached = self.entities.get(turn.tenant_id, writes, missing)
-            turn.entities.update((i, e) for i, e in cached.items() if i not in needs_profile)
-            missing = [i for i in missing if i not in turn.entities]
+        writes = self.graph.entity_writes_of(turn.tenant_id)
+        # Turns and reads alike use what earlier ones read while the tenant's entities have
+        # not changed (``entity_cache.py``).
+        turn.entities.update(self.entities.get(turn.tenant_id, writes, missing, needs_profile))
+        missing = [i for i in missing if i not in turn.entities]
         if missing:
-            found = await self.graph.tenant(turn.tenant_id).resolution_entities(
-                missing, [i for i in needs_profile if i in missing]
-            )
+            profiled = [i for i in needs_profile if i in missing]
+            since = self.entities.seq
+            found = await self.graph.tenant(turn.tenant_id).resolution_entities(missing, profiled)
             turn.entities.update(found)
-            if not turn.writing and self.graph.writes_of(turn.tenant_id) == writes:
-                self.entities.put(turn.tenant_id, writes, found.values())
+            if self.graph.entity_writes_of(turn.tenant_id) == writes:
+                self.entities.put(turn.tenant_id, writes, found.values(), profiled, since)
         return {i: turn.entities[i] for i in wanted if i in turn.entities}
 
     def _pools(

@@ -165,12 +165,13 @@ def test_fastcoref_configured_but_absent_fails_at_start(resolver: Resolver) -> N
         Resolver(resolver.graph, resolver.embedder, ResolutionSettings(coref="fastcoref"))
 
 
-async def test_reads_reuse_entities_only_until_the_tenant_writes(
+async def test_entities_are_reused_only_until_the_tenant_changes_them(
     resolver: Resolver, tenant_id: str
 ) -> None:
-    """A read keeps the namesakes it weighed (``entity_cache.py``), and the next read uses
-    them; any write of the tenant makes them stale: here the two Peters swap organisations,
-    and the same cue settles on the other one."""
+    """A resolve keeps the namesakes it weighed (``entity_cache.py``), and the next one uses
+    them; a write that only touches memories leaves them valid, a write that changes an
+    entity makes them stale: here the two Peters swap organisations, and the same cue
+    settles on the other one."""
     g = resolver.graph.tenant(tenant_id)
     acme = await g.create_entity("Acme Media", EntityType.ORG, at=AT)
     globex = await g.create_entity("Globex Labs", EntityType.ORG, at=AT)
@@ -185,14 +186,18 @@ async def test_reads_reuse_entities_only_until_the_tenant_writes(
         return [r.entity.id for r in result.resolved if r.entity and r.mention.text == "Peter"]  # type: ignore[attr-defined]
 
     assert meant(await resolver.resolve(tenant_id, query, at=AT)) == [novak.id]
-    writes = g._store.writes_of(tenant_id)
-    assert set(resolver.entities.get(tenant_id, writes, [novak.id, okafor.id])) == {
-        novak.id,
-        okafor.id,
-    }
+    writes = g._store.entity_writes_of(tenant_id)
+    both = [novak.id, okafor.id]
+    assert set(resolver.entities.get(tenant_id, writes, both)) == set(both)
+    kept = resolver.entities.get(tenant_id, writes, both, profiled=both)  # context weighed them
+    assert kept[novak.id].profile_embedding is not None
+    assert kept[novak.id].profile_embedding == (await g.get_entity(novak.id)).profile_embedding
+    await g.mark_indexed([novak.id])  # a memory-only write (no such memory: nothing changes)
+    assert g._store.entity_writes_of(tenant_id) == writes
+    assert set(resolver.entities.get(tenant_id, writes, both)) == set(both)
     assert meant(await resolver.resolve(tenant_id, query, at=AT)) == [novak.id]
     await g.update_entity(novak.id, parent_id=globex.id)
     await g.update_entity(okafor.id, parent_id=acme.id)
-    assert g._store.writes_of(tenant_id) > writes
-    assert not resolver.entities.get(tenant_id, g._store.writes_of(tenant_id), [novak.id])
+    assert g._store.entity_writes_of(tenant_id) > writes
+    assert not resolver.entities.get(tenant_id, g._store.entity_writes_of(tenant_id), [novak.id])
     assert meant(await resolver.resolve(tenant_id, query, at=AT)) == [okafor.id]
