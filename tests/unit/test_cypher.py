@@ -49,3 +49,23 @@ def test_schema_statements_are_idempotent_ddl() -> None:
     assert ddl and all("IF NOT EXISTS" in s for s in ddl)
     assert any("Memory" in s and "UNIQUE" in s for s in ddl)
     assert any("Alias" in s and "key IS UNIQUE" in s for s in ddl)
+
+
+def test_entity_neutral_statements_exist_and_change_no_entity_property() -> None:
+    """``ENTITY_NEUTRAL`` keeps the entity cache across these writes: a renamed statement
+    would silently count as an entity write (a cache miss), and one that sets an entity's
+    name, aliases, type or merge would serve stale entities."""
+    from graph.tenant import ENTITY_NEUTRAL
+
+    statements = cypher.all_statements()
+    replaced_by_writer = {"resolution_profile_update", "entity_relate_once"}
+    for name in ENTITY_NEUTRAL:
+        assert name in statements, name
+        if name in replaced_by_writer:
+            continue
+        sets = re.findall(r"\b(?:SET|REMOVE)\b[^\n]*", statements[name])
+        for clause in sets:
+            assert not re.search(r"\.(name|aliases|type|merged_into|provisional)\b", clause), (
+                name,
+                clause,
+            )
