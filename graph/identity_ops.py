@@ -48,10 +48,13 @@ class IdentityOps(EntityOps):
         provisional: bool,
         links: Sequence[tuple[str, float]] = (),
         at: float | None = None,
+        decisions: Sequence[dict[str, Any]] = (),
     ) -> Entity:
         """A new entity called ``name`` even though entities of that name exist (the turn
         said it is someone else, or could not tell); ``provisional`` with a scored
-        ``POSSIBLY_SAME_AS`` link to each of ``links`` (candidate id, score). One transaction."""
+        ``POSSIBLY_SAME_AS`` link to each of ``links`` (candidate id, score), and the
+        ``decisions`` that led to it (``save_identity_decisions``; an ``entity_id`` of None
+        is this entity). One transaction."""
         text = name.strip()
         row = _entity_row([text], type, None, (), at)
         row["provisional"] = bool(provisional)
@@ -66,6 +69,12 @@ class IdentityOps(EntityOps):
                     {"id": row["id"], "links": rows, "at": row["first_seen"]},
                 )
             )
+        if decisions:
+            rows = [
+                d if d["entity_id"] is not None else {**d, "entity_id": row["id"]}
+                for d in decisions
+            ]
+            steps.append(("identity_decisions_save", {"rows": rows}))
         created, *_ = await self.write_many(steps)
         return entity_from(created[0]["e"])
 

@@ -313,17 +313,25 @@ async def settle(
             entity = verdict.entity
             if entity is None:
                 links = [(w.entity.id, w.score) for w in verdict.possible]
+                # The decisions so far and this one go in the creation's transaction.
+                decisions.append(_decision(turn, m, None, verdict))
                 async with resolver.creating(turn.tenant_id):
                     entity = await tenant.create_identity(
-                        m.text, EntityType.PERSON, verdict.outcome == "provisional", links, turn.at
+                        m.text,
+                        EntityType.PERSON,
+                        verdict.outcome == "provisional",
+                        links,
+                        turn.at,
+                        decisions,
                     )
+                decisions = []
                 created.append(entity)
                 turn.entities[entity.id] = entity
+            elif not _obvious(verdict):
+                decisions.append(_decision(turn, m, entity, verdict))
             confidence = 1.0 if verdict.outcome != "linked" else _confidence(verdict)
             method = verdict.method or ("created" if verdict.outcome == "new" else "provisional")
             done[key] = ResolvedMention(m, entity, confidence, method, r.candidates)
-            if not _obvious(verdict):
-                decisions.append(_decision(turn, m, entity, verdict))
         d = done[key]
         turn.resolved[index] = ResolvedMention(m, d.entity, d.confidence, d.method, d.candidates)
     await tenant.save_identity_decisions(decisions)
@@ -352,12 +360,14 @@ def _focused(turn: Turn) -> set[str]:
     return {i for i, s in turn.state.salience.items() if s >= FOCUSED}
 
 
-def _decision(turn: Turn, m: Mention, entity: Entity, verdict: Verdict) -> dict[str, object]:
+def _decision(turn: Turn, m: Mention, entity: Entity | None, verdict: Verdict) -> dict[str, object]:
+    """The record of one decision; ``entity`` None: the entity the decision creates, whose
+    id ``create_identity`` fills in."""
     return {
         "id": new_id(),
         "mention": m.text,
         "memory_id": turn.source_memory_id,
-        "entity_id": entity.id,
+        "entity_id": None if entity is None else entity.id,
         "outcome": verdict.outcome,
         "method": verdict.method,
         "candidates": [w.entity.id for w in verdict.weighed],
