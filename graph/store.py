@@ -28,8 +28,9 @@ from neo4j.exceptions import ConstraintError, Neo4jError, ServiceUnavailable, Se
 
 from core.errors import BackendError, Conflict, EngineUnavailable
 from graph.cypher import statement
+from graph.migrate_times import LOCAL_MIGRATION as LOCAL_TIMES
 from graph.migrate_times import MIGRATION as MIGRATE_TIMES
-from graph.migrate_times import migrate_times
+from graph.migrate_times import localize_times, migrate_times
 from graph.records import from_graph, to_graph
 from graph.schema import quoted_schema_name, schema_statements
 from graph.tenant import TenantGraph
@@ -55,6 +56,7 @@ MIGRATIONS = (
     "restore_pruned",
     "restore_summarized",
     MIGRATE_TIMES,  # graph/migrate_times.py: floats to native datetimes, in batches
+    LOCAL_TIMES,  # graph/migrate_times.py: the embedded engine's zoned datetimes made local
 )
 # The name ``read_text`` runs under: its parameters and rows are not translated.
 ANALYST = "analyst"
@@ -188,12 +190,20 @@ class GraphStore:
             if await system.read("migration_applied", migration=name):
                 continue
             if name == MIGRATE_TIMES:
-                changed = await migrate_times(self._run_alone)
+                changed = await migrate_times(self._run_alone, local=await self._local_times())
+            elif name == LOCAL_TIMES:
+                changed = await localize_times(self._run_alone) if await self._local_times() else 0
             else:
                 rows = await system.write(f"migrate_{name}")
                 changed = int(rows[0]["changed"] or 0) if rows else 0
             await system.write("migration_record", migration=name, at=time.time(), changed=changed)
             log.info("graph migration %s applied (%d nodes changed)", name, changed)
+
+    async def _local_times(self) -> bool:
+        """Whether the engine keeps a datetime parameter as a local datetime (the embedded
+        ArcadeDB does; Neo4j keeps its zone): migrations then write local ones too."""
+        info = await self._driver.get_server_info()
+        return "ArcadeDB" in (info.agent or "")
 
     async def _run_alone(self, text: str, params: dict[str, Any], write: bool) -> Rows:
         """Run one statement in its own transaction (a migration's batches)."""

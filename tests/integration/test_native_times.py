@@ -21,9 +21,9 @@ from api.auth import create_key
 from api.brain import Brain
 from core.clock import NEVER
 from core.settings import GraphSettings, Settings
-from core.types import NewMemory
+from core.types import EntityType, NewMemory
 from graph.analyst import query_text, run_read_only
-from graph.migrate_times import MIGRATION
+from graph.migrate_times import LOCAL_MIGRATION, MIGRATION
 from graph.records import epoch_seconds
 from graph.runtime import open_graph
 from graph.store import ANALYST, GraphStore
@@ -228,6 +228,11 @@ async def test_a_float_time_graph_is_migrated_once_and_resumes_after_a_kill(
         assert left == [{"set": 61, "floats": 0}]
         (link,) = await store.read_text(LINK, {"tenant": "legacy"})
         assert epoch_seconds(link["at"]) == T1
+        # Stored in the form a write gives them (the embedded engine: local, which it reads
+        # faster than zoned; Neo4j: zoned), so old and new times read alike.
+        fresh = await _fresh_time(store, "legacy")
+        (old,) = await native(store, "legacy", OLD_CREATED, id="legacy-3")
+        assert (old["t"].tzinfo is None) == (fresh.tzinfo is None)
         history = await run_read_only(
             store, "legacy", query_text("fact_history"), {"id": "legacy-1"}
         )
@@ -251,6 +256,45 @@ async def test_a_float_time_graph_is_migrated_once_and_resumes_after_a_kill(
         await runtime.close()
 
 
+async def test_zoned_times_of_the_first_migration_take_the_form_writes_give(
+    brain: Brain, tenant_id: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The first version of the float migration stored Cypher ``datetime()`` values, which the
+    embedded engine keeps zoned (and reads two to four times slower than the local ones its
+    writes keep); ``local_times`` converts them there and changes nothing on Neo4j."""
+    store = brain.graph
+    await _raw(store, LEGACY, tenant=tenant_id, t0=T0, t1=T1)
+    await _raw(
+        store,
+        "MATCH (m:Memory) WHERE m.tenant_id = $tenant SET m.created_at = "
+        "datetime({epochSeconds: 1700000000 + toInteger(substring(m.id, 7)), nanosecond: 5})",
+        tenant=tenant_id,
+    )
+    await _raw(store, "MATCH (g:Migration {name: $name}) DELETE g", name=LOCAL_MIGRATION)
+    caplog.set_level(logging.WARNING, logger="graph.migrate_times")
+    await store.install_schema()
+    assert await store.system.read("migration_applied", migration=LOCAL_MIGRATION)
+    fresh = await _fresh_time(store, tenant_id)
+    (old,) = await native(store, tenant_id, OLD_CREATED, id="legacy-3")
+    assert (old["t"].tzinfo is None) == (fresh.tzinfo is None)
+    assert epoch_seconds(old["t"]) == 1_700_000_003.000000005  # the same instant
+    converted = [r.getMessage() for r in caplog.records if LOCAL_MIGRATION in r.getMessage()]
+    assert bool(converted) == (fresh.tzinfo is None)  # only where writes keep them local
+
+
+async def _fresh_time(store: GraphStore, tenant: str) -> DateTime:
+    """A time as this engine stores what a write sends."""
+    entity = await store.tenant(tenant).create_entity("Fresh Person", EntityType.PERSON)
+    (row,) = await native(
+        store,
+        tenant,
+        "MATCH (e:Entity {id: $id, tenant_id: $tenant}) RETURN e.first_seen AS t",
+        id=entity.id,
+    )
+    return row["t"]
+
+
+OLD_CREATED = "MATCH (m:Memory {id: $id, tenant_id: $tenant}) RETURN m.created_at AS t"
 # The legacy memories' time values: how many are set, and how many are still floats.
 FLOATS = """
 MATCH (m:Memory) WHERE m.tenant_id = $tenant
