@@ -18,13 +18,16 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from api.auth import create_key, revoke_key
 from api.brain_entities import EntityFacade
 from api.brain_lifecycle import LifecycleFacade
 from api.disk import DiskPurge
 from api.enrich import enrich
+from api.viz import VizQuery, VizView, viz_graph
 from core.clock import now
 from core.errors import BackendError, Conflict, InvalidInput
 from core.ids import check_id
+from core.ingest_types import DocumentJob, DocumentResult, Task, TaskStatus, TurnInput
 from core.retrieval_types import (
     AssembledContext,
     ContextRequest,
@@ -41,12 +44,14 @@ from core.types import (
     MemoryType,
     NewMemory,
 )
+from graph.analyst import run_read_only
 from graph.runtime import GraphRuntime, open_graph
 from graph.store import GraphStore
 from graph.supervisor import EngineSupervisor
 from ingest.lifecycle.service import LifecycleService
 from ingest.reconcile import ReconcileReport, reconcile
 from ingest.service import IngestService
+from ingest.turns import TurnResult
 from resolution.profiles import ReprofileReport
 from resolution.resolver import Resolver
 from resolution.types import Resolution
@@ -325,6 +330,36 @@ class Brain(EntityFacade, LifecycleFacade):
         found = await tenant.get_memories(ids)
         return [found[i] for i in ids if i in found]
 
+    # -- turns, documents, tasks ---------------------------------------------------------------
+
+    async def record_turn(self, tenant_id: str, turn: TurnInput) -> TurnResult:
+        """The main write path: store the turn, extract memories, entities and tasks."""
+        return await self.ingest.record_turn(tenant_id, turn)
+
+    async def ingest_document_or_job(
+        self, tenant_id: str, source_path: str, text: str, project_id: str | None = None
+    ) -> DocumentResult | DocumentJob:
+        """A document now, or a large one as a background job (see ``IngestService``)."""
+        return await self.ingest.ingest_document_or_job(tenant_id, source_path, text, project_id)
+
+    async def document_job(self, tenant_id: str, job_id: str) -> DocumentJob:
+        return await self.ingest.document_job(tenant_id, job_id)
+
+    async def tasks(
+        self, tenant_id: str, status: TaskStatus | None = None, limit: int = 100
+    ) -> list[Task]:
+        return await self.ingest.tasks(tenant_id, status, limit)
+
+    async def confirm_task(self, tenant_id: str, task_id: str) -> Task:
+        return await self.ingest.confirm_task(tenant_id, check_id(task_id))
+
+    async def dismiss_task(self, tenant_id: str, task_id: str) -> Task:
+        return await self.ingest.dismiss_task(tenant_id, check_id(task_id))
+
+    async def viz_graph(self, tenant_id: str, query: VizQuery) -> VizView:
+        """The explorer's view of a tenant (see ``api.viz``)."""
+        return await viz_graph(self.graph, tenant_id, query)
+
     # -- core (always-injected) memory ---------------------------------------------------------
 
     async def core(self, tenant_id: str) -> list[Memory]:
@@ -378,13 +413,11 @@ class Brain(EntityFacade, LifecycleFacade):
         for rec in records:
             if rec.get("kind") in ids and isinstance(rec.get(rec["kind"]), dict):
                 ids[rec["kind"]].append(str(rec[rec["kind"]].get("id")))
-        rows = await self.graph.system.read(
-            "import_taken_ids", memory_ids=ids["memory"], entity_ids=ids["entity"]
-        )
-        if not rows:
+        holders = await self.graph.system.holders(ids["memory"], ids["entity"])
+        if not holders:
             return
-        here = sum(r["tenant_id"] == tenant_id for r in rows)
-        if here == len(rows):
+        here = holders.count(tenant_id)
+        if here == len(holders):
             where = f"tenant {tenant_id!r} has them: the export was imported there already"
         else:
             where = (
@@ -392,9 +425,29 @@ class Brain(EntityFacade, LifecycleFacade):
                 "import into another database, or erase that tenant first"
             )
         raise Conflict(
-            f"nothing imported: {len(rows)} of the export's {sum(map(len, ids.values()))} "
+            f"nothing imported: {len(holders)} of the export's {sum(map(len, ids.values()))} "
             f"memory and entity ids exist already; {where}"
         )
+
+    # -- administration (the API allows these to admin keys) ----------------------------------
+
+    async def tenants(self) -> list[str]:
+        return await self.graph.system.tenants()
+
+    async def read_only_cypher(
+        self, tenant_id: str, text: str, params: dict[str, Any] | None = None
+    ) -> list[dict[str, Any]]:
+        """Rows of an analyst's read-only query with ``$tenant`` bound (see ``graph.analyst``)."""
+        return await run_read_only(self.graph, tenant_id, text, params)
+
+    async def create_api_key(
+        self, tenant: str, name: str | None = None, admin: bool = False
+    ) -> tuple[str, str]:
+        """A new key for ``tenant``: (key id, key); the key is shown once, never stored."""
+        return await create_key(self.graph, tenant, name, admin)
+
+    async def revoke_api_key(self, key_id: str) -> None:
+        await revoke_key(self.graph, key_id)
 
     # -- operations ----------------------------------------------------------------------------
 
@@ -423,8 +476,7 @@ class Brain(EntityFacade, LifecycleFacade):
             )
             counts = {"memories": total, "unindexed": unindexed, "entities": entities}
         elif engines[0].ok:
-            rows = await self.graph.system.read("index_lag")
-            counts = {"unindexed": int(rows[0]["lag"]) if rows else 0}
+            counts = {"unindexed": await self.graph.system.index_lag()}
         return Health(ok=all(e.ok for e in engines), engines=engines, **counts)
 
     def _graph_detail(self) -> str:
