@@ -73,11 +73,10 @@ class TypedErrors(FieldExtension):
     """The one rule of the API's expected failures, put on every root field by
     ``protect_root_fields``: malformed text in the arguments is refused before the resolver
     runs, and an expected error the resolver raises (the ``core.errors`` tree, or a domain
-    model refusing its fields) becomes the matching member of the field's result union.
-    Anything else propagates, and the schema masks and logs it."""
+    model refusing its fields) is answered as its typed result (``error_result``), which the
+    field's result union lists. Anything else propagates, and the schema masks and logs it."""
 
     def apply(self, field: StrawberryField) -> None:
-        self.field = field
         result = field.type
         self.members: list[object] = (
             list(result.types) if isinstance(result, StrawberryUnion) else []
