@@ -50,17 +50,17 @@ async def create_key(
     }
     if name:
         row["name"] = name
-    await graph.system.write("apikey_create", row=row)
+    await graph.system.create_api_key(row)
     return key_id, key
 
 
 async def revoke_key(graph: GraphStore, key_id: str) -> None:
-    if not await graph.system.write("apikey_revoke", id=key_id, at=now()):
+    if not await graph.system.revoke_api_key(key_id, now()):
         raise NotFound("key", key_id)
 
 
 async def list_keys(graph: GraphStore) -> list[dict[str, Any]]:
-    return await graph.system.read("apikey_list")
+    return await graph.system.api_keys()
 
 
 TENANT_HEADER = "x-brain-tenant"
@@ -89,8 +89,7 @@ async def authenticate(graph: GraphStore, authorization: str | None) -> Principa
     key = key.strip()
     if scheme.lower() != "bearer" or not key.startswith(KEY_PREFIX):
         raise Forbidden("malformed Authorization header: expected 'Bearer brn_...'")
-    rows = await graph.system.read("apikey_lookup", hash=hash_key(key))
-    if not rows:
+    stored = await graph.system.api_key_by_hash(hash_key(key))
+    if stored is None:
         raise Forbidden("unknown or revoked API key")
-    row = rows[0]
-    return Principal(tenant_id=row["tenant_id"], key_id=row["id"], admin=bool(row.get("admin")))
+    return Principal(tenant_id=stored.tenant_id, key_id=stored.id, admin=stored.admin)

@@ -11,20 +11,37 @@ the tenant first, which the API takes from the caller's key.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
-from api.brain_entities import EntityFacade
-from api.brain_lifecycle import LifecycleFacade
+from api.auth import create_key, revoke_key
+from api.brain_entities import DescribedQuestion, EntityOperations
 from api.disk import DiskPurge
 from api.enrich import enrich
+from api.health import Health, HealthCheck
+from api.viz import VizQuery, VizView, viz_graph
 from core.clock import now
-from core.errors import BackendError, Conflict, InvalidInput
+from core.errors import Conflict, InvalidInput
 from core.ids import check_id
+from core.ingest_types import (
+    DocumentJob,
+    DocumentResult,
+    Session,
+    Task,
+    TaskStatus,
+    TurnInput,
+)
+from core.lifecycle_types import (
+    ConsolidationReport,
+    FeedbackOutcome,
+    FeedbackResult,
+    JobName,
+    JobRun,
+    MemoryMerge,
+)
 from core.retrieval_types import (
     AssembledContext,
     ContextRequest,
@@ -35,18 +52,24 @@ from core.retrieval_types import (
 from core.settings import Settings
 from core.tokens import token_counter
 from core.types import (
+    Entity,
+    EntityMerge,
+    EntityRelation,
+    EntityType,
     EraseReport,
     LineageLink,
     Memory,
     MemoryType,
     NewMemory,
 )
+from graph.analyst import run_read_only
 from graph.runtime import GraphRuntime, open_graph
 from graph.store import GraphStore
 from graph.supervisor import EngineSupervisor
 from ingest.lifecycle.service import LifecycleService
 from ingest.reconcile import ReconcileReport, reconcile
 from ingest.service import IngestService
+from ingest.turns import TurnResult
 from resolution.profiles import ReprofileReport
 from resolution.resolver import Resolver
 from resolution.types import Resolution
@@ -60,25 +83,9 @@ from retrieval.vector_index import VectorIndex
 log = logging.getLogger(__name__)
 
 
-@dataclass(frozen=True)
-class EngineStatus:
-    name: str
-    ok: bool
-    latency_ms: float | None = None
-    detail: str | None = None
-
-
-@dataclass(frozen=True)
-class Health:
-    ok: bool
-    engines: list[EngineStatus]
-    memories: int | None = None
-    entities: int | None = None
-    unindexed: int | None = None  # index lag: memories not yet in the vector index
-
-
-class Brain(EntityFacade, LifecycleFacade):
-    """Owns the graph, the vector index and the embedder; offers the operations."""
+class Brain:
+    """Owns the engines and the services built on them (a plain composition: each service
+    gets what it needs in its constructor); every public method is an operation."""
 
     def __init__(
         self,
@@ -110,6 +117,8 @@ class Brain(EntityFacade, LifecycleFacade):
             self._reprofile_ids,
             self.ingest.llm.client if self.ingest.llm is not None else None,
         )
+        self.entity_ops = EntityOperations(graph, self.resolver)
+        self.health_check = HealthCheck(graph, index, runtime, settings.graph.uri)
         self._runtime = runtime
         self.disk = DiskPurge(settings, index, runtime)  # erased data off the engines' files
         if runtime is not None and runtime.supervisor is not None:
@@ -325,6 +334,158 @@ class Brain(EntityFacade, LifecycleFacade):
         found = await tenant.get_memories(ids)
         return [found[i] for i in ids if i in found]
 
+    # -- entities (EntityOperations) -----------------------------------------------------------
+
+    async def entity(self, tenant_id: str, entity_id: str) -> Entity:
+        return await self.entity_ops.entity(tenant_id, entity_id)
+
+    async def entities(self, tenant_id: str, ids: Sequence[str]) -> dict[str, Entity]:
+        return await self.entity_ops.entities(tenant_id, ids)
+
+    async def list_entities(
+        self,
+        tenant_id: str,
+        *,
+        first: int,
+        after: str | None = None,
+        name: str | None = None,
+        type: EntityType | None = None,
+        alias: str | None = None,
+    ) -> list[Entity]:
+        return await self.entity_ops.list_entities(
+            tenant_id, first=first, after=after, name=name, type=type, alias=alias
+        )
+
+    async def create_entity(
+        self, tenant_id: str, name: str, type: EntityType, aliases: Sequence[str] = ()
+    ) -> Entity:
+        return await self.entity_ops.create_entity(tenant_id, name, type, aliases)
+
+    async def relationships(self, tenant_id: str, entity_id: str) -> list[EntityRelation]:
+        return await self.entity_ops.relationships(tenant_id, entity_id)
+
+    async def add_alias(self, tenant_id: str, entity_id: str, alias: str) -> Entity:
+        return await self.entity_ops.add_alias(tenant_id, entity_id, alias)
+
+    async def merge_entities(
+        self,
+        tenant_id: str,
+        keep_id: str,
+        drop_ids: Sequence[str],
+        reason: str,
+        by: str | None = None,
+    ) -> EntityMerge:
+        return await self.entity_ops.merge_entities(tenant_id, keep_id, drop_ids, reason, by)
+
+    async def unmerge_entities(self, tenant_id: str, merge_id: str) -> EntityMerge:
+        return await self.entity_ops.unmerge_entities(tenant_id, merge_id)
+
+    async def identity_questions(
+        self, tenant_id: str, first: int, after: str | None = None
+    ) -> list[DescribedQuestion]:
+        return await self.entity_ops.identity_questions(tenant_id, first, after)
+
+    async def confirm_same_entity(
+        self,
+        tenant_id: str,
+        entity_id: str,
+        other_id: str,
+        reason: str | None = None,
+        by: str | None = None,
+    ) -> EntityMerge:
+        return await self.entity_ops.confirm_same_entity(tenant_id, entity_id, other_id, reason, by)
+
+    async def confirm_distinct_entities(
+        self, tenant_id: str, entity_id: str, other_id: str, reason: str | None = None
+    ) -> None:
+        return await self.entity_ops.confirm_distinct_entities(
+            tenant_id, entity_id, other_id, reason
+        )
+
+    # -- sessions and the lifecycle (LifecycleService) -----------------------------------------
+
+    async def close_session(self, tenant_id: str, session_id: str) -> Session:
+        """Close a session and flush its working memory (its window ends; used turns are
+        promoted, and every turn stays)."""
+        session = await self.ingest.close_session(tenant_id, session_id)
+        await self.lifecycle.flush_session(tenant_id, session.id)
+        return session
+
+    async def consolidate(
+        self,
+        tenant_id: str,
+        jobs: Sequence[JobName] | None = None,
+        project_id: str | None = None,
+        session_id: str | None = None,
+        progress: Callable[[str], None] | None = None,
+    ) -> ConsolidationReport:
+        """Run lifecycle jobs now (default: all) and return their reports (docs/LIFECYCLE.md)."""
+        return await self.lifecycle.consolidate(tenant_id, jobs, project_id, session_id, progress)
+
+    async def job_runs(
+        self,
+        tenant_id: str,
+        *,
+        first: int,
+        before: tuple[float, str] | None = None,
+        job: JobName | None = None,
+    ) -> list[JobRun]:
+        return await self.lifecycle.runs(tenant_id, first=first, before=before, job=job)
+
+    async def record_feedback(
+        self,
+        tenant_id: str,
+        session_id: str,
+        memory_ids: Sequence[str],
+        helpful: bool,
+        outcome: FeedbackOutcome | None = None,
+    ) -> FeedbackResult:
+        return await self.lifecycle.feedback(tenant_id, session_id, memory_ids, helpful, outcome)
+
+    async def memory_merges(self, tenant_id: str, memory_id: str) -> list[MemoryMerge]:
+        return await self.lifecycle.merges(tenant_id, memory_id)
+
+    async def pattern_sources(self, tenant_id: str, pattern_id: str) -> list[str]:
+        """The ids of the episodes a pattern summarizes, oldest first (none for others)."""
+        return await self.lifecycle.pattern_sources(tenant_id, pattern_id)
+
+    async def unmerge_memory(self, tenant_id: str, memory_id: str) -> Memory:
+        return await self.lifecycle.unmerge(tenant_id, memory_id)
+
+    async def _reprofile_ids(self, tenant_id: str, ids: Sequence[str]) -> int:
+        report = await self.resolver.profiles.reprofile_entities(tenant_id, list(ids))
+        return report.profiled
+
+    # -- turns, documents, tasks ---------------------------------------------------------------
+
+    async def record_turn(self, tenant_id: str, turn: TurnInput) -> TurnResult:
+        """The main write path: store the turn, extract memories, entities and tasks."""
+        return await self.ingest.record_turn(tenant_id, turn)
+
+    async def ingest_document_or_job(
+        self, tenant_id: str, source_path: str, text: str, project_id: str | None = None
+    ) -> DocumentResult | DocumentJob:
+        """A document now, or a large one as a background job (see ``IngestService``)."""
+        return await self.ingest.ingest_document_or_job(tenant_id, source_path, text, project_id)
+
+    async def document_job(self, tenant_id: str, job_id: str) -> DocumentJob:
+        return await self.ingest.document_job(tenant_id, job_id)
+
+    async def tasks(
+        self, tenant_id: str, status: TaskStatus | None = None, limit: int = 100
+    ) -> list[Task]:
+        return await self.ingest.tasks(tenant_id, status, limit)
+
+    async def confirm_task(self, tenant_id: str, task_id: str) -> Task:
+        return await self.ingest.confirm_task(tenant_id, check_id(task_id))
+
+    async def dismiss_task(self, tenant_id: str, task_id: str) -> Task:
+        return await self.ingest.dismiss_task(tenant_id, check_id(task_id))
+
+    async def viz_graph(self, tenant_id: str, query: VizQuery) -> VizView:
+        """The explorer's view of a tenant (see ``api.viz``)."""
+        return await viz_graph(self.graph, tenant_id, query)
+
     # -- core (always-injected) memory ---------------------------------------------------------
 
     async def core(self, tenant_id: str) -> list[Memory]:
@@ -378,13 +539,11 @@ class Brain(EntityFacade, LifecycleFacade):
         for rec in records:
             if rec.get("kind") in ids and isinstance(rec.get(rec["kind"]), dict):
                 ids[rec["kind"]].append(str(rec[rec["kind"]].get("id")))
-        rows = await self.graph.system.read(
-            "import_taken_ids", memory_ids=ids["memory"], entity_ids=ids["entity"]
-        )
-        if not rows:
+        holders = await self.graph.system.holders(ids["memory"], ids["entity"])
+        if not holders:
             return
-        here = sum(r["tenant_id"] == tenant_id for r in rows)
-        if here == len(rows):
+        here = holders.count(tenant_id)
+        if here == len(holders):
             where = f"tenant {tenant_id!r} has them: the export was imported there already"
         else:
             where = (
@@ -392,9 +551,29 @@ class Brain(EntityFacade, LifecycleFacade):
                 "import into another database, or erase that tenant first"
             )
         raise Conflict(
-            f"nothing imported: {len(rows)} of the export's {sum(map(len, ids.values()))} "
+            f"nothing imported: {len(holders)} of the export's {sum(map(len, ids.values()))} "
             f"memory and entity ids exist already; {where}"
         )
+
+    # -- administration (the API allows these to admin keys) ----------------------------------
+
+    async def tenants(self) -> list[str]:
+        return await self.graph.system.tenants()
+
+    async def read_only_cypher(
+        self, tenant_id: str, text: str, params: dict[str, Any] | None = None
+    ) -> list[dict[str, Any]]:
+        """Rows of an analyst's read-only query with ``$tenant`` bound (see ``graph.analyst``)."""
+        return await run_read_only(self.graph, tenant_id, text, params)
+
+    async def create_api_key(
+        self, tenant: str, name: str | None = None, admin: bool = False
+    ) -> tuple[str, str]:
+        """A new key for ``tenant``: (key id, key); the key is shown once, never stored."""
+        return await create_key(self.graph, tenant, name, admin)
+
+    async def revoke_api_key(self, key_id: str) -> None:
+        await revoke_key(self.graph, key_id)
 
     # -- operations ----------------------------------------------------------------------------
 
@@ -402,31 +581,5 @@ class Brain(EntityFacade, LifecycleFacade):
         return await reconcile(self.writer, tenants)
 
     async def health(self, tenant_id: str | None = None) -> Health:
-        engines: list[EngineStatus] = []
-        try:
-            ms = await self.graph.ping()
-            engines.append(EngineStatus("graph", True, ms, self._graph_detail()))
-        except BackendError as e:
-            engines.append(EngineStatus("graph", False, None, str(e)))
-        try:
-            start = time.perf_counter()
-            points = await self.index.count(tenant_id)
-            ms = (time.perf_counter() - start) * 1000
-            engines.append(EngineStatus("vector", True, ms, f"{points} points"))
-        except BackendError as e:
-            engines.append(EngineStatus("vector", False, None, str(e)))
-        counts: dict[str, Any] = {}
-        if tenant_id is not None and engines[0].ok:
-            tenant = self.graph.tenant(tenant_id)
-            (total, unindexed), entities = await asyncio.gather(
-                tenant.memory_counts(), tenant.entity_count()
-            )
-            counts = {"memories": total, "unindexed": unindexed, "entities": entities}
-        elif engines[0].ok:
-            rows = await self.graph.system.read("index_lag")
-            counts = {"unindexed": int(rows[0]["lag"]) if rows else 0}
-        return Health(ok=all(e.ok for e in engines), engines=engines, **counts)
-
-    def _graph_detail(self) -> str:
-        engine = self._runtime.engine if self._runtime else None
-        return "embedded ArcadeDB" if engine is not None else self.settings.graph.uri
+        """Each engine's status; with a tenant its counts, else the index lag of all."""
+        return await self.health_check.check(tenant_id)

@@ -1,4 +1,5 @@
-"""The entity operations of the ``Brain`` facade (a mixin: ``Brain`` owns the engines).
+"""The entity operations the ``Brain`` facade offers: reads, curation (aliases, merges) and
+identity questions, over the tenant graph.
 
 Entity writes invalidate the tenant's name cache so the next resolve sees them.
 """
@@ -18,9 +19,12 @@ from resolution.describe import describe_all
 from resolution.resolver import Resolver
 
 
-class EntityFacade:
-    graph: GraphStore
-    resolver: Resolver
+class EntityOperations:
+    """Checks ids and text, calls the tenant graph, keeps the resolver's name cache fresh."""
+
+    def __init__(self, graph: GraphStore, resolver: Resolver) -> None:
+        self.graph = graph
+        self.resolver = resolver
 
     async def entity(self, tenant_id: str, entity_id: str) -> Entity:
         return await self.graph.tenant(tenant_id).get_entity(check_id(entity_id, "entityId"))

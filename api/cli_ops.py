@@ -93,7 +93,7 @@ READS = {"search", "context", "runs", "export", "identity"}
 
 
 async def check_tenant_known(brain: Brain, tenant_id: str) -> None:
-    known = await brain.graph.system.tenants()
+    known = await brain.tenants()
     if tenant_id not in known:
         raise NotFound("tenant", tenant_id)
 
@@ -344,11 +344,7 @@ async def _doctor(settings: Settings) -> int:
         for engine in health.engines:
             latency = f"{engine.latency_ms:.1f} ms" if engine.latency_ms is not None else ""
             report(engine.ok, f"{engine.name} engine", f"{engine.detail or ''} {latency}".strip())
-        applied = [
-            name
-            for name in MIGRATIONS
-            if await brain.graph.system.read("migration_applied", migration=name)
-        ]
+        applied = [name for name in MIGRATIONS if await brain.graph.system.migration_applied(name)]
         report(len(applied) == len(MIGRATIONS), "graph migrations", ", ".join(applied) or "none")
         for tenant_id in await brain.graph.system.tenants():
             total, unindexed = await brain.graph.tenant(tenant_id).memory_counts()

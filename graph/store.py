@@ -27,12 +27,12 @@ from neo4j import (
 from neo4j.exceptions import ConstraintError, Neo4jError, ServiceUnavailable, SessionExpired
 
 from core.errors import BackendError, Conflict, EngineUnavailable
-from graph.cypher import statement
 from graph.migrate_times import LOCAL_MIGRATION as LOCAL_TIMES
 from graph.migrate_times import MIGRATION as MIGRATE_TIMES
 from graph.migrate_times import localize_times, migrate_times
 from graph.records import from_graph, to_graph
 from graph.schema import quoted_schema_name, schema_statements
+from graph.system_ops import SystemGraph
 from graph.tenant import TenantGraph
 
 log = logging.getLogger(__name__)
@@ -187,7 +187,7 @@ class GraphStore:
         between running it and recording it only means it runs again."""
         system = self.system
         for name in MIGRATIONS:
-            if await system.read("migration_applied", migration=name):
+            if await system.migration_applied(name):
                 continue
             if name == MIGRATE_TIMES:
                 changed = await migrate_times(self._run_alone, local=await self._local_times())
@@ -196,7 +196,7 @@ class GraphStore:
             else:
                 rows = await system.write(f"migrate_{name}")
                 changed = int(rows[0]["changed"] or 0) if rows else 0
-            await system.write("migration_record", migration=name, at=time.time(), changed=changed)
+            await system.record_migration(name, time.time(), changed)
             log.info("graph migration %s applied (%d nodes changed)", name, changed)
 
     async def _local_times(self) -> bool:
@@ -340,23 +340,3 @@ async def _driver(uri: str, user: str, password: str, pool_size: int) -> AsyncDr
         await driver.close()
         raise BackendError(f"cannot reach the graph at {uri}: {e}") from e
     return driver
-
-
-class SystemGraph:
-    """The few cross-tenant statements: tenant list and API keys."""
-
-    def __init__(self, store: GraphStore) -> None:
-        self._store = store
-
-    async def read(self, name: str, **params: Any) -> Rows:
-        text = statement(name, system=True)
-        run = self._store._run
-        return await self._store._execute_read(lambda tx: run(tx, text, params, name))
-
-    async def write(self, name: str, **params: Any) -> Rows:
-        text = statement(name, system=True)
-        run = self._store._run
-        return await self._store._execute_write(lambda tx: run(tx, text, params, name))
-
-    async def tenants(self) -> list[str]:
-        return [r["id"] for r in await self.read("tenants")]

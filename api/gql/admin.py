@@ -7,11 +7,9 @@ from typing import Annotated, Any
 import strawberry
 from strawberry.scalars import JSON
 
-from api.auth import create_key, revoke_key
 from api.context import Context
-from api.gql.errors import ForbiddenError, InvalidInputError, NotFoundError, guarded
+from api.gql.errors import ForbiddenError, InvalidInputError, NotFoundError
 from core.errors import Forbidden, InvalidInput
-from graph.analyst import run_read_only
 
 Info = strawberry.Info[Context, None]
 
@@ -61,11 +59,8 @@ def _require_admin(info: Info) -> None:
 class AdminQuery:
     @strawberry.field(description="Every tenant (admin keys only).")
     async def tenants(self, info: Info) -> TenantsResult:
-        async def run() -> TenantList:
-            _require_admin(info)
-            return TenantList(tenants=await info.context.brain.graph.system.tenants())
-
-        return await guarded(run)  # type: ignore[no-any-return]
+        _require_admin(info)
+        return TenantList(tenants=await info.context.brain.tenants())
 
     @strawberry.field(
         description="Run a read-only Cypher query with $tenant bound to the tenant acted for "
@@ -73,16 +68,12 @@ class AdminQuery:
         "a query must use $tenant. Dates come back as ISO-8601 strings."
     )
     async def cypher(self, info: Info, query: str, params: JSON | None = None) -> CypherResult:
-        async def run() -> CypherRows:
-            _require_admin(info)
-            if params is not None and not isinstance(params, dict):
-                raise InvalidInput("params must be an object", field="params")
-            values: dict[str, Any] = dict(params or {})
-            graph = info.context.brain.graph
-            rows = await run_read_only(graph, info.context.tenant, query, values)
-            return CypherRows(rows=[JSON(row) for row in rows])
-
-        return await guarded(run)  # type: ignore[no-any-return]
+        _require_admin(info)
+        if params is not None and not isinstance(params, dict):
+            raise InvalidInput("params must be an object", field="params")
+        values: dict[str, Any] = dict(params or {})
+        rows = await info.context.brain.read_only_cypher(info.context.tenant, query, values)
+        return CypherRows(rows=[JSON(row) for row in rows])
 
 
 @strawberry.type
@@ -91,18 +82,12 @@ class AdminMutation:
     async def create_api_key(
         self, info: Info, tenant: str, name: str | None = None, admin: bool = False
     ) -> ApiKeyResult:
-        async def run() -> NewApiKey:
-            _require_admin(info)
-            key_id, key = await create_key(info.context.brain.graph, tenant, name, admin)
-            return NewApiKey(id=strawberry.ID(key_id), tenant=tenant, key=key)
-
-        return await guarded(run)  # type: ignore[no-any-return]
+        _require_admin(info)
+        key_id, key = await info.context.brain.create_api_key(tenant, name, admin)
+        return NewApiKey(id=strawberry.ID(key_id), tenant=tenant, key=key)
 
     @strawberry.mutation(description="Revoke an API key (admin keys only).")
     async def revoke_api_key(self, info: Info, id: strawberry.ID) -> RevokeKeyResult:
-        async def run() -> RevokedKey:
-            _require_admin(info)
-            await revoke_key(info.context.brain.graph, str(id))
-            return RevokedKey(id=id)
-
-        return await guarded(run)  # type: ignore[no-any-return]
+        _require_admin(info)
+        await info.context.brain.revoke_api_key(str(id))
+        return RevokedKey(id=id)

@@ -2,26 +2,21 @@
 
 A JSON request can carry strings no engine can store: ``"\\ud800"`` decodes to an unpaired
 UTF-16 surrogate, which would fail inside the Bolt driver or the vector payload encoder as an
-unexpected ("Internal error") failure after part of the work was done. One field extension,
-put on each root field by ``build_schema``, walks the converted arguments (scalars, lists and
-input objects, so new inputs are covered without a line here) and answers the field's
-``InvalidInputError`` naming the offending field instead; nothing runs, nothing changes.
+unexpected ("Internal error") failure after part of the work was done. The field extension
+of every root field (``api.gql.errors.TypedErrors``) walks the converted arguments with
+``check_arguments`` (scalars, lists and input objects, so new inputs are covered without a
+line here) and answers the field's ``InvalidInputError`` naming the offending field instead;
+nothing runs, nothing changes.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
-import strawberry
-from strawberry.extensions import FieldExtension
 from strawberry.types.base import get_object_definition
-from strawberry.types.field import StrawberryField
-from strawberry.types.union import StrawberryUnion
 from strawberry.utils.str_converters import to_camel_case
 
-from api.gql.errors import InvalidInputError, error_result
-from core.errors import InvalidInput
 from core.validation import check_text
 
 
@@ -49,51 +44,3 @@ def _check(value: Any, field: str) -> None:
                     getattr(value, f.python_name, None),
                     f.graphql_name or to_camel_case(f.python_name),
                 )
-
-
-class CheckedText(FieldExtension):
-    """Refuse malformed text in a root field's arguments with the field's typed error."""
-
-    def apply(self, field: StrawberryField) -> None:
-        self.field = field
-
-    def resolve(
-        self, next_: Callable[..., Any], source: Any, info: strawberry.Info, **kwargs: Any
-    ) -> Any:
-        try:
-            check_arguments(kwargs)
-        except InvalidInput as e:
-            return self._refusal(e)
-        return next_(source, info, **kwargs)
-
-    async def resolve_async(
-        self,
-        next_: Callable[..., Awaitable[Any]],
-        source: Any,
-        info: strawberry.Info,
-        **kwargs: Any,
-    ) -> Any:
-        try:
-            check_arguments(kwargs)
-        except InvalidInput as e:
-            return self._refusal(e)
-        return await next_(source, info, **kwargs)
-
-    def _refusal(self, e: InvalidInput) -> Any:
-        """The typed result when the field's union has ``InvalidInputError``; otherwise the
-        error itself, which the schema reports unmasked (an expected failure)."""
-        result = self.field.type
-        members: list[object] = list(result.types) if isinstance(result, StrawberryUnion) else []
-        if InvalidInputError in members:
-            return error_result(e)
-        raise e
-
-
-def check_root_fields(*roots: type) -> None:
-    """Put ``CheckedText`` on every field of the root types (once, however often the schema
-    is built)."""
-    for root in roots:
-        definition = get_object_definition(root, strict=True)
-        for field in definition.fields:
-            if field.arguments and not any(isinstance(x, CheckedText) for x in field.extensions):
-                field.extensions.append(CheckedText())

@@ -1,53 +1,23 @@
-"""GraphQL types of the entity graph."""
+"""GraphQL entity graph: `entity`, `entities`, `relationships`, `entityLineage`, `createEntity`,
+`addAlias`, `mergeEntities`, `unmergeEntities`."""
 
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Annotated
 
 import strawberry
 
+from api.context import Context
+from api.gql.errors import ConflictError, ForbiddenError, InvalidInputError, NotFoundError
+from api.gql.memories import Lineage, LineageLink
+from api.gql.nodes import EntityNode, EntityType
+from api.gql.pagination import PageInfo, check_first, decode_cursor, encode_cursor, paginate
 from core.clock import to_datetime
-from core.types import Entity as CoreEntity
 from core.types import EntityMerge as CoreEntityMerge
 from core.types import EntityRelation as CoreEntityRelation
-from core.types import EntityType as CoreEntityType
 
-strawberry.enum(CoreEntityType, name="EntityType")
-EntityType = CoreEntityType
-
-
-@strawberry.type(name="Entity")
-class EntityNode:
-    id: strawberry.ID
-    name: str
-    type: EntityType
-    aliases: list[str]
-    parent_id: strawberry.ID | None
-    profile_summary: str | None
-    context_tags: list[str]
-    first_seen: datetime | None
-    last_seen: datetime | None
-    merged_into_id: strawberry.ID | None
-    provisional: bool = strawberry.field(
-        description="Born from a mention that could not be told apart from known same-named "
-        "entities: an open identity question (see identityQuestions)."
-    )
-
-    @staticmethod
-    def of(e: CoreEntity) -> EntityNode:
-        return EntityNode(
-            id=strawberry.ID(e.id),
-            name=e.name,
-            type=e.type,
-            aliases=list(e.aliases),
-            parent_id=strawberry.ID(e.parent_id) if e.parent_id else None,
-            profile_summary=e.profile_summary,
-            context_tags=list(e.context_tags),
-            first_seen=to_datetime(e.first_seen),
-            last_seen=to_datetime(e.last_seen),
-            merged_into_id=strawberry.ID(e.merged_into) if e.merged_into else None,
-            provisional=e.provisional,
-        )
+Info = strawberry.Info[Context, None]
 
 
 @strawberry.type
@@ -108,3 +78,132 @@ class CreateEntityInput:
     name: str
     type: EntityType
     aliases: list[str] | None = None
+
+
+@strawberry.type
+class EntityLineage:
+    chains: list[Lineage]
+
+
+@strawberry.type
+class EntityEdge:
+    cursor: str
+    node: EntityNode
+
+
+@strawberry.type
+class EntityConnection:
+    edges: list[EntityEdge]
+    page_info: PageInfo
+
+
+@strawberry.type
+class RelationshipList:
+    relationships: list[Relationship]
+
+
+EntityResult = Annotated[
+    EntityNode | NotFoundError | InvalidInputError | ConflictError | ForbiddenError,
+    strawberry.union("EntityResult"),
+]
+
+EntitiesResult = Annotated[
+    EntityConnection | InvalidInputError | ForbiddenError, strawberry.union("EntitiesResult")
+]
+
+RelationshipsResult = Annotated[
+    RelationshipList | NotFoundError | InvalidInputError | ForbiddenError,
+    strawberry.union("RelationshipsResult"),
+]
+
+MergeResult = Annotated[
+    EntityMerge | NotFoundError | InvalidInputError | ConflictError | ForbiddenError,
+    strawberry.union("MergeResult"),
+]
+
+EntityLineageResult = Annotated[
+    EntityLineage | NotFoundError | InvalidInputError | ForbiddenError,
+    strawberry.union("EntityLineageResult"),
+]
+
+
+@strawberry.type
+class EntityQuery:
+    @strawberry.field(description="One entity by id.")
+    async def entity(self, info: Info, id: strawberry.ID) -> EntityResult:
+        ctx = info.context
+        return EntityNode.of(await ctx.brain.entity(ctx.tenant, str(id)))
+
+    @strawberry.field(description="Entities (merged-away ones hidden), by id order.")
+    async def entities(
+        self,
+        info: Info,
+        filter: EntityFilter | None = None,
+        first: int = 20,
+        after: str | None = None,
+    ) -> EntitiesResult:
+        ctx = info.context
+        f = filter or EntityFilter()
+
+        size = check_first(first, ctx.brain.settings.api.max_page_size)
+        cursor = decode_cursor(after, 1)
+        page = await ctx.brain.list_entities(
+            ctx.tenant,
+            first=size + 1,
+            after=str(cursor[0]) if cursor else None,
+            name=f.name,
+            type=f.type,
+            alias=f.alias,
+        )
+        pairs, page_info = paginate(page, size, lambda e: encode_cursor(e.id))
+        edges = [EntityEdge(cursor=c, node=EntityNode.of(e)) for c, e in pairs]
+        return EntityConnection(edges=edges, page_info=page_info)
+
+    @strawberry.field(description="An entity's relationships (both directions).")
+    async def relationships(self, info: Info, entity_id: strawberry.ID) -> RelationshipsResult:
+        ctx = info.context
+        rels = await ctx.brain.relationships(ctx.tenant, str(entity_id))
+        return RelationshipList(relationships=[Relationship.of(r) for r in rels])
+
+    @strawberry.field(description="Supersede chains of the facts about an entity.")
+    async def entity_lineage(
+        self, info: Info, entity_id: strawberry.ID, predicate: str | None = None
+    ) -> EntityLineageResult:
+        ctx = info.context
+        chains = await ctx.brain.entity_lineage(ctx.tenant, str(entity_id), predicate)
+        return EntityLineage(
+            chains=[Lineage(links=[LineageLink.of(link) for link in c]) for c in chains]
+        )
+
+
+@strawberry.type
+class EntityMutation:
+    @strawberry.mutation(description="Create an entity with aliases.")
+    async def create_entity(self, info: Info, input: CreateEntityInput) -> EntityResult:
+        ctx = info.context
+        entity = await ctx.brain.create_entity(
+            ctx.tenant, input.name, input.type, input.aliases or []
+        )
+        return EntityNode.of(entity)
+
+    @strawberry.mutation(description="Add an alias to an entity.")
+    async def add_alias(self, info: Info, entity_id: strawberry.ID, alias: str) -> EntityResult:
+        ctx = info.context
+        return EntityNode.of(await ctx.brain.add_alias(ctx.tenant, str(entity_id), alias))
+
+    @strawberry.mutation(
+        description="Record that entities are the same; undo with unmergeEntities."
+    )
+    async def merge_entities(
+        self, info: Info, keep_id: strawberry.ID, drop_ids: list[strawberry.ID], reason: str
+    ) -> MergeResult:
+        ctx = info.context
+        merge = await ctx.brain.merge_entities(
+            ctx.tenant, str(keep_id), [str(d) for d in drop_ids], reason, by=ctx.principal_name
+        )
+        return EntityMerge.of(merge)
+
+    @strawberry.mutation(description="Undo a recorded merge.")
+    async def unmerge_entities(self, info: Info, merge_id: strawberry.ID) -> MergeResult:
+        ctx = info.context
+        return EntityMerge.of(await ctx.brain.unmerge_entities(ctx.tenant, str(merge_id)))

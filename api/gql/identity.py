@@ -10,8 +10,9 @@ import strawberry
 
 from api.brain_entities import DescribedQuestion
 from api.context import Context
-from api.gql.entities import EntityMerge, EntityNode
-from api.gql.errors import ConflictError, ForbiddenError, InvalidInputError, NotFoundError, guarded
+from api.gql.entities import EntityMerge
+from api.gql.errors import ConflictError, ForbiddenError, InvalidInputError, NotFoundError
+from api.gql.nodes import EntityNode
 from api.gql.pagination import PageInfo, check_first, decode_cursor, encode_cursor, paginate
 from core.clock import to_datetime
 
@@ -105,18 +106,14 @@ class IdentityQuery:
         self, info: Info, first: int = 20, after: str | None = None
     ) -> IdentityQuestionsResult:
         ctx = info.context
-
-        async def run() -> IdentityQuestionConnection:
-            size = check_first(first, ctx.brain.settings.api.max_page_size)
-            cursor = decode_cursor(after, 1)
-            page = await ctx.brain.identity_questions(
-                ctx.tenant, size + 1, str(cursor[0]) if cursor else None
-            )
-            pairs, page_info = paginate(page, size, lambda q: encode_cursor(q.question.entity.id))
-            edges = [IdentityQuestionEdge(cursor=c, node=IdentityQuestion.of(q)) for c, q in pairs]
-            return IdentityQuestionConnection(edges=edges, page_info=page_info)
-
-        return await guarded(run)  # type: ignore[no-any-return]
+        size = check_first(first, ctx.brain.settings.api.max_page_size)
+        cursor = decode_cursor(after, 1)
+        page = await ctx.brain.identity_questions(
+            ctx.tenant, size + 1, str(cursor[0]) if cursor else None
+        )
+        pairs, page_info = paginate(page, size, lambda q: encode_cursor(q.question.entity.id))
+        edges = [IdentityQuestionEdge(cursor=c, node=IdentityQuestion.of(q)) for c, q in pairs]
+        return IdentityQuestionConnection(edges=edges, page_info=page_info)
 
 
 @strawberry.type
@@ -133,14 +130,10 @@ class IdentityMutation:
         reason: str | None = None,
     ) -> ConfirmSameResult:
         ctx = info.context
-
-        async def run() -> EntityMerge:
-            merge = await ctx.brain.confirm_same_entity(
-                ctx.tenant, str(entity_id), str(other_id), reason, by=ctx.principal_name
-            )
-            return EntityMerge.of(merge)
-
-        return await guarded(run)  # type: ignore[no-any-return]
+        merge = await ctx.brain.confirm_same_entity(
+            ctx.tenant, str(entity_id), str(other_id), reason, by=ctx.principal_name
+        )
+        return EntityMerge.of(merge)
 
     @strawberry.mutation(
         description="The answer 'different': recorded (DISTINCT_FROM), never asked again."
@@ -153,11 +146,5 @@ class IdentityMutation:
         reason: str | None = None,
     ) -> ConfirmDistinctResult:
         ctx = info.context
-
-        async def run() -> DistinctEntities:
-            await ctx.brain.confirm_distinct_entities(
-                ctx.tenant, str(entity_id), str(other_id), reason
-            )
-            return DistinctEntities(entity_id=entity_id, other_id=other_id)
-
-        return await guarded(run)  # type: ignore[no-any-return]
+        await ctx.brain.confirm_distinct_entities(ctx.tenant, str(entity_id), str(other_id), reason)
+        return DistinctEntities(entity_id=entity_id, other_id=other_id)

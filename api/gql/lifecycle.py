@@ -9,9 +9,9 @@ from typing import Annotated
 import strawberry
 
 from api.context import Context
-from api.gql.errors import ForbiddenError, InvalidInputError, NotFoundError, guarded
+from api.gql.errors import ForbiddenError, InvalidInputError, NotFoundError
+from api.gql.nodes import MemoryNode
 from api.gql.pagination import PageInfo, check_first, decode_cursor, encode_cursor, paginate
-from api.gql.types import MemoryNode
 from core.clock import to_datetime
 from core.errors import InvalidInput
 from core.lifecycle_types import ConsolidationReport as CoreReport
@@ -187,31 +187,23 @@ class LifecycleQuery:
         job: JobName | None = None,  # type: ignore[valid-type]
     ) -> JobRunsResult:
         ctx = info.context
-
-        async def run() -> JobRunConnection:
-            size = check_first(first, ctx.brain.settings.api.max_page_size)
-            cursor = decode_cursor(after, 2)
-            rows = await ctx.brain.job_runs(
-                ctx.tenant,
-                first=size + 1,
-                before=(float(cursor[0]), str(cursor[1])) if cursor else None,  # type: ignore[arg-type]
-                job=job,
-            )
-            pairs, page = paginate(rows, size, lambda r: encode_cursor(r.started_at, r.id))
-            edges = [JobRunEdge(cursor=c, node=JobRun.of(r)) for c, r in pairs]
-            return JobRunConnection(edges=edges, page_info=page)
-
-        return await guarded(run)  # type: ignore[no-any-return]
+        size = check_first(first, ctx.brain.settings.api.max_page_size)
+        cursor = decode_cursor(after, 2)
+        rows = await ctx.brain.job_runs(
+            ctx.tenant,
+            first=size + 1,
+            before=(float(cursor[0]), str(cursor[1])) if cursor else None,  # type: ignore[arg-type]
+            job=job,
+        )
+        pairs, page = paginate(rows, size, lambda r: encode_cursor(r.started_at, r.id))
+        edges = [JobRunEdge(cursor=c, node=JobRun.of(r)) for c, r in pairs]
+        return JobRunConnection(edges=edges, page_info=page)
 
     @strawberry.field(description="Duplicate merges a memory took part in (as loser or winner).")
     async def memory_merges(self, info: Info, memory_id: strawberry.ID) -> MemoryMergesResult:
         ctx = info.context
-
-        async def run() -> MemoryMergeList:
-            merges = await ctx.brain.memory_merges(ctx.tenant, str(memory_id))
-            return MemoryMergeList(merges=[MemoryMerge.of(m) for m in merges])
-
-        return await guarded(run)  # type: ignore[no-any-return]
+        merges = await ctx.brain.memory_merges(ctx.tenant, str(memory_id))
+        return MemoryMergeList(merges=[MemoryMerge.of(m) for m in merges])
 
 
 @strawberry.type
@@ -229,15 +221,12 @@ class LifecycleMutation:
         ctx = info.context
         s = scope or ConsolidateScope()
 
-        async def run() -> ConsolidationReport:
-            if s.tenant and (s.project_id is not None or s.session_id is not None):
-                raise InvalidInput("scope is one of: tenant, projectId or sessionId", "scope")
-            report = await ctx.brain.consolidate(
-                ctx.tenant, tasks or None, project_id=s.project_id, session_id=s.session_id
-            )
-            return ConsolidationReport.of(report)
-
-        return await guarded(run)  # type: ignore[no-any-return]
+        if s.tenant and (s.project_id is not None or s.session_id is not None):
+            raise InvalidInput("scope is one of: tenant, projectId or sessionId", "scope")
+        report = await ctx.brain.consolidate(
+            ctx.tenant, tasks or None, project_id=s.project_id, session_id=s.session_id
+        )
+        return ConsolidationReport.of(report)
 
     @strawberry.mutation(
         description="Say whether the memories used in a session helped, and optionally the "
@@ -245,33 +234,25 @@ class LifecycleMutation:
     )
     async def record_feedback(self, info: Info, input: FeedbackInput) -> FeedbackResult:
         ctx = info.context
-
-        async def run() -> FeedbackReport:
-            result = await ctx.brain.record_feedback(
-                ctx.tenant,
-                input.session_id,
-                [str(i) for i in input.memory_ids],
-                input.helpful,
-                input.outcome,
-            )
-            return FeedbackReport(
-                id=strawberry.ID(result.id),
-                session_id=result.session_id,
-                helpful=result.helpful,
-                outcome=result.outcome,
-                changes=[
-                    ImportanceChange(memory_id=strawberry.ID(k), before=b, after=a)
-                    for k, (b, a) in result.changes.items()
-                ],
-            )
-
-        return await guarded(run)  # type: ignore[no-any-return]
+        result = await ctx.brain.record_feedback(
+            ctx.tenant,
+            input.session_id,
+            [str(i) for i in input.memory_ids],
+            input.helpful,
+            input.outcome,
+        )
+        return FeedbackReport(
+            id=strawberry.ID(result.id),
+            session_id=result.session_id,
+            helpful=result.helpful,
+            outcome=result.outcome,
+            changes=[
+                ImportanceChange(memory_id=strawberry.ID(k), before=b, after=a)
+                for k, (b, a) in result.changes.items()
+            ],
+        )
 
     @strawberry.mutation(description="Undo a duplicate merge: the hidden memory is current again.")
     async def unmerge_memory(self, info: Info, id: strawberry.ID) -> UnmergeMemoryResult:
         ctx = info.context
-
-        async def run() -> MemoryNode:
-            return MemoryNode.of(await ctx.brain.unmerge_memory(ctx.tenant, str(id)))
-
-        return await guarded(run)  # type: ignore[no-any-return]
+        return MemoryNode.of(await ctx.brain.unmerge_memory(ctx.tenant, str(id)))

@@ -9,8 +9,6 @@ from typing import TypeVar
 
 import strawberry
 
-from api.gql.entities import EntityNode
-from api.gql.types import MemoryNode
 from core.errors import InvalidInput
 
 T = TypeVar("T")
@@ -20,30 +18,6 @@ T = TypeVar("T")
 class PageInfo:
     has_next_page: bool
     end_cursor: str | None
-
-
-@strawberry.type
-class MemoryEdge:
-    cursor: str
-    node: MemoryNode
-
-
-@strawberry.type
-class MemoryConnection:
-    edges: list[MemoryEdge]
-    page_info: PageInfo
-
-
-@strawberry.type
-class EntityEdge:
-    cursor: str
-    node: EntityNode
-
-
-@strawberry.type
-class EntityConnection:
-    edges: list[EntityEdge]
-    page_info: PageInfo
 
 
 def encode_cursor(*parts: object) -> str:

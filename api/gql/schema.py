@@ -19,14 +19,20 @@ from strawberry.schema.config import StrawberryConfig
 
 from api.gql.admin import AdminMutation, AdminQuery
 from api.gql.assemble import AssembleQuery
-from api.gql.checks import check_root_fields
+from api.gql.core_memory import CoreMutation, CoreQuery
+from api.gql.documents import DocumentMutation, DocumentQuery
+from api.gql.entities import EntityMutation, EntityQuery
+from api.gql.errors import protect_root_fields
+from api.gql.health import HealthQuery
 from api.gql.identity import IdentityMutation, IdentityQuery
-from api.gql.ingest import IngestMutation, IngestQuery
 from api.gql.lifecycle import LifecycleMutation, LifecycleQuery
-from api.gql.mutation import Mutation as MemoryMutation
-from api.gql.query import Query as MemoryQuery
+from api.gql.memories import MemoryMutation, MemoryQuery
 from api.gql.resolution import ResolutionMutation, ResolutionQuery
+from api.gql.search import SearchQuery
+from api.gql.tasks import TaskMutation, TaskQuery
+from api.gql.turns import TurnMutation
 from api.gql.viz import SCALARS as VIZ_SCALARS
+from api.gql.viz import VizQuery
 from core.errors import BrainError, EngineUnavailable
 from core.settings import ApiSettings
 
@@ -61,11 +67,19 @@ class LoggedMaskErrors(MaskErrors):
         return True
 
 
+# One root part per feature module (its types, inputs, result unions and resolvers together);
+# the order is the order of the fields in the schema.
 @strawberry.type
 class Query(
+    HealthQuery,
     MemoryQuery,
+    CoreQuery,
+    SearchQuery,
+    EntityQuery,
+    VizQuery,
     AssembleQuery,
-    IngestQuery,
+    TaskQuery,
+    DocumentQuery,
     ResolutionQuery,
     IdentityQuery,
     LifecycleQuery,
@@ -77,7 +91,11 @@ class Query(
 @strawberry.type
 class Mutation(
     MemoryMutation,
-    IngestMutation,
+    CoreMutation,
+    EntityMutation,
+    TurnMutation,
+    DocumentMutation,
+    TaskMutation,
     ResolutionMutation,
     IdentityMutation,
     LifecycleMutation,
@@ -101,7 +119,7 @@ def build_schema(limits: ApiSettings | None = None) -> strawberry.Schema:
     the strawberry extensions that add them make new rule classes on every request.
     """
     cfg = limits or ApiSettings()
-    check_root_fields(Query, Mutation)
+    protect_root_fields(Query, Mutation)
     rules: list[type[ASTValidationRule]] = [
         max_depth_rule(cfg.max_query_depth, None),
         max_aliases_rule(cfg.max_aliases),

@@ -1,88 +1,27 @@
-"""GraphQL types of the turn pipeline: turns, sessions, tasks, documents, resolution, context."""
+"""GraphQL turns and sessions: `recordTurn` (the main write path) and `closeSession`."""
 
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Annotated
 
 import strawberry
+from pydantic import ValidationError
 
-from api.gql.entities import EntityNode
-from api.gql.types import MemoryNode, SearchMode
-from core.clock import to_datetime
-from core.ingest_types import DocumentJob as CoreDocumentJob
-from core.ingest_types import DocumentJobStatus as CoreDocumentJobStatus
+from api.context import Context
+from api.gql.errors import ForbiddenError, InvalidInputError, NotFoundError
+from api.gql.nodes import Clarification, EntityNode, MemoryNode
+from api.gql.tasks import TaskNode
+from core.clock import to_datetime, to_epoch
 from core.ingest_types import Role as CoreRole
 from core.ingest_types import Session as CoreSession
-from core.ingest_types import Task as CoreTask
-from core.ingest_types import TaskPriority as CoreTaskPriority
-from core.ingest_types import TaskStatus as CoreTaskStatus
-from core.retrieval_types import Layer as CoreLayer
-from resolution.types import Clarification as CoreClarification
+from core.ingest_types import TurnInput
+from core.validation import invalid_input
 
 strawberry.enum(CoreRole, name="Role")
-strawberry.enum(CoreTaskStatus, name="TaskStatus")
-strawberry.enum(CoreTaskPriority, name="TaskPriority")
-strawberry.enum(CoreLayer, name="ContextLayer")
-strawberry.enum(CoreDocumentJobStatus, name="DocumentJobStatus")
 Role = CoreRole
-TaskStatus = CoreTaskStatus
-TaskPriority = CoreTaskPriority
-ContextLayer = CoreLayer
-DocumentJobStatus = CoreDocumentJobStatus
 
-
-@strawberry.type(name="Task")
-class TaskNode:
-    id: strawberry.ID
-    content: str
-    status: TaskStatus
-    priority: TaskPriority
-    confidence: float
-    mentions: int
-    created_at: datetime | None
-    updated_at: datetime | None
-    session_id: str | None
-    project_id: str | None
-    entity_ids: list[strawberry.ID]
-
-    @staticmethod
-    def of(t: CoreTask) -> TaskNode:
-        return TaskNode(
-            id=strawberry.ID(t.id),
-            content=t.content,
-            status=t.status,
-            priority=t.priority,
-            confidence=t.confidence,
-            mentions=t.mentions,
-            created_at=to_datetime(t.created_at),
-            updated_at=to_datetime(t.updated_at),
-            session_id=t.session_id,
-            project_id=t.project_id,
-            entity_ids=[strawberry.ID(e) for e in t.entity_ids],
-        )
-
-
-@strawberry.type
-class Clarification:
-    question: str
-    mention: str
-    candidates: list[EntityNode]
-    descriptions: list[str] = strawberry.field(
-        description="One per candidate, what tells them apart: "
-        '"Sarah, designer at Brightpath Media" / "Sarah Okafor, head of procurement at '
-        'Dunmore Foods".'
-    )
-
-    @staticmethod
-    def of(c: CoreClarification | None) -> Clarification | None:
-        if c is None:
-            return None
-        return Clarification(
-            question=c.question,
-            mention=c.mention,
-            candidates=[EntityNode.of(e) for e in c.candidates],
-            descriptions=list(c.descriptions) or [e.name for e in c.candidates],
-        )
+Info = strawberry.Info[Context, None]
 
 
 @strawberry.type(name="Session")
@@ -122,150 +61,6 @@ class TurnResult:
     )
 
 
-@strawberry.type
-class DocumentResult:
-    document_id: strawberry.ID
-    source_path: str
-    version: int
-    unchanged: bool = strawberry.field(description="Same content hash as before: nothing done.")
-    chunks: list[MemoryNode]
-    superseded: int = strawberry.field(description="Chunks of the previous version superseded.")
-    entities: list[EntityNode]
-
-
-@strawberry.type(description="What a finished document job did.")
-class DocumentJobResult:
-    document_id: strawberry.ID
-    version: int
-    unchanged: bool
-    superseded: int
-    chunk_count: int
-
-
-@strawberry.type(
-    description="A large document ingested in the background; read it with documentJob(id)."
-)
-class DocumentJob:
-    id: strawberry.ID
-    source_path: str
-    status: DocumentJobStatus
-    progress: float = strawberry.field(description="0 to 1: chunks written, then published.")
-    chunks_done: int
-    chunks_total: int
-    error: str | None
-    created_at: datetime | None
-    updated_at: datetime | None
-    result: DocumentJobResult | None
-
-    @classmethod
-    def of(cls, job: CoreDocumentJob) -> DocumentJob:
-        done = job.status is CoreDocumentJobStatus.DONE and job.document_id is not None
-        return cls(
-            id=strawberry.ID(job.id),
-            source_path=job.source_path,
-            status=job.status,
-            progress=job.progress,
-            chunks_done=job.chunks_done,
-            chunks_total=job.chunks_total,
-            error=job.error,
-            created_at=to_datetime(job.created_at),
-            updated_at=to_datetime(job.updated_at),
-            result=DocumentJobResult(
-                document_id=strawberry.ID(job.document_id or ""),
-                version=job.version or 0,
-                unchanged=job.unchanged,
-                superseded=job.superseded,
-                chunk_count=job.chunks_total,
-            )
-            if done
-            else None,
-        )
-
-
-@strawberry.type
-class TaskList:
-    tasks: list[TaskNode]
-
-
-@strawberry.type
-class Reference:
-    text: str
-    start: int
-    end: int
-    entity_type: str | None
-    source: str
-    entity: EntityNode | None
-    confidence: float
-    method: str
-    candidates: list[EntityNode]
-
-
-@strawberry.type
-class TimeReference:
-    text: str
-    start: datetime | None
-    end: datetime | None
-
-
-@strawberry.type
-class ResolveResult:
-    references: list[Reference]
-    entities: list[EntityNode]
-    times: list[TimeReference]
-    ambiguous: bool
-    clarification: Clarification | None
-
-
-@strawberry.type
-class ContextLayers:
-    procedural: str
-    project_context: str
-    memories: str
-    document_chunks: str
-    recent_conversation: str
-
-
-@strawberry.type
-class TokenCounts:
-    procedural: int
-    project_context: int
-    memories: int
-    document_chunks: int
-    recent_conversation: int
-
-
-@strawberry.type
-class ContextItem:
-    memory: MemoryNode
-    layer: ContextLayer
-    score: float
-
-
-@strawberry.type
-class TrackedEntity:
-    entity: EntityNode
-    salience: float
-    scope: str
-
-
-@strawberry.type(name="Context")
-class ContextNode:
-    layers: ContextLayers
-    token_counts: TokenCounts
-    total_tokens: int
-    token_budget: int
-    text: str = strawberry.field(description="The layers as one text, most stable first.")
-    items: list[ContextItem]
-    tracked_entities: list[TrackedEntity]
-    clarification: Clarification | None
-
-
-@strawberry.type
-class ReprofileReport:
-    entities: int
-    seconds: float
-
-
 @strawberry.input
 class RecordTurnInput:
     session_id: str
@@ -277,18 +72,47 @@ class RecordTurnInput:
     at: datetime | None = None
 
 
-@strawberry.input
-class IngestDocumentInput:
-    source_path: str
-    text: str
-    project_id: str | None = None
+RecordTurnResult = Annotated[
+    TurnResult | InvalidInputError | ForbiddenError, strawberry.union("RecordTurnResult")
+]
+
+SessionResult = Annotated[
+    SessionNode | NotFoundError | InvalidInputError | ForbiddenError,
+    strawberry.union("SessionResult"),
+]
 
 
-@strawberry.input
-class AssembleContextInput:
-    session_id: str
-    user_id: str
-    project_id: str | None = None
-    query: str | None = None
-    token_budget: int | None = None
-    mode: SearchMode = SearchMode.ANSWER
+@strawberry.type
+class TurnMutation:
+    @strawberry.mutation(
+        description="The main write path: store the turn, extract memories, entities and tasks. "
+        "Everything returned is retrievable on the next call."
+    )
+    async def record_turn(self, info: Info, input: RecordTurnInput) -> RecordTurnResult:
+        ctx = info.context
+        try:
+            turn = TurnInput(
+                session_id=input.session_id,
+                user_id=input.user_id,
+                project_id=input.project_id,
+                role=input.role,
+                speaker=input.speaker,
+                content=input.content,
+                at=to_epoch(input.at),
+            )
+        except ValidationError as e:
+            raise invalid_input(e) from None
+        result = await ctx.brain.record_turn(ctx.tenant, turn)
+        return TurnResult(
+            episode=MemoryNode.of(result.episode),
+            extracted=[MemoryNode.of(m) for m in result.extracted],
+            entities=[EntityNode.of(e) for e in result.entities],
+            tasks=[TaskNode.of(t) for t in result.tasks],
+            clarification=Clarification.of(result.clarification),
+            superseded_ids=[strawberry.ID(i) for i in result.superseded],
+        )
+
+    @strawberry.mutation(description="Close a session: its working memory is flushed.")
+    async def close_session(self, info: Info, session_id: str) -> SessionResult:
+        ctx = info.context
+        return SessionNode.of(await ctx.brain.close_session(ctx.tenant, session_id))

@@ -13,14 +13,21 @@ resolvers over one view).
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, NewType
+from typing import Annotated, Any, NewType
 
 import strawberry
 
+from api.context import Context
+from api.gql.errors import ForbiddenError, InvalidInputError
+from api.gql.nodes import MemoryType
+from api.viz import DEFAULT_LIMIT
 from api.viz import VizNode as CoreVizNode
+from api.viz import VizQuery as CoreVizQuery
 from api.viz import VizView as CoreVizView
 from api.viz_edges import VizEdge as CoreVizEdge
-from core.clock import to_datetime
+from core.clock import to_datetime, to_epoch
+
+Info = strawberry.Info[Context, None]
 
 
 @strawberry.type
@@ -276,3 +283,42 @@ def _viz_node(n: CoreVizNode) -> VizNodeType:
         entity_ids=[strawberry.ID(e) for e in n.entity_ids],
         provisional=n.provisional,
     )
+
+
+VizGraphResult = Annotated[
+    VizGraph | InvalidInputError | ForbiddenError, strawberry.union("VizGraphResult")
+]
+
+
+@strawberry.type
+class VizQuery:
+    @strawberry.field(
+        description="The explorer's graph: memories (3D layout, validity intervals), their "
+        "links and entities. Current now by default; `asOf` gives the state at that instant; "
+        "`history` every version ever stored (to animate); at most `limit` memories "
+        "(a stable sample when more match); `about: false` leaves out the memory-to-entity links."
+    )
+    async def viz_graph(
+        self,
+        info: Info,
+        project_id: str | None = None,
+        since: datetime | None = None,
+        until: datetime | None = None,
+        types: list[MemoryType] | None = None,
+        as_of: datetime | None = None,
+        history: bool = False,
+        limit: int = DEFAULT_LIMIT,
+        about: bool = True,  # ABOUT links (memory -> entity); nodes' entityIds carry them too
+    ) -> VizGraphResult:
+        ctx = info.context
+        query = CoreVizQuery(
+            project_id=project_id,
+            since=to_epoch(since),
+            until=to_epoch(until),
+            as_of=to_epoch(as_of),
+            history=history,
+            types=types,
+            limit=limit,
+            about=about,
+        )
+        return VizGraph.of(await ctx.brain.viz_graph(ctx.tenant, query))
