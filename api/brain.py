@@ -345,8 +345,7 @@ class Brain(EntityFacade, LifecycleFacade):
         await tenant.get_memory(check_id(memory_id))
         await tenant.set_pinned([memory_id], False)
         self.retriever.core.invalidate(tenant_id)
-        await self.index.set_payload(tenant_id, [memory_id], {"pinned": False})
-        await tenant.mark_indexed([memory_id])
+        await self.writer.sync.show(tenant_id, changes={memory_id: {"pinned": False}})
         return await tenant.get_memory(memory_id)
 
     # -- export / import -----------------------------------------------------------------------

@@ -251,8 +251,9 @@ class DocumentIngester:
             await persist(self.writer, tenant_id, ws, at)
         finally:
             ws.memories = chunks
+        live = {i: {"expires_at": NEVER} for i in ids}
         try:
-            await self.writer.index.set_payload(tenant_id, ids, {"expires_at": NEVER})
+            await self.writer.sync.show(tenant_id, changes=live, mark="later")
         except BackendError:
             # Earlier marks may ride along with the publish and say "indexed": unsay it, so
             # that the reconciler writes the points again with the live payload.
@@ -260,7 +261,6 @@ class DocumentIngester:
             with contextlib.suppress(BackendError):
                 await self.writer.graph.tenant(tenant_id).mark_indexed(ids, indexed=False)
             return
-        self.writer.marks.add(tenant_id, ids)
 
     async def _pairs(
         self,

@@ -73,7 +73,7 @@ class IngestService:
         self.document_jobs = DocumentJobs(
             writer.graph, self.documents, settings.ingest, self._after_document
         )
-        self.task_service = TaskService(writer.graph, writer.index, settings.ingest)
+        self.task_service = TaskService(writer.sync, settings.ingest)
         if profile_refresh is not None:
             refresh = profile_refresh
 
@@ -111,7 +111,7 @@ class IngestService:
 
     async def stop(self) -> None:
         await self.document_jobs.stop()  # a running document job reads as failed later
-        await self.writer.marks.flush()  # indexed marks of the last turns
+        await self.writer.sync.marks.flush()  # indexed marks of the last turns
         await self.queue.stop()
         if self.llm is not None:
             await self.llm.close()
