@@ -45,8 +45,8 @@ from graph.runtime import GraphRuntime, open_graph
 from graph.store import GraphStore
 from graph.supervisor import EngineSupervisor
 from ingest.lifecycle.service import LifecycleService
-from ingest.reconcile import ReconcileReport, reconcile
 from ingest.service import IngestService
+from ingest.write.reconcile import ReconcileReport, reconcile
 from resolution.profiles import ReprofileReport
 from resolution.resolver import Resolver
 from resolution.types import Resolution

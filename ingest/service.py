@@ -33,14 +33,14 @@ from core.ingest_types import (
 )
 from core.settings import Settings
 from graph.store import GraphStore
-from ingest.document_jobs import DocumentJobs
 from ingest.documents import DocumentIngester, Progress
-from ingest.llm import LLMExtractor, build_llm_extractor
-from ingest.llm_job import LLMExtractJob
-from ingest.queue import JobQueue
+from ingest.jobs.document_jobs import DocumentJobs
+from ingest.jobs.llm import LLMExtractor, build_llm_extractor
+from ingest.jobs.llm_job import LLMExtractJob
+from ingest.jobs.queue import JobQueue
 from ingest.tasks import TaskService
 from ingest.turns import LLM_JOB, PROFILE_JOB, TurnRecorder, TurnResult
-from ingest.writer import MemoryWriter
+from ingest.write.writer import MemoryWriter
 from resolution.types import EntityResolver
 from retrieval.embedders import Embedder
 from retrieval.vector_index import VectorIndex

@@ -19,8 +19,8 @@ from core.ids import check_id
 from core.ingest_types import Task, TaskPriority, TaskStatus
 from core.settings import IngestSettings
 from core.types import MemoryType, NewMemory
-from ingest.extraction import entities_in_span
-from ingest.task_rules import TaskCandidate, find_tasks
+from ingest.extract.extraction import entities_in_span
+from ingest.extract.task_rules import TaskCandidate, find_tasks
 from ingest.write.sync import IndexSync
 from resolution.types import Resolution
 

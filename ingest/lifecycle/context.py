@@ -16,8 +16,8 @@ from core.lifecycle_types import Scope
 from core.settings import LifecycleSettings
 from graph.store import GraphStore
 from graph.tenant import TenantGraph
-from ingest.llm import LLMClient
-from ingest.writer import MemoryWriter
+from ingest.jobs.llm import LLMClient
+from ingest.write.writer import MemoryWriter
 from retrieval.vector_index import VectorIndex
 
 # Rebuild the living profiles of these entities (the resolver's profile builder).

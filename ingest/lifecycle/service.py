@@ -24,13 +24,13 @@ from core.lifecycle_types import (
 from core.settings import LifecycleSettings
 from core.types import Memory
 from core.validation import check_project_id
+from ingest.jobs.llm import LLMClient
 from ingest.lifecycle.consolidator import Consolidator
 from ingest.lifecycle.context import JobContext, Progress, Reprofile
 from ingest.lifecycle.feedback import record_feedback
 from ingest.lifecycle.scheduler import Scheduler
-from ingest.llm import LLMClient
 from ingest.sessions import check_session_id
-from ingest.writer import MemoryWriter
+from ingest.write.writer import MemoryWriter
 
 
 class LifecycleService:

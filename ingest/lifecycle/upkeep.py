@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ingest.lifecycle.context import JobCall, JobContext
-from ingest.reconcile import reconcile
+from ingest.write.reconcile import reconcile
 from retrieval.payload import payload_of
 
 _PAGE = 1000

@@ -19,7 +19,7 @@ from typing import Any, Literal
 
 from core.types import Memory
 from graph.store import GraphStore
-from ingest.marks import IndexMarks
+from ingest.write.marks import IndexMarks
 from retrieval.embedders import Embedder
 from retrieval.payload import payload_of
 from retrieval.vector_index import VectorIndex, VectorPoint

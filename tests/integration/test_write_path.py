@@ -12,7 +12,7 @@ from core.ids import new_id
 from core.retrieval_types import SearchQuery
 from core.text import content_hash
 from core.types import EntityType, Memory, MemoryType, NewMemory
-from ingest.reconcile import reconcile
+from ingest.write.reconcile import reconcile
 from retrieval.payload import payload_of
 from retrieval.vector_index import VectorPoint
 

@@ -14,8 +14,8 @@ from core.ids import new_id
 from core.ingest_types import Role, TurnInput
 from core.retrieval_types import SearchQuery
 from core.types import EntityType, MemoryType, NewMemory
-from ingest.marks import IndexMarks
 from ingest.service import IngestService
+from ingest.write.marks import IndexMarks
 from resolution.profiles import profile_facets
 from resolution.resolver import Resolver
 

@@ -6,7 +6,7 @@ entity links, supersede links, conflicts and whatever extra statements the calle
 one transaction, which also carries the tenant's pending ``indexed`` marks. Step two hands the
 new memories and the replaced ones to ``IndexSync.show`` (``ingest/write/sync.py``), whose marks
 are batched in the background or carried by the tenant's next ingest write
-(``ingest/marks.py``). A failure after step one leaves unindexed memories for the reconciler:
+(``ingest/write/marks.py``). A failure after step one leaves unindexed memories for the reconciler:
 the write is durable once step one commits.
 """
 
@@ -23,7 +23,7 @@ from core.types import Memory
 from graph.memories import create_step
 from graph.scoped import Check
 from ingest.write.sync import IndexSync
-from ingest.writer import MemoryWriter
+from ingest.write.writer import MemoryWriter
 
 log = logging.getLogger(__name__)
 
@@ -82,8 +82,8 @@ async def persist(writer: MemoryWriter, tenant_id: str, ws: WriteSet, at: float)
     sync = writer.sync
     embedding = asyncio.ensure_future(_vectors(sync, ws))
     try:
-        # Not beside a mark statement of the tenant (they would conflict, ``ingest/marks.py``);
-        # earlier writes' pending marks ride along instead: one transaction instead of two.
+        # Not beside a mark statement of the tenant (they would conflict, ``marks.py``); earlier
+        # writes' pending marks ride along instead: one transaction instead of two.
         async with sync.marks.writing(tenant_id):
             carried = sync.marks.take(tenant_id)
             marks = [("memory_mark_indexed", {"ids": carried, "indexed": True})] if carried else []
@@ -107,7 +107,7 @@ async def persist(writer: MemoryWriter, tenant_id: str, ws: WriteSet, at: float)
     ws.folded = {r["id"]: r["into"] for r in folded}
     computed = _without(embedding, ws, set(ws.folded)) if ws.folded else embedding
     try:
-        # The caller does not wait for the mark (``ingest/marks.py``): the memories are
+        # The caller does not wait for the mark (``ingest/write/marks.py``): the memories are
         # searchable now, and an unwritten mark only makes the reconciler upsert them again.
         await sync.show(
             tenant_id,

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from graph.store import GraphStore
-from ingest.writer import MemoryWriter
+from ingest.write.writer import MemoryWriter
 
 log = logging.getLogger(__name__)
 
