@@ -67,9 +67,9 @@ from graph.runtime import GraphRuntime, open_graph
 from graph.store import GraphStore
 from graph.supervisor import EngineSupervisor
 from ingest.lifecycle.service import LifecycleService
-from ingest.reconcile import ReconcileReport, reconcile
 from ingest.service import IngestService
 from ingest.turns import TurnResult
+from ingest.write.reconcile import ReconcileReport, reconcile
 from resolution.profiles import ReprofileReport
 from resolution.resolver import Resolver
 from resolution.types import Resolution
@@ -506,8 +506,7 @@ class Brain:
         await tenant.get_memory(check_id(memory_id))
         await tenant.set_pinned([memory_id], False)
         self.retriever.core.invalidate(tenant_id)
-        await self.index.set_payload(tenant_id, [memory_id], {"pinned": False})
-        await tenant.mark_indexed([memory_id])
+        await self.writer.sync.show(tenant_id, changes={memory_id: {"pinned": False}})
         return await tenant.get_memory(memory_id)
 
     # -- export / import -----------------------------------------------------------------------

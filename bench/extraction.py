@@ -32,11 +32,11 @@ from typing import Any
 
 from bench.common import machine, write_json
 from core.settings import Settings
-from ingest.extraction import settle_ours
-from ingest.procedures import extract as extract_procedures
-from ingest.procedures import with_procedure
-from ingest.rules import Extracted
-from ingest.statements import extract as extract_statements
+from ingest.extract.extraction import settle_ours
+from ingest.extract.procedures import extract as extract_procedures
+from ingest.extract.procedures import with_procedure
+from ingest.extract.rules import Extracted
+from ingest.extract.statements import extract as extract_statements
 from resolution.types import ParsedText, Resolution
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "ingest"

@@ -45,7 +45,7 @@ from core.settings import GraphSettings, Settings
 from core.types import EntityType, MemoryType, NewMemory
 from graph.runtime import open_graph
 from ingest.service import IngestService
-from ingest.writer import MemoryWriter
+from ingest.write.writer import MemoryWriter
 from resolution.resolver import Resolver
 from retrieval.embedders import build_embedder
 from retrieval.factory import build_vector_index

@@ -27,7 +27,7 @@ from core.types import NewMemory
 from graph.runtime import open_graph
 from ingest.lifecycle.context import JobCall, JobContext
 from ingest.lifecycle.layout import layout, warm_up
-from ingest.writer import MemoryWriter
+from ingest.write.writer import MemoryWriter
 from retrieval.embedders import build_embedder
 from retrieval.factory import build_vector_index
 

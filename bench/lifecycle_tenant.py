@@ -6,7 +6,7 @@ WOBS, a content and SEO agency of about fifteen people, talks to its assistant e
 (a role change, a new deploy target, an office move, a new employer, a changed preference).
 Everything is generated from a seed, so two tenants fed the same script hear the same year.
 
-Phrasings are the ones the rule extractor (``ingest/rules.py``) turns into facts with a
+Phrasings are the ones the rule extractor (``ingest/extract/rules.py``) turns into facts with a
 subject and a predicate, so that a correction of a single-valued predicate (role, employer,
 location, deploy_target, preference) supersedes the old fact. "WOBS's monthly traffic is now
 800" is kept on purpose although ``monthly_traffic`` is not single-valued: it becomes a

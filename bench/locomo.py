@@ -37,7 +37,7 @@ from core.text import content_hash
 from core.types import DecayClass, EntityType, Memory, MemoryType
 from graph.runtime import open_graph
 from graph.tenant import TenantGraph
-from ingest.writer import MemoryWriter
+from ingest.write.writer import MemoryWriter
 from resolution.temporal import find_times
 from retrieval.embedders import build_embedder
 from retrieval.factory import build_vector_index

@@ -32,7 +32,7 @@ from typing import Any
 
 from bench.common import percentiles
 from core.types import EntityType, NewMemory
-from ingest.writer import MemoryWriter
+from ingest.write.writer import MemoryWriter
 from resolution.patterns import find_aliases
 from resolution.resolver import Resolver
 

@@ -56,7 +56,7 @@ from core.text import content_hash
 from core.tokens import token_counter
 from core.types import DecayClass, EntityType, Memory, MemoryType, NewMemory
 from graph.runtime import open_graph
-from ingest.writer import MemoryWriter
+from ingest.write.writer import MemoryWriter
 from retrieval.access import AccessRecorder
 from retrieval.assembly import ContextAssembler
 from retrieval.embedders import build_embedder

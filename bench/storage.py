@@ -24,7 +24,7 @@ from core.clock import now
 from core.settings import GraphSettings, Settings
 from core.types import EntityType, MemoryType, NewMemory
 from graph.runtime import open_graph
-from ingest.writer import MemoryWriter
+from ingest.write.writer import MemoryWriter
 from retrieval.embedders import Embedder, build_embedder
 from retrieval.factory import build_vector_index
 from retrieval.vector_index import VectorFilter

@@ -151,7 +151,7 @@ class DocumentJobStatus(StrEnum):
 
 
 class DocumentJob(_Frozen):
-    """A large document ingested in the background (``ingest/document_jobs.py``)."""
+    """A large document ingested in the background (``ingest/jobs/document_jobs.py``)."""
 
     id: str
     source_path: str

@@ -1,8 +1,10 @@
-// Replace a current memory with a new version and keep the chain. The old one gets
-// superseded_by/superseded_at and is marked unindexed until its vector payload is updated.
+// Make a new memory (created by memory_create in the same transaction) the next version of
+// a current memory, keeping the chain. The old one gets superseded_by/superseded_at and is
+// marked unindexed until its vector payload is updated; the new one joins the old one's
+// chain and its ABOUT links.
 // A forgotten memory (expires_at <= $now) is not superseded: forget and supersede of one
 // memory at once write the same record, so one of them sees the other's write.
-// params: $tenant, $old_id, $row (new memory properties), $reason, $at, $now
+// params: $tenant, $old_id, $new_id, $reason, $at, $now
 // The old memory is written before it is checked (a property set and removed: nothing
 // stays), so of two calls superseding it at once one succeeds and the other finds it
 // superseded: on Neo4j the second waits for the first's lock; on ArcadeDB (where a property
@@ -16,11 +18,8 @@ SET old._lock = true
 REMOVE old._lock
 WITH old
 WHERE old.superseded_by IS NULL AND (old.expires_at IS NULL OR old.expires_at > $now)
-CREATE (new:Memory)
-SET new = $row, new.tenant_id = $tenant, new.indexed = false, new.supersedes = old.id,
-    new.chain_id = coalesce(old.chain_id, old.id),
-    new.pinned_key = CASE WHEN $row.pinned THEN $tenant END,
-    new.task_tenant = CASE WHEN $row.type = 'task' THEN $tenant END
+MATCH (new:Memory {id: $new_id, tenant_id: $tenant})
+SET new.supersedes = old.id, new.chain_id = coalesce(old.chain_id, old.id)
 SET old.superseded_by = new.id, old.superseded_at = $at, old.indexed = false
 CREATE (old)-[:SUPERSEDED_BY {reason: $reason, at: $at}]->(new)
 WITH old, new, CASE WHEN old.source STARTS WITH 'rule:' OR old.source STARTS WITH 'llm:'

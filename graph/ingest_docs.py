@@ -101,7 +101,7 @@ class DocumentTaskOps(Scoped):
         await self.write("document_job_save", id=job_id, props=props)
 
     async def get_document_job(self, job_id: str) -> dict[str, Any] | None:
-        """A background document ingest's record (see ``ingest/document_jobs.py``)."""
+        """A background document ingest's record (see ``ingest/jobs/document_jobs.py``)."""
         rows = await self.read("document_job_get", id=job_id)
         return {k: v for k, v in rows[0]["j"].items() if k != "tenant_id"} if rows else None
 

@@ -15,7 +15,7 @@ from typing import Any
 from core.clock import NEVER
 from core.lifecycle_types import JobName, JobRun, MemoryMerge, RunStatus
 from core.types import Memory
-from graph.records import memory_row
+from graph.memories import create_step
 from graph.scoped import Rows, Scoped
 
 
@@ -163,15 +163,13 @@ class LifecycleOps(Scoped):
         meanwhile are skipped)."""
         if not patterns:
             return 0
-        links = [{"memory_id": p.id, "entity_id": e} for p, _ in patterns for e in p.entity_ids]
         rows = [{"pattern_id": p.id, "episode_ids": list(ids)} for p, ids in patterns]
-        steps: list[tuple[str, dict[str, Any]]] = [
-            ("memory_create", {"rows": [memory_row(p) for p, _ in patterns]}),
-            ("lifecycle_pattern_link", {"rows": rows, "at": at}),
-        ]
-        if links:
-            steps.append(("memory_link_entities", {"links": links}))
-        results = await self.write_many(steps)
+        results = await self.write_many(
+            [
+                create_step([p for p, _ in patterns], at),
+                ("lifecycle_pattern_link", {"rows": rows, "at": at}),
+            ]
+        )
         return len(results[1])
 
     async def pattern_sources(self, pattern_id: str) -> list[str]:

@@ -2,14 +2,43 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from core.clock import now
 from core.errors import Conflict, InvalidInput, NotFound
 from core.types import LineageLink, Memory
 from graph.records import memory_from, memory_row
-from graph.scoped import Scoped
+from graph.scoped import Rows, Scoped
+
+
+def create_step(
+    memories: Sequence[Memory], at: float, extras: Mapping[str, Mapping[str, Any]] | None = None
+) -> tuple[str, dict[str, Any]]:
+    """The one statement that creates memories (``cypher/memory_create.cypher``), with each
+    memory's extra graph properties (``extras``: memory id → properties; None values left
+    out) and its entity links; it registers the tenant at ``at`` on its first write."""
+    extra = extras or {}
+    rows = [
+        {
+            "props": {
+                **memory_row(m),
+                **{k: v for k, v in extra.get(m.id, {}).items() if v is not None},
+            },
+            "entity_ids": list(m.entity_ids),
+        }
+        for m in memories
+    ]
+    return ("memory_create", {"rows": rows, "at": at})
+
+
+class _Unlinked(Exception):
+    """A supersede found its old memory changed: the transaction is rolled back."""
+
+
+def _linked(name: str, rows: Rows) -> None:
+    if name == "memory_supersede" and not rows:
+        raise _Unlinked
 
 
 class MemoryOps(Scoped):
@@ -32,14 +61,7 @@ class MemoryOps(Scoped):
         if any(m.tenant_id != self.tenant_id for m in memories):
             raise InvalidInput("memory belongs to another tenant")
         await self._check_entities(e for m in memories for e in m.entity_ids)
-        links = [{"memory_id": m.id, "entity_id": e} for m in memories for e in m.entity_ids]
-        steps: list[tuple[str, dict[str, Any]]] = [
-            ("tenant_ensure", {"at": now()}),
-            ("memory_create", {"rows": [memory_row(m) for m in memories]}),
-        ]
-        if links:
-            steps.append(("memory_link_entities", {"links": links}))
-        await self.write_many(steps)
+        await self.write_many([create_step(memories, now())])
 
     async def get_memories(self, ids: Sequence[str]) -> dict[str, Memory]:
         """Memories by id (one round trip); unknown and other tenants' ids are absent."""
@@ -67,29 +89,18 @@ class MemoryOps(Scoped):
         "current" memory no read returns).
         """
         await self._check_entities(new.entity_ids)
-        row = memory_row(new)
-        row.pop("supersedes", None)
-        steps: list[tuple[str, dict[str, Any]]] = [
-            (
-                "memory_supersede",
-                {
-                    "old_id": old_id,
-                    "row": row,
-                    "reason": reason,
-                    "at": new.created_at,
-                    "now": now(),
-                },
-            )
+        link = {"old_id": old_id, "new_id": new.id, "reason": reason}
+        steps = [
+            create_step([new.model_copy(update={"supersedes": None})], now()),
+            ("memory_supersede", {**link, "at": new.created_at, "now": now()}),
         ]
-        if new.entity_ids:
-            links = [{"memory_id": new.id, "entity_id": e} for e in new.entity_ids]
-            steps.append(("memory_link_entities", {"links": links}))
         # Check first so a refused supersede sends no write at all.
         await self._check_supersedable(await self.get_memory(old_id))
-        results = await self.write_many(steps)
-        if not results[0]:  # lost a race with another supersede or a forget
+        try:
+            await self.write_many(steps, _linked)
+        except _Unlinked:  # lost a race with another supersede or a forget: nothing was made
             await self._check_supersedable(await self.get_memory(old_id))
-            raise Conflict(f"memory {old_id} changed during the supersede")
+            raise Conflict(f"memory {old_id} changed during the supersede") from None
         return await self.get_memory(new.id)
 
     async def _check_supersedable(self, old: Memory) -> None:

@@ -41,7 +41,6 @@ T = TypeVar("T")
 ENTITY_NEUTRAL = frozenset(
     {
         "tenant_ensure",
-        "ingest_memories_create",
         "ingest_turn_session",
         "ingest_supersede_batch",
         "ingest_conflict_create",
@@ -49,6 +48,7 @@ ENTITY_NEUTRAL = frozenset(
         "ingest_task_mention",
         "ingest_job_delete",
         "memory_create",
+        "memory_supersede",
         "memory_mark_indexed",
         "identity_decisions_save",
         "identity_link_candidates",

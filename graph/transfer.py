@@ -112,11 +112,6 @@ class TransferOps(Scoped):
             elif kind == "feedback":
                 props = {k: v for k, v in rec["feedback"].items() if k != "tenant_id"}
                 feedback.append({"props": props, "ratings": rec.get("ratings") or []})
-        links = [
-            {"memory_id": m["memory"]["id"], "entity_id": e}
-            for m in memories
-            for e in m["entity_ids"]
-        ]
         chains = [
             {
                 "old_id": m["memory"]["supersedes"],
@@ -135,9 +130,8 @@ class TransferOps(Scoped):
         if relations:
             steps.append(("import_relations", {"rows": relations}))
         if memories:
-            steps.append(("import_memories", {"rows": [m["memory"] for m in memories]}))
-        if links:
-            steps.append(("memory_link_entities", {"links": links}))
+            rows = [{"props": m["memory"], "entity_ids": m["entity_ids"]} for m in memories]
+            steps.append(("memory_create", {"rows": rows, "at": 0.0}))
         if chains:
             steps.append(("import_supersede_links", {"links": chains}))
         if memory_links["MERGED_INTO"]:

@@ -1,11 +1,12 @@
 """ingestDocument: hash check, structure-aware chunks, entity links, version supersession.
 
 A document is identified by its ``source_path``. Re-ingesting unchanged content (same content
-hash) is a no-op. Changed content is chunked again (``ingest/chunking.py``); each new chunk is
-a memory of ``type=document`` linked to the entities it names, and every current chunk of the
-previous version is superseded — not deleted — by the new chunk of the same section (same
-heading), or else the one at the same position, with the reason. The ``(:Document)`` record
-(path, hash, version, chunk ids) is saved in the same transaction as the chunks.
+hash) is a no-op. Changed content is chunked again (``ingest/extract/chunking.py``); each new
+chunk is a memory of ``type=document`` linked to the entities it names, and every current
+chunk of the previous version is superseded — not deleted — by the new chunk of the same
+section (same heading), or else the one at the same position, with the reason. The
+``(:Document)`` record (path, hash, version, chunk ids) is saved in the same transaction as
+the chunks.
 
 Versions of one path take turns: in a process under a striped lock, across processes by a
 version check in the transaction (``cypher/ingest_document_claim.cypher``); a write planned
@@ -29,9 +30,9 @@ from core.settings import Settings
 from core.text import content_hash
 from core.types import Entity, Memory, MemoryType, NewMemory
 from core.validation import check_project_id
-from ingest.chunking import Chunk, chunk_text
-from ingest.persist import WriteSet, persist
-from ingest.writer import MemoryWriter
+from ingest.extract.chunking import Chunk, chunk_text
+from ingest.write.persist import WriteSet, persist
+from ingest.write.writer import MemoryWriter
 from resolution.types import EntityResolver
 
 log = logging.getLogger(__name__)
@@ -251,8 +252,9 @@ class DocumentIngester:
             await persist(self.writer, tenant_id, ws, at)
         finally:
             ws.memories = chunks
+        live = {i: {"expires_at": NEVER} for i in ids}
         try:
-            await self.writer.index.set_payload(tenant_id, ids, {"expires_at": NEVER})
+            await self.writer.sync.show(tenant_id, changes=live, mark="later")
         except BackendError:
             # Earlier marks may ride along with the publish and say "indexed": unsay it, so
             # that the reconciler writes the points again with the live payload.
@@ -260,7 +262,6 @@ class DocumentIngester:
             with contextlib.suppress(BackendError):
                 await self.writer.graph.tenant(tenant_id).mark_indexed(ids, indexed=False)
             return
-        self.writer.marks.add(tenant_id, ids)
 
     async def _pairs(
         self,

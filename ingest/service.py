@@ -33,14 +33,14 @@ from core.ingest_types import (
 )
 from core.settings import Settings
 from graph.store import GraphStore
-from ingest.document_jobs import DocumentJobs
 from ingest.documents import DocumentIngester, Progress
-from ingest.llm import LLMExtractor, build_llm_extractor
-from ingest.llm_job import LLMExtractJob
-from ingest.queue import JobQueue
+from ingest.jobs.document_jobs import DocumentJobs
+from ingest.jobs.llm import LLMExtractor, build_llm_extractor
+from ingest.jobs.llm_job import LLMExtractJob
+from ingest.jobs.queue import JobQueue
 from ingest.tasks import TaskService
 from ingest.turns import LLM_JOB, PROFILE_JOB, TurnRecorder, TurnResult
-from ingest.writer import MemoryWriter
+from ingest.write.writer import MemoryWriter
 from resolution.types import EntityResolver
 from retrieval.embedders import Embedder
 from retrieval.vector_index import VectorIndex
@@ -73,7 +73,7 @@ class IngestService:
         self.document_jobs = DocumentJobs(
             writer.graph, self.documents, settings.ingest, self._after_document
         )
-        self.task_service = TaskService(writer.graph, writer.index, settings.ingest)
+        self.task_service = TaskService(writer.sync, settings.ingest)
         if profile_refresh is not None:
             refresh = profile_refresh
 
@@ -111,7 +111,7 @@ class IngestService:
 
     async def stop(self) -> None:
         await self.document_jobs.stop()  # a running document job reads as failed later
-        await self.writer.marks.flush()  # indexed marks of the last turns
+        await self.writer.sync.marks.flush()  # indexed marks of the last turns
         await self.queue.stop()
         if self.llm is not None:
             await self.llm.close()

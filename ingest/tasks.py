@@ -19,11 +19,10 @@ from core.ids import check_id
 from core.ingest_types import Task, TaskPriority, TaskStatus
 from core.settings import IngestSettings
 from core.types import MemoryType, NewMemory
-from graph.store import GraphStore
-from ingest.extraction import entities_in_span
-from ingest.task_rules import TaskCandidate, find_tasks
+from ingest.extract.extraction import entities_in_span
+from ingest.extract.task_rules import TaskCandidate, find_tasks
+from ingest.write.sync import IndexSync
 from resolution.types import Resolution
-from retrieval.vector_index import VectorIndex
 
 
 @dataclass(frozen=True)
@@ -105,9 +104,9 @@ def plan_tasks(
 class TaskService:
     """The task lifecycle: list, confirm, dismiss, expire."""
 
-    def __init__(self, graph: GraphStore, index: VectorIndex, settings: IngestSettings) -> None:
-        self.graph = graph
-        self.index = index
+    def __init__(self, sync: IndexSync, settings: IngestSettings) -> None:
+        self.graph = sync.graph
+        self.sync = sync
         self.settings = settings
 
     async def tasks(
@@ -135,9 +134,7 @@ class TaskService:
         when = now() if at is None else at
         tenant = self.graph.tenant(tenant_id)
         ids = await tenant.expire_tasks(when - self.settings.task_expire_days * 86_400, when)
-        if ids:
-            await self.index.set_payload(tenant_id, ids, {"expires_at": when})
-            await tenant.mark_indexed(ids)
+        await self.sync.show(tenant_id, changes={i: {"expires_at": when} for i in ids})
         return ids
 
     async def _move(
@@ -155,6 +152,5 @@ class TaskService:
             raise Conflict(
                 f"task {task_id} is {current[0].status.value}; cannot become {status.value}"
             )
-        await self.index.set_payload(tenant_id, [task_id], {"expires_at": expires})
-        await tenant.mark_indexed([task_id])
+        await self.sync.show(tenant_id, changes={task_id: {"expires_at": expires}})
         return moved

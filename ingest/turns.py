@@ -28,19 +28,19 @@ from core.types import Entity, Memory, MemoryType, NewMemory, indexed_text
 from core.validation import check_content, check_project_id
 from graph.ingest_ops import job_row
 from graph.store import GraphStore
-from ingest.corrections import Action
-from ingest.extraction import beside_turn, candidates, settle_ours
-from ingest.persist import TASK_DEDUPE, WriteSet, persist
-from ingest.planning import FactPlanner, fact_keys
-from ingest.procedures import extract as extract_procedures
-from ingest.procedures import with_procedure
-from ingest.queue import JobQueue
-from ingest.sentences import is_pleasantry
+from ingest.extract.corrections import Action
+from ingest.extract.extraction import beside_turn, candidates, settle_ours
+from ingest.extract.procedures import extract as extract_procedures
+from ingest.extract.procedures import with_procedure
+from ingest.extract.sentences import is_pleasantry
+from ingest.extract.statements import extract as extract_statements
+from ingest.jobs.queue import JobQueue
 from ingest.sessions import check_session_id, next_session
-from ingest.statements import extract as extract_statements
 from ingest.tasks import plan_tasks, scan
-from ingest.topics import topic_entities
-from ingest.writer import MemoryWriter
+from ingest.write.persist import TASK_DEDUPE, WriteSet, persist
+from ingest.write.planning import FactPlanner, fact_keys
+from ingest.write.topics import topic_entities
+from ingest.write.writer import MemoryWriter
 from resolution.tracker import dump_state, load_state
 from resolution.types import (
     Clarification,

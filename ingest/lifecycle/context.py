@@ -1,14 +1,14 @@
 """What every lifecycle job gets: the engines, the settings, and the payload sync step.
 
 A job changes the graph first (marking what it touched ``indexed=false`` in the same
-transaction), then brings the vector payloads in line and marks the memories indexed. If the
-process dies between the two, the reconciler finishes the second step.
+transaction), then brings the vector payloads in line and marks the memories indexed
+(``ingest/write/sync.py``). If the process dies between the two, the reconciler finishes the
+second step.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,8 +16,8 @@ from core.lifecycle_types import Scope
 from core.settings import LifecycleSettings
 from graph.store import GraphStore
 from graph.tenant import TenantGraph
-from ingest.llm import LLMClient
-from ingest.writer import MemoryWriter
+from ingest.jobs.llm import LLMClient
+from ingest.write.writer import MemoryWriter
 from retrieval.vector_index import VectorIndex
 
 # Rebuild the living profiles of these entities (the resolver's profile builder).
@@ -57,25 +57,6 @@ class JobCall:
 
     def tenant(self, ctx: JobContext) -> TenantGraph:
         return ctx.graph.tenant(self.tenant_id)
-
-
-async def sync_payloads(
-    ctx: JobContext, tenant_id: str, changes: Mapping[str, Mapping[str, Any]]
-) -> None:
-    """Merge each memory's changed payload fields into its vector point, then mark the
-    memories indexed. Memories with the same change share one engine call. A memory without
-    a point (an earlier write never reached the index) stays unindexed: the reconciler embeds
-    it from the graph, changes included."""
-    if not changes:
-        return
-    present = set(await ctx.index.retrieve(tenant_id, list(changes)))
-    groups: dict[tuple[tuple[str, Any], ...], list[str]] = defaultdict(list)
-    for memory_id, payload in changes.items():
-        if memory_id in present:
-            groups[tuple(sorted(payload.items()))].append(memory_id)
-    for items, ids in groups.items():
-        await ctx.index.set_payload(tenant_id, ids, dict(items))
-    await ctx.graph.tenant(tenant_id).mark_indexed(sorted(present))
 
 
 def batches(items: Sequence[Any], size: int) -> list[Sequence[Any]]:

@@ -19,7 +19,7 @@ from typing import Any
 
 from core.decay import decay_factor
 from core.types import DecayClass
-from ingest.lifecycle.context import JobCall, JobContext, batches, sync_payloads
+from ingest.lifecycle.context import JobCall, JobContext, batches
 
 _EPSILON = 0.001  # store a new value only when it moved by more than this
 
@@ -63,7 +63,8 @@ async def prune(ctx: JobContext, call: JobCall) -> dict[str, int]:
     pruned: list[str] = []
     for chunk in batches(sorted(carried_by), settings.batch_size):
         done = await tenant.prune({i: carried_by[i] for i in chunk}, call.at)
-        await sync_payloads(ctx, call.tenant_id, {i: {"expires_at": call.at} for i in done})
+        gone = {i: {"expires_at": call.at} for i in done}
+        await ctx.writer.sync.show(call.tenant_id, changes=gone, present_only=True)
         pruned.extend(done)
     ctx.say(f"{call.tenant_id}: pruned {len(pruned)} restatements of {len(rows)} memories")
     return {"scanned": len(rows), "pruned": len(pruned)}

@@ -20,7 +20,7 @@ from collections import defaultdict
 from typing import Any
 
 from graph.tenant import TenantGraph
-from ingest.lifecycle.context import JobCall, JobContext, batches, sync_payloads
+from ingest.lifecycle.context import JobCall, JobContext, batches
 from ingest.lifecycle.similarity import fetch_vectors, matrix, similar_pairs
 from ingest.lifecycle.statements import same_statement
 
@@ -139,7 +139,7 @@ async def merge_duplicates(ctx: JobContext, call: JobCall) -> dict[str, int]:
         for loser_id, winner_id in applied:
             changes[loser_id] = {"superseded_at": call.at}
             changes[winner_id] = {"importance": importance[winner_id]}
-        await sync_payloads(ctx, call.tenant_id, changes)
+        await ctx.writer.sync.show(call.tenant_id, changes=changes, present_only=True)
         merged += len(applied)
         ctx.say(f"{call.tenant_id}: merged {merged} of {len(planned)} duplicates")
     return {"compared": len(vectors), "merged": merged}

@@ -17,7 +17,7 @@ from core.clock import now
 from core.errors import InvalidInput, NotFound
 from core.ids import check_id, new_id
 from core.lifecycle_types import FeedbackOutcome, FeedbackResult
-from ingest.lifecycle.context import JobContext, sync_payloads
+from ingest.lifecycle.context import JobContext
 from ingest.sessions import check_session_id
 
 MAX_MEMORIES = 100
@@ -71,7 +71,8 @@ async def record_feedback(
         "memory_ids": ids,
     }
     await tenant.apply_feedback(feedback, rows)
-    await sync_payloads(ctx, tenant_id, {r["id"]: {"importance": r["after"]} for r in rows})
+    changes = {r["id"]: {"importance": r["after"]} for r in rows}
+    await ctx.writer.sync.show(tenant_id, changes=changes, present_only=True)
     return FeedbackResult(
         id=feedback_id,
         session_id=session,

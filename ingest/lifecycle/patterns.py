@@ -137,8 +137,7 @@ async def compress_episodes(ctx: JobContext, call: JobCall) -> dict[str, int]:
         # Graph first (patterns unindexed, episodes linked), then the vectors: a crash in
         # between leaves the rest to the reconciler.
         linked = await tenant.create_patterns(patterns, call.at)
-        await ctx.writer.index_memories([p for p, _ in patterns])
-        await tenant.mark_indexed([p.id for p, _ in patterns])
+        await ctx.writer.sync.show(call.tenant_id, new=[p for p, _ in patterns])
         counts["patterns"] += len(patterns)
         counts["compressed"] += linked
         ctx.say(f"{call.tenant_id}: {counts['patterns']} patterns, {counts['compressed']} episodes")

@@ -24,13 +24,13 @@ from core.lifecycle_types import (
 from core.settings import LifecycleSettings
 from core.types import Memory
 from core.validation import check_project_id
+from ingest.jobs.llm import LLMClient
 from ingest.lifecycle.consolidator import Consolidator
-from ingest.lifecycle.context import JobContext, Progress, Reprofile, sync_payloads
+from ingest.lifecycle.context import JobContext, Progress, Reprofile
 from ingest.lifecycle.feedback import record_feedback
 from ingest.lifecycle.scheduler import Scheduler
-from ingest.llm import LLMClient
 from ingest.sessions import check_session_id
-from ingest.writer import MemoryWriter
+from ingest.write.writer import MemoryWriter
 
 
 class LifecycleService:
@@ -118,12 +118,9 @@ class LifecycleService:
             raise InvalidInput(f"memory {memory_id} is not a merged duplicate", field="id")
         loser, winner = undone
         restored = await tenant.get_memories([loser, winner])
-        await sync_payloads(
-            self.ctx,
-            tenant_id,
-            {
-                loser: {"superseded_at": restored[loser].superseded_at},
-                winner: {"importance": restored[winner].importance},
-            },
-        )
+        changes = {
+            loser: {"superseded_at": restored[loser].superseded_at},
+            winner: {"importance": restored[winner].importance},
+        }
+        await self.ctx.writer.sync.show(tenant_id, changes=changes, present_only=True)
         return await tenant.get_memory(loser)

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ingest.lifecycle.context import JobCall, JobContext
-from ingest.reconcile import reconcile
+from ingest.write.reconcile import reconcile
 from retrieval.payload import payload_of
 
 _PAGE = 1000
@@ -74,14 +74,14 @@ async def reconcile_index(ctx: JobContext, call: JobCall) -> dict[str, int]:
         )
         missing = [m for m in memories.values() if m.indexed and m.id not in stored]
         if missing:
-            await ctx.writer.index_memories(missing)
+            await ctx.writer.sync.show(call.tenant_id, new=missing, mark="none")
             counts["missing"] += len(missing)
         for memory in memories.values():
             if memory.id not in stored or not memory.indexed:
                 continue
             fix = drifted(payload_of(memory), stored[memory.id])
-            if fix:
-                await ctx.index.set_payload(call.tenant_id, [memory.id], fix)
+            if fix:  # one call per drifted memory
+                await ctx.writer.sync.show(call.tenant_id, changes={memory.id: fix}, mark="none")
                 counts["drifted"] += 1
         counts["checked"] += len(ids)
         ctx.say(f"{call.tenant_id}: checked {counts['checked']} vector payloads")

@@ -9,7 +9,7 @@ is promoted (slow decay); the others keep their class and simply rank lower as t
 
 from __future__ import annotations
 
-from ingest.lifecycle.context import JobCall, JobContext, sync_payloads
+from ingest.lifecycle.context import JobCall, JobContext
 
 
 async def promote_working(ctx: JobContext, call: JobCall) -> dict[str, int]:
@@ -25,9 +25,8 @@ async def promote_working(ctx: JobContext, call: JobCall) -> dict[str, int]:
         promoted, kept = await tenant.flush_sessions(
             sessions, call.at, settings.promote_min_importance, settings.promote_min_access
         )
-        await sync_payloads(
-            ctx, call.tenant_id, {i: {"decay_class": cls} for i, cls in promoted.items()}
-        )
+        changes = {i: {"decay_class": cls} for i, cls in promoted.items()}
+        await ctx.writer.sync.show(call.tenant_id, changes=changes, present_only=True)
         counts["sessions"] += len(sessions)
         counts["promoted"] += len(promoted)
         counts["kept"] += len(kept)

@@ -209,9 +209,9 @@ async def test_metrics_expose_operation_latency(client: Client) -> None:
 async def test_metrics_count_graph_write_retries(client: Client, brain: Brain) -> None:
     # What the store reports when the driver runs a conflicting transaction again (a real
     # conflict is provoked in tests/integration/test_graph_contract.py).
-    brain.graph._retried(["ingest_memories_create", "ingest_turn_session"])
+    brain.graph._retried(["memory_create", "ingest_turn_session"])
     text = (await client.http.get("/metrics")).text
-    assert 'brain_graph_write_retries_total{statement="ingest_memories_create"} 1.0' in text
+    assert 'brain_graph_write_retries_total{statement="memory_create"} 1.0' in text
 
 
 async def test_cors_only_for_configured_origins(brain: Brain, tenant_id: str) -> None:

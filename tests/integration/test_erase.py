@@ -63,7 +63,7 @@ async def leaks(brain: Brain, tenant: str, needles: Iterable[str]) -> list[str]:
 
 async def snapshot(brain: Brain, tenant: str) -> list[str]:
     for writer in (brain.writer, brain.ingest.writer):
-        await writer.marks.flush()  # settled: no indexed mark still on its way
+        await writer.sync.marks.flush()  # settled: no indexed mark still on its way
     nodes, relations = await brain.graph.tenant(tenant).audit()
     return sorted(repr(sorted(r["props"].items())) for r in [*nodes, *relations])
 

@@ -152,7 +152,7 @@ async def test_supersedes_at_once_of_one_memory_leave_one_chain_and_one_current(
         ]
         _, linked = await g.write_many(
             [
-                ("ingest_memories_create", {"rows": rows, "at": now()}),
+                ("memory_create", {"rows": rows, "at": now()}),
                 ("ingest_supersede_batch", {"pairs": pairs, "at": now()}),
             ]
         )

@@ -86,7 +86,7 @@ async def warm(brain: Brain, tenant_id: str, monkeypatch: pytest.MonkeyPatch) ->
     await brain.search(tenant_id, SearchQuery(query="invoice from Anna Weber", session_id="s1"))
     # The last turn's indexed marks are written now, not carried by the counted turn (whether
     # the background batch beat the next write would depend on the machine's speed).
-    await brain.ingest.writer.marks.flush()
+    await brain.ingest.writer.sync.marks.flush()
     return tenant_id
 
 
@@ -100,12 +100,12 @@ async def test_record_turn_round_trips(brain: Brain, warm: str) -> None:
             "ingest_session_get": 1,  # the session's window and entity tracker
             # Candidates and tracked entities come from the entity cache: the fixture's turns
             # read them, and storing turns about them did not change them.
-            "ingest_memories_create": 1,  # the transaction: memories, links, tenant
+            "memory_create": 1,  # the transaction: memories, links, tenant
             "ingest_turn_session": 1,  # ... the window, the tracker and the jobs
         }
     ), sent
     # The indexed mark follows off the request path (counted above: it is not there).
-    await brain.ingest.writer.marks.flush()
+    await brain.ingest.writer.sync.marks.flush()
     assert (await brain.memory(warm, result.episode.id)).indexed
 
 

@@ -12,7 +12,7 @@ from core.ids import new_id
 from core.retrieval_types import SearchQuery
 from core.text import content_hash
 from core.types import EntityType, Memory, MemoryType, NewMemory
-from ingest.reconcile import reconcile
+from ingest.write.reconcile import reconcile
 from retrieval.payload import payload_of
 from retrieval.vector_index import VectorPoint
 
@@ -178,7 +178,7 @@ async def test_reconcile_of_a_consistent_tenant_compares_counts_not_ids(
     memories: two counts, whatever the tenant's size."""
     await brain.remember_many(tenant_id, [NewMemory(content=f"Fact number {i}") for i in range(3)])
     for writer in (brain.writer, brain.ingest.writer):
-        await writer.marks.flush()  # the deferred indexed marks are in the graph
+        await writer.sync.marks.flush()  # the deferred indexed marks are in the graph
     before = brain.graph.round_trips
     report = await reconcile(brain.writer, [tenant_id], batch=1)
     assert report.orphans_removed == 0

@@ -95,7 +95,7 @@ async def test_valid_llm_output_adds_linked_memories_once(
     await service.start(tenants=[])
     result = await service.record_turn(tenant_id, TurnInput(session_id="l", content=TURN))
     await service.queue.drain()
-    await service.writer.marks.flush()  # indexed marks are written shortly after, in batches
+    await service.writer.sync.marks.flush()  # indexed marks are written shortly after, in batches
     assert seen and seen[0].url.path.endswith("/chat/completions")
     assert seen[0].headers["authorization"] == "Bearer test-key"
     ids = await brain.graph.tenant(tenant_id).memory_ids_about(result.entities[0].id)

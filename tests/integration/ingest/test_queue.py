@@ -13,7 +13,7 @@ from api.brain import Brain
 from core.ingest_types import JobStatus, TurnInput
 from core.settings import IngestSettings
 from core.types import EntityType, NewMemory
-from ingest.queue import JobQueue
+from ingest.jobs.queue import JobQueue
 from ingest.service import IngestService
 from resolution.resolver import Resolver
 from tests.integration.ingest.conftest import build_ingest

@@ -32,7 +32,7 @@ async def test_a_todo_becomes_a_searchable_candidate_task(
     assert task.status is TaskStatus.CANDIDATE and task.priority is TaskPriority.MEDIUM
     assert task.content == "Update the style guide for the writers"
     assert 0.70 <= task.confidence < 0.85
-    await ingest.writer.marks.flush()  # the indexed mark is written off the request path
+    await ingest.writer.sync.marks.flush()  # the indexed mark is written off the request path
     memory = await brain.memory(tenant_id, task.id)
     assert memory.type is MemoryType.TASK and memory.indexed
     hits = await brain.search(tenant_id, SearchQuery(query="style guide", types=(MemoryType.TASK,)))

@@ -14,8 +14,8 @@ from core.ids import new_id
 from core.ingest_types import Role, TurnInput
 from core.retrieval_types import SearchQuery
 from core.types import EntityType, MemoryType, NewMemory
-from ingest.marks import IndexMarks
 from ingest.service import IngestService
+from ingest.write.marks import IndexMarks
 from resolution.profiles import profile_facets
 from resolution.resolver import Resolver
 
@@ -45,7 +45,7 @@ async def test_seed_turn_links_entities_and_extracts_the_role_fact(
     assert [(f.predicate, f.object) for f in facts] == [("role", "writer")]
     peter = next(e for e in result.entities if e.name == "Peter")
     assert facts[0].subject == peter.id and peter.id in facts[0].entity_ids
-    await ingest.writer.marks.flush()  # the indexed mark is written off the request path
+    await ingest.writer.sync.marks.flush()  # the indexed mark is written off the request path
     stored = await brain.memory(tenant_id, result.episode.id)
     assert stored.indexed and stored.type is MemoryType.EPISODIC and stored.content == SEED
     # Retrievable on the very next call.
@@ -189,7 +189,7 @@ async def test_indexed_marks_are_batched_off_the_request_path(
 ) -> None:
     # Six first turns of a new tenant at once: they also race to register the tenant (a
     # MERGE on its unique id), which once failed all but one of them with a Conflict.
-    marks = ingest.writer.marks
+    marks = ingest.writer.sync.marks
     before = marks.batches
     results = await asyncio.gather(
         *(
@@ -212,7 +212,7 @@ async def test_the_next_turn_carries_the_previous_turns_marks(
 ) -> None:
     """In a conversation, a turn's indexed marks ride along with the next turn's write: no
     statement of their own."""
-    marks = ingest.writer.marks
+    marks = ingest.writer.sync.marks
     delay, marks.delay = marks.delay, 60.0  # the background batch would come much later
     try:
         first = await ingest.record_turn(
@@ -236,7 +236,7 @@ async def test_marks_added_while_a_batch_is_pending_share_its_statement(
 ) -> None:
     ours = await brain.remember_many(tenant_id, [NewMemory(content=f"Crate {i}") for i in "abc"])
     theirs = await brain.remember(other_tenant_id, NewMemory(content="Crate d"))
-    await brain.writer.marks.flush()
+    await brain.writer.sync.marks.flush()
     g = brain.graph.tenant(tenant_id)
     await g.mark_indexed([m.id for m in ours], indexed=False)
     marks = IndexMarks(brain.graph)
@@ -274,7 +274,7 @@ async def test_a_mark_added_as_flush_cancels_the_waiting_batch_is_still_written(
     brain: Brain, tenant_id: str
 ) -> None:
     b = await brain.remember(tenant_id, NewMemory(content="Crate e"))
-    await brain.writer.marks.flush()
+    await brain.writer.sync.marks.flush()
     g = brain.graph.tenant(tenant_id)
     await g.mark_indexed([b.id], indexed=False)
     marks = IndexMarks(brain.graph, delay=0.01)
@@ -297,7 +297,7 @@ async def test_the_mark_statement_never_runs_beside_an_ingest_write(
     a backoff: the batch leaves a tenant that is writing for later, and a write waits for a
     mark statement in flight. Ingest writes themselves run side by side."""
     a, b = await brain.remember_many(tenant_id, [NewMemory(content=f"Crate {i}") for i in "hi"])
-    await brain.writer.marks.flush()
+    await brain.writer.sync.marks.flush()
     g = brain.graph.tenant(tenant_id)
     await g.mark_indexed([a.id, b.id], indexed=False)
     marks = IndexMarks(brain.graph, delay=0.01)

@@ -161,7 +161,9 @@ async def test_a_turn_is_indexed_with_its_speaker_alike_on_every_path(
     )
     written = (await brain.index.vectors(tenant_id, [episode.id]))[episode.id]
 
-    await brain.writer.index_memories([episode])  # what the reconciler does from the graph
+    await brain.writer.sync.show(
+        tenant_id, new=[episode], mark="none"
+    )  # what the reconciler does from the graph
 
     again = (await brain.index.vectors(tenant_id, [episode.id]))[episode.id]
     assert max(abs(a - b) for a, b in zip(written, again, strict=True)) < 1e-5

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from core.settings import IngestSettings
 from core.tokens import token_counter
-from ingest.chunking import blocks_of, chunk_text
+from ingest.extract.chunking import blocks_of, chunk_text
 
 S = IngestSettings()
 count = token_counter().count

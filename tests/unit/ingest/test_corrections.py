@@ -5,7 +5,7 @@ from __future__ import annotations
 from core.ingest_types import Session
 from core.settings import IngestSettings
 from core.types import Memory, MemoryType
-from ingest.corrections import Action, plan_fact
+from ingest.extract.corrections import Action, plan_fact
 from ingest.sessions import next_session, slide
 
 SINGLE = IngestSettings().single_valued_predicates

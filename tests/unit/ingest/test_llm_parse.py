@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from ingest.llm import parse_extraction
+from ingest.jobs.llm import parse_extraction
 
 
 def test_fenced_and_bare_json_are_accepted() -> None:

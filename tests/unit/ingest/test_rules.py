@@ -9,8 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from core.types import MemoryType
-from ingest.rules import extract
-from ingest.sentences import is_pleasantry, split_sentences
+from ingest.extract.rules import extract
+from ingest.extract.sentences import is_pleasantry, split_sentences
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "ingest" / "extraction.jsonl"
 

@@ -10,7 +10,7 @@ import pytest
 
 from core.ingest_types import TaskPriority
 from core.settings import IngestSettings
-from ingest.task_rules import find_tasks
+from ingest.extract.task_rules import find_tasks
 from ingest.tasks import priority_of
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "ingest" / "tasks.jsonl"

@@ -1,7 +1,7 @@
 """Statements over spaCy's dependency parse: facts about names and topics, changes of state,
 quantities and preferences in every mood, read from the grammar rather than from phrasings.
 
-The rules in ``ingest/rules.py`` match whole sentences of known shapes; this extractor reads
+The rules in ``ingest/extract/rules.py`` match whole sentences of known shapes; this extractor reads
 the parse of any sentence: who or what the subject is (a named entity or a *topic* such as
 "staging server" or "deploy target"), which attribute the clause states (a copula, a location
 preposition, a change-of-state verb) and its value. A topic subject becomes a ``concept``
@@ -18,13 +18,13 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from ingest import rules
-from ingest import statement_facts as facts
-from ingest import statement_parts as parts
-from ingest import statement_prefs as prefs
-from ingest.rules import Extracted
-from ingest.sentences import Sentence, is_pleasantry, split_sentences
-from ingest.statement_words import (
+from ingest.extract import rules
+from ingest.extract import statement_facts as facts
+from ingest.extract import statement_parts as parts
+from ingest.extract import statement_prefs as prefs
+from ingest.extract.rules import Extracted
+from ingest.extract.sentences import Sentence, is_pleasantry, split_sentences
+from ingest.extract.statement_words import (
     DECIDING,
     HIRING,
     LEAVING,
@@ -43,7 +43,7 @@ OUR_TOPIC = "our-topic"  # a topic reading of an "our ..." sentence, used withou
 
 def extract(doc: Any, text: str | None = None) -> list[Extracted]:
     """Every statement of a turn, in order (questions state nothing). Per sentence, a fact
-    the closed-list rules of ``ingest/rules.py`` recognise keeps their reading (a known
+    the closed-list rules of ``ingest/extract/rules.py`` recognise keeps their reading (a known
     attribute of a name, "our HQ"); otherwise the parse decides; what neither finds as a
     fact or preference falls to the rules' decisions and episodes. Without a parse (a
     resolver that failed), the rules alone."""

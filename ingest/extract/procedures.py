@@ -21,8 +21,8 @@ import re
 from dataclasses import dataclass
 
 from core.types import Memory, MemoryType
-from ingest.rules import Extracted
-from ingest.sentences import is_pleasantry
+from ingest.extract.rules import Extracted
+from ingest.extract.sentences import is_pleasantry
 
 SUBJECT = "procedures"  # the subject of every procedure of a tenant (its goal is the predicate)
 PREDICATE = "procedure"

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, replace
 
 from core.types import MemoryType
-from ingest.sentences import Sentence, is_pleasantry, split_sentences
+from ingest.extract.sentences import Sentence, is_pleasantry, split_sentences
 
 NAME = r"[A-Z][\w&.'-]*(?:\s+(?:(?:of|de|van|von|der|the|and|&)\s+)?[A-Z][\w&.'-]*)*"
 PRONOUN = r"[Hh]e|[Ss]he|[Tt]hey|[Ii]t"
@@ -92,7 +92,7 @@ class Extracted:
     subject: str | None = None  # surface text: a name, a pronoun, or "user" (preferences)
     subject_start: int = -1  # offset of the subject in the turn
     # "name": the subject is a name or pronoun the resolver links; "topic": a noun phrase
-    # ("staging server") that stands for a concept entity of its own (``ingest/statements``).
+    # ("staging server") that stands for a concept entity of its own (``statements.py``).
     subject_kind: str = "name"
     # The subject's offset in ``content`` when the content is a statement of its own rather
     # than the sentence (one sentence stating several facts; see ``_statement``).
@@ -103,7 +103,7 @@ class Extracted:
     correction: bool = False  # said as a correction ("actually", "no longer", "now")
     importance: float = 0.5
     confidence: float = 0.7
-    trigger: str | None = None  # procedures: when or what for (``ingest/procedures``)
+    trigger: str | None = None  # procedures: when or what for (``procedures.py``)
     steps: tuple[str, ...] = ()
 
 

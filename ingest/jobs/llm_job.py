@@ -16,14 +16,14 @@ from typing import Any
 from core.errors import BackendError, NotFound
 from core.text import content_hash
 from core.types import MemoryType
-from ingest.corrections import Action
-from ingest.extraction import Candidate, candidates, subject_of
-from ingest.llm import LLMExtractor, LLMItem
-from ingest.persist import WriteSet, persist
-from ingest.planning import FactPlanner, fact_keys
-from ingest.rules import Extracted
-from ingest.topics import topic_entities
-from ingest.writer import MemoryWriter
+from ingest.extract.corrections import Action
+from ingest.extract.extraction import Candidate, candidates, subject_of
+from ingest.extract.rules import Extracted
+from ingest.jobs.llm import LLMExtractor, LLMItem
+from ingest.write.persist import WriteSet, persist
+from ingest.write.planning import FactPlanner, fact_keys
+from ingest.write.topics import topic_entities
+from ingest.write.writer import MemoryWriter
 from resolution.types import EntityResolver
 
 _TYPES = {

@@ -1,30 +1,29 @@
-"""The one durable write of the ingest side: a graph transaction, then vectors, then marks.
+"""The ingest side's transaction: what one turn, LLM extraction or document version commits.
 
 Turns, LLM extractions and documents all end here. Step one writes the new memories
-(``indexed=false``) with any extra graph properties, their entity links, supersede links,
-conflicts and whatever extra statements the caller adds — in one transaction. Step two embeds
-and upserts the new memories and stamps ``superseded_at`` on the replaced ones in the vector
-payload; step three marks all of them indexed, batched in the background or carried by the tenant's
-next ingest write (``ingest/marks.py``). A failure after step one leaves unindexed
-memories for the reconciler (``ingest/reconcile.py``): the write is durable once step one
-commits.
+(``indexed=false``, ``cypher/memory_create.cypher``) with any extra graph properties, their
+entity links, supersede links, conflicts and whatever extra statements the caller adds — in
+one transaction, which also carries the tenant's pending ``indexed`` marks. Step two hands the
+new memories and the replaced ones to ``IndexSync.show`` (``ingest/write/sync.py``), whose marks
+are batched in the background or carried by the tenant's next ingest write
+(``ingest/write/marks.py``). A failure after step one leaves unindexed memories for the reconciler:
+the write is durable once step one commits.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Mapping
+from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from typing import Any
 
 from core.errors import BackendError
 from core.types import Memory
-from graph.records import memory_row
+from graph.memories import create_step
 from graph.scoped import Check
-from ingest.writer import MemoryWriter
-from retrieval.payload import payload_of
-from retrieval.vector_index import VectorPoint
+from ingest.write.sync import IndexSync
+from ingest.write.writer import MemoryWriter
 
 log = logging.getLogger(__name__)
 
@@ -59,16 +58,9 @@ class WriteSet:
 def steps_of(ws: WriteSet, at: float) -> list[Step]:
     """The statements of the transaction; each is a round trip, so the memories, their links
     and the tenant's registration go in one."""
-    rows = [
-        {
-            "props": {**memory_row(m), **_clean(ws.extras.get(m.id, {}))},
-            "entity_ids": list(m.entity_ids),
-        }
-        for m in ws.memories
-    ]
     steps: list[Step] = list(ws.before)
-    if rows:
-        steps.append(("ingest_memories_create", {"rows": rows, "at": at}))
+    if ws.memories:
+        steps.append(create_step(ws.memories, at, ws.extras))
     else:
         steps.insert(0, ("tenant_ensure", {"at": at}))
     if ws.pairs:
@@ -87,18 +79,19 @@ async def persist(writer: MemoryWriter, tenant_id: str, ws: WriteSet, at: float)
     Vectors the caller started earlier (``ws.vectors``) are used as they are.
     """
     tenant = writer.graph.tenant(tenant_id)
-    embedding = asyncio.ensure_future(_vectors(writer, ws))
+    sync = writer.sync
+    embedding = asyncio.ensure_future(_vectors(sync, ws))
     try:
-        # Not beside a mark statement of the tenant (they would conflict, ``ingest/marks.py``);
-        # earlier writes' pending marks ride along instead: one transaction instead of two.
-        async with writer.marks.writing(tenant_id):
-            carried = writer.marks.take(tenant_id)
+        # Not beside a mark statement of the tenant (they would conflict, ``marks.py``); earlier
+        # writes' pending marks ride along instead: one transaction instead of two.
+        async with sync.marks.writing(tenant_id):
+            carried = sync.marks.take(tenant_id)
             marks = [("memory_mark_indexed", {"ids": carried, "indexed": True})] if carried else []
             steps = steps_of(ws, at)
             try:
                 results = await tenant.write_many([*steps, *marks], ws.check)
             except BaseException:
-                writer.marks.add(tenant_id, carried)  # still pending: the batch takes them
+                sync.marks.add(tenant_id, carried)  # still pending: the batch takes them
                 raise
     except BaseException:
         embedding.cancel()
@@ -114,19 +107,15 @@ async def persist(writer: MemoryWriter, tenant_id: str, ws: WriteSet, at: float)
     ws.folded = {r["id"]: r["into"] for r in folded}
     computed = _without(embedding, ws, set(ws.folded)) if ws.folded else embedding
     try:
-        vectors = await computed
-        if ws.memories:
-            await writer.index.upsert(
-                [
-                    VectorPoint(id=m.id, dense=v, text=m.indexed_text, payload=payload_of(m))
-                    for m, v in zip(ws.memories, vectors, strict=True)
-                ]
-            )
-        if ws.superseded:
-            await writer.index.set_payload(tenant_id, ws.superseded, {"superseded_at": at})
-        # The caller does not wait for the mark (``ingest/marks.py``): the memories are
+        # The caller does not wait for the mark (``ingest/write/marks.py``): the memories are
         # searchable now, and an unwritten mark only makes the reconciler upsert them again.
-        writer.marks.add(tenant_id, [*(m.id for m in ws.memories), *ws.superseded])
+        await sync.show(
+            tenant_id,
+            new=ws.memories,
+            changes={i: {"superseded_at": at} for i in ws.superseded},
+            vectors=await computed,
+            mark="later",
+        )
     except BackendError:
         log.exception("indexing after a durable ingest write failed; the reconciler finishes it")
         return False
@@ -147,10 +136,10 @@ def _without(
     return vectors()
 
 
-async def _vectors(writer: MemoryWriter, ws: WriteSet) -> list[list[float]]:
+async def _vectors(sync: IndexSync, ws: WriteSet) -> list[list[float]]:
     """One vector per memory of ``ws``, in order: the ones started early, the rest in a batch."""
     rest = [m for m in ws.memories if m.id not in ws.vectors]
-    fresh = asyncio.ensure_future(writer.embedder.embed_documents([m.indexed_text for m in rest]))
+    fresh = asyncio.ensure_future(sync.embed(rest))
     try:
         early = {i: await v for i, v in ws.vectors.items()}
     except BaseException:
@@ -158,10 +147,6 @@ async def _vectors(writer: MemoryWriter, ws: WriteSet) -> list[list[float]]:
         raise
     computed = dict(zip((m.id for m in rest), await fresh, strict=True))
     return [early[m.id] if m.id in early else computed[m.id] for m in ws.memories]
-
-
-def _clean(extra: Mapping[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in extra.items() if v is not None}
 
 
 def _after_another(reason: str | None) -> str:

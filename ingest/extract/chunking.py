@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from core.settings import IngestSettings
 from core.tokens import token_counter
-from ingest.sentences import split_sentences
+from ingest.extract.sentences import split_sentences
 
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from core.text import normalize_name
-from ingest.sentences import content_words, split_sentences
+from ingest.extract.sentences import content_words, split_sentences
 
 # (signal, pattern); the task text is group "t", the precondition (if any) group "x".
 SEED_PATTERNS: list[tuple[float, re.Pattern[str]]] = [

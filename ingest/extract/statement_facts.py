@@ -11,11 +11,11 @@ from __future__ import annotations
 from typing import Any
 
 from core.types import MemoryType
-from ingest import rules
-from ingest import statement_parts as parts
-from ingest.rules import Extracted
-from ingest.sentences import Sentence
-from ingest.statement_words import (
+from ingest.extract import rules
+from ingest.extract import statement_parts as parts
+from ingest.extract.rules import Extracted
+from ingest.extract.sentences import Sentence
+from ingest.extract.statement_words import (
     COUNTING,
     DECIDERS,
     HIRING,

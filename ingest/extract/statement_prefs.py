@@ -18,10 +18,10 @@ import re
 from typing import Any
 
 from core.types import MemoryType
-from ingest import statement_parts as parts
-from ingest.rules import Extracted
-from ingest.sentences import Sentence
-from ingest.statement_words import DEFERRING, LIKING, RULE_VERBS, STANDING
+from ingest.extract import statement_parts as parts
+from ingest.extract.rules import Extracted
+from ingest.extract.sentences import Sentence
+from ingest.extract.statement_words import DEFERRING, LIKING, RULE_VERBS, STANDING
 
 Token = Any  # spacy.tokens.Token; spaCy is untyped here
 

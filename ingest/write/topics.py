@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from core.text import normalize_name
 from core.types import Entity, EntityType
 from graph.tenant import TenantGraph
-from ingest.rules import Extracted
+from ingest.extract.rules import Extracted
 
 
 async def topic_entities(

@@ -76,7 +76,7 @@ class IndexMarks:
 
     @contextlib.asynccontextmanager
     async def writing(self, tenant_id: str) -> AsyncIterator[None]:
-        """Around an ingest write of the tenant (``ingest/persist.py``): waits for its mark
+        """Around an ingest write of the tenant (``ingest/write/persist.py``): waits for its mark
         statement in flight, and keeps the next one from starting until the write is done."""
         while True:
             gate = self._gate(tenant_id)

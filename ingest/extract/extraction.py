@@ -16,9 +16,9 @@ from dataclasses import dataclass, replace
 from core.ingest_types import user_subject
 from core.text import normalize_name
 from core.types import Entity, EntityType, NewMemory
-from ingest.corrections import negated_object
-from ingest.rules import OUR, Extracted
-from ingest.statements import OUR_TOPIC
+from ingest.extract.corrections import negated_object
+from ingest.extract.rules import OUR, Extracted
+from ingest.extract.statements import OUR_TOPIC
 from resolution.types import Mention, Resolution, ResolvedMention
 
 

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from graph.store import GraphStore
-from ingest.writer import MemoryWriter
+from ingest.write.writer import MemoryWriter
 
 log = logging.getLogger(__name__)
 
@@ -46,8 +46,7 @@ async def reconcile(
                 break
             seen.update(ids)
             memories = list((await tenant.get_memories(ids)).values())
-            await writer.index_memories(memories)
-            await tenant.mark_indexed([m.id for m in memories])
+            await writer.sync.show(tenant_id, new=memories)
             report.reindexed += len(memories)
             if progress:
                 progress(f"{tenant_id}: re-indexed {report.reindexed} memories")
@@ -62,7 +61,7 @@ async def reconcile(
             chunk = point_ids[start : start + batch]
             orphans = sorted(set(chunk) - await tenant.existing_memory_ids(chunk))
             if orphans:
-                await writer.index.delete(tenant_id, orphans)
+                await writer.sync.remove(tenant_id, orphans)
                 report.orphans_removed += len(orphans)
     if report.reindexed or report.orphans_removed:
         log.info(

@@ -11,11 +11,11 @@ from core.ids import new_id
 from core.settings import IngestSettings
 from core.types import Memory, NewMemory
 from graph.tenant import TenantGraph
-from ingest.corrections import Action, FactPlan, plan_fact
-from ingest.extraction import Candidate
-from ingest.persist import WriteSet
-from ingest.procedures import QUANTITY, parameter_update
-from ingest.procedures import SUBJECT as PROCEDURES
+from ingest.extract.corrections import Action, FactPlan, plan_fact
+from ingest.extract.extraction import Candidate
+from ingest.extract.procedures import QUANTITY, parameter_update
+from ingest.extract.procedures import SUBJECT as PROCEDURES
+from ingest.write.persist import WriteSet
 
 
 @dataclass(frozen=True)

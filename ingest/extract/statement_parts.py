@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ingest.statement_words import (
+from ingest.extract.statement_words import (
     ATTRIBUTE_NOUNS,
     CHANGE_VERBS,
     JUDGEMENTS,

@@ -70,7 +70,7 @@ class _HttpClient:
         self, settings: LLMSettings, base_url: str, transport: httpx.AsyncBaseTransport | None
     ):
         if settings.api_key is None and transport is None and settings.base_url is None:
-            raise InvalidInput("an LLM api key is required", field="ingest.llm.api_key")
+            raise InvalidInput("an LLM api key is required", field="ingest.jobs.llm.api_key")
         self.settings = settings
         self._http = httpx.AsyncClient(
             base_url=(settings.base_url or base_url).rstrip("/"),

@@ -1,10 +1,10 @@
-"""The durable write path: graph first, then the vector, then mark indexed.
+"""The memory operations of the API: remember, supersede, forget and erase.
 
-The graph is the system of record. A memory is committed to the graph with ``indexed=false``
-before its vector exists; only after the vector index has it (with the current payload) is it
-marked ``indexed=true``. A crash between the steps leaves an unindexed memory that the
-reconciler (``ingest/reconcile.py``) finishes: nothing is lost, and nothing is in the vector
-index that the graph does not know.
+The graph is the system of record. Each operation validates its input, writes the graph
+(new and changed memories ``indexed=false``), then has ``IndexSync`` (``ingest/write/sync.py``)
+make the vector index agree and mark them indexed. A crash between the steps leaves unindexed
+memories that the reconciler finishes: nothing is lost, and nothing is in the vector index
+that the graph does not know.
 """
 
 from __future__ import annotations
@@ -23,10 +23,9 @@ from core.text import content_hash
 from core.types import DiskCheck, EraseReport, Memory, MemoryType, NewMemory, default_decay
 from core.validation import check_batch, check_content, check_project_id
 from graph.store import GraphStore
-from ingest.marks import IndexMarks
+from ingest.write.sync import IndexSync
 from retrieval.embedders import Embedder
-from retrieval.payload import payload_of
-from retrieval.vector_index import VectorIndex, VectorPoint
+from retrieval.vector_index import VectorIndex
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +36,8 @@ Purge = Callable[[Needles], Awaitable[DiskCheck]]
 
 
 class MemoryWriter:
-    """Stores, supersedes, forgets and erases memories in both engines, graph first."""
+    """Stores, supersedes, forgets and erases memories in both engines, graph first; owns the
+    ``IndexSync`` every other writer (turns, documents, tasks, lifecycle jobs) goes through."""
 
     def __init__(
         self, graph: GraphStore, index: VectorIndex, embedder: Embedder, limits: LimitSettings
@@ -46,7 +46,7 @@ class MemoryWriter:
         self.index = index
         self.embedder = embedder
         self.limits = limits
-        self.marks = IndexMarks(graph)  # the ingest path's deferred ``indexed`` marks
+        self.sync = IndexSync(graph, index, embedder)
         # Held by ingest writes from reading what they change to writing it, per statement
         # (a fact's subject and predicate, a task, a document path), so writes of this
         # process that change the same thing take turns (turns, LLM jobs, documents).
@@ -96,20 +96,9 @@ class MemoryWriter:
         """Write already-built memories through the durable path."""
         if not memories:
             return
-        tenant = self.graph.tenant(memories[0].tenant_id)
-        await tenant.create_memories(memories)
-        await self.index_memories(memories)
-        await tenant.mark_indexed([m.id for m in memories])
-
-    async def index_memories(self, memories: Sequence[Memory]) -> None:
-        """Embed and upsert (idempotent: re-running replaces the same points)."""
-        vectors = await self.embedder.embed_documents([m.indexed_text for m in memories])
-        await self.index.upsert(
-            [
-                VectorPoint(id=m.id, dense=v, text=m.indexed_text, payload=payload_of(m))
-                for m, v in zip(memories, vectors, strict=True)
-            ]
-        )
+        tenant_id = memories[0].tenant_id
+        await self.graph.tenant(tenant_id).create_memories(memories)
+        await self.sync.show(tenant_id, new=memories)
 
     async def supersede(
         self,
@@ -142,9 +131,9 @@ class MemoryWriter:
         )
         created = await tenant.supersede(old_id, new, reason)
         old_now = await tenant.get_memory(old_id)
-        await self.index_memories([created])
-        await self.index.set_payload(tenant_id, [old_id], {"superseded_at": old_now.superseded_at})
-        await tenant.mark_indexed([old_id, created.id])
+        await self.sync.show(
+            tenant_id, new=[created], changes={old_id: {"superseded_at": old_now.superseded_at}}
+        )
         return created.model_copy(update={"indexed": True})
 
     async def forget(self, tenant_id: str, memory_id: str) -> Memory:
@@ -153,8 +142,7 @@ class MemoryWriter:
         await tenant.get_memory(memory_id)
         when = now()
         await tenant.forget([memory_id], when)
-        await self.index.set_payload(tenant_id, [memory_id], {"expires_at": when})
-        await tenant.mark_indexed([memory_id])
+        await self.sync.show(tenant_id, changes={memory_id: {"expires_at": when}})
         return await tenant.get_memory(memory_id)
 
     async def erase(
@@ -202,11 +190,10 @@ class MemoryWriter:
         affected = await tenant.erase_affected_entities(ids, entities)
         names = await tenant.get_entities(entities) if entities else {}
 
-        points = len(await self.index.retrieve(tenant_id, ids))
-        await self.index.delete(tenant_id, ids)
+        points = await self.sync.remove(tenant_id, ids)
         done = await tenant.erase_graph(ids, entities, user_id, affected)
         await self._show_restored(tenant_id, done.restored)
-        verified = await self._verify_erased(tenant_id, ids)
+        verified = await self.sync.removed(tenant_id, ids)
         reprofiled = await self._reprofile(tenant_id, affected, reprofile)
         patterns = {i for i, kind in done.memories.items() if kind == MemoryType.PATTERN.value}
         disk = DiskCheck()
@@ -237,26 +224,11 @@ class MemoryWriter:
         without a point stays unindexed: the reconciler embeds it from the graph."""
         if not restored:
             return
+        changes = {i: {"superseded_at": at} for i, at in sorted(restored.items())}
         try:
-            present = set(await self.index.retrieve(tenant_id, list(restored)))
-            by_time: dict[float, list[str]] = {}
-            for memory_id in sorted(present):
-                by_time.setdefault(restored[memory_id], []).append(memory_id)
-            for superseded_at, ids in by_time.items():
-                await self.index.set_payload(tenant_id, ids, {"superseded_at": superseded_at})
-            await self.graph.tenant(tenant_id).mark_indexed(sorted(present))
+            await self.sync.show(tenant_id, changes=changes, present_only=True)
         except BackendError:  # they stay unindexed: the reconciler finishes them
             log.exception("payload update after an erase failed; the reconciler finishes it")
-
-    async def _verify_erased(self, tenant_id: str, ids: Sequence[str]) -> bool:
-        """True when neither engine holds an erased memory. A point re-created meanwhile (a
-        re-index racing the erase) is an orphan now: it is deleted here."""
-        if not ids:
-            return True
-        if await self.index.retrieve(tenant_id, ids):
-            await self.index.delete(tenant_id, ids)
-        left = await self.graph.tenant(tenant_id).existing_memory_ids(ids)
-        return not left and not await self.index.retrieve(tenant_id, ids)
 
     async def _reprofile(
         self, tenant_id: str, entity_ids: Sequence[str], reprofile: Reprofile | None

@@ -1,0 +1,2 @@
+"""The durable job queue and the background jobs of the write side (LLM extraction, large
+documents)."""

@@ -1,0 +1,1 @@
+"""The write path: memories into the graph, then the vector index made to agree with it."""
