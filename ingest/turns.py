@@ -258,6 +258,8 @@ class TurnRecorder:
             ws.memories = [episode, *extracted]
             if tasks.mentions:
                 ws.after.append(("ingest_task_mention", {"rows": tasks.mentions}))
+            if resolution.decisions:  # who the turn's names were taken to be, with the turn
+                ws.after.append(("identity_decisions_save", {"rows": list(resolution.decisions)}))
             saved = dict(props)
             if resolution.state is not None:
                 saved |= {

@@ -334,7 +334,10 @@ async def settle(
             done[key] = ResolvedMention(m, entity, confidence, method, r.candidates)
         d = done[key]
         turn.resolved[index] = ResolvedMention(m, d.entity, d.confidence, d.method, d.candidates)
-    await tenant.save_identity_decisions(decisions)
+    if turn.source_memory_id is not None:  # stored with the text's memory by the caller
+        turn.decisions.extend(decisions)
+    else:
+        await tenant.save_identity_decisions(decisions)
     return created
 
 

@@ -80,6 +80,7 @@ class Turn:
     profiles_later: bool = False  # the caller refreshes changed profiles off the request path
     source_memory_id: str | None = None  # the memory the text becomes: relations cite it
     writing: bool = False  # the write path: a known person's name waits for ``identity.py``
+    decisions: list[dict[str, object]] = field(default_factory=list)  # left to the caller
 
 
 def check_coref_backend(settings: ResolutionSettings) -> None:
@@ -149,7 +150,9 @@ class Resolver:
         call creates or changes are left to the caller's queued refresh instead of being
         rebuilt before returning (a candidate without a profile is still profiled on demand
         when context has to choose). ``source_memory_id``: the id the caller gives the memory
-        of this text; relations the text states record it (erasing that memory erases them).
+        of this text; relations the text states record it (erasing that memory erases them),
+        and the identity decisions about its names that create no entity come back in
+        ``Resolution.decisions`` for the caller to store with that memory, in its transaction.
         ``light``: a search query's parse, without the statistical NER (``Parser.parse``).
 
         Raises:
@@ -271,7 +274,14 @@ class Resolver:
             tracked = tuple(_ranked(turn.state, known))
         ordered = tuple(turn.resolved[i] for i in sorted(turn.resolved))
         return Resolution(
-            turn.parsed, ordered, turn.clarification, tracked, turn.state, others, described
+            turn.parsed,
+            ordered,
+            turn.clarification,
+            tracked,
+            turn.state,
+            others,
+            described,
+            tuple(turn.decisions),
         )
 
     async def turn_entities(

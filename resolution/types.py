@@ -93,6 +93,9 @@ class Resolution:
     # memories stay out of the answer), and each resolved entity described by its key facts.
     namesakes: tuple[str, ...] = ()
     described: tuple[str, ...] = ()
+    # Writes with a ``source_memory_id``: identity decision records (``identity.py``) left for
+    # the caller to store in the transaction that creates that memory.
+    decisions: tuple[dict[str, object], ...] = ()
 
     @property
     def entity_ids(self) -> list[str]:
