@@ -8,13 +8,14 @@ import asyncio
 from dataclasses import dataclass, field
 
 from core.clock import now
+from core.resolution_types import Clarification, TrackedEntity
 from core.types import Entity, Memory
 from graph.retrieval_ops import SessionView
 from graph.store import GraphStore
 from ingest.sessions import check_session_id
 from resolution.resolver import Resolver
 from resolution.tracker import load_state
-from resolution.types import Clarification, Resolution, TrackedEntity, TrackerState
+from resolution.types import Resolution, TrackerState
 
 # Tracked entities at least this salient feed the entity path of a session's reads.
 SALIENT = 0.3

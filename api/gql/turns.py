@@ -16,8 +16,8 @@ from core.ingest_types import Session as CoreSession
 from core.ingest_types import Task as CoreTask
 from core.ingest_types import TaskPriority as CoreTaskPriority
 from core.ingest_types import TaskStatus as CoreTaskStatus
+from core.resolution_types import Clarification as CoreClarification
 from core.retrieval_types import Layer as CoreLayer
-from resolution.types import Clarification as CoreClarification
 
 strawberry.enum(CoreRole, name="Role")
 strawberry.enum(CoreTaskStatus, name="TaskStatus")
