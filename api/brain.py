@@ -52,8 +52,8 @@ from resolution.resolver import Resolver
 from resolution.types import Resolution
 from retrieval.access import AccessRecorder
 from retrieval.assembly import ContextAssembler
-from retrieval.embedders import Embedder, build_embedder
-from retrieval.factory import build_vector_index
+from retrieval.embedding.embedder import Embedder
+from retrieval.factory import build_embedder, build_vector_index
 from retrieval.retriever import Retriever
 from retrieval.vector_index import VectorIndex
 

@@ -23,7 +23,7 @@ from core.text import normalize_name
 from core.types import Entity
 from graph.resolution_ops import ProfileMaterial
 from graph.store import GraphStore
-from retrieval.embedders import Embedder
+from retrieval.embedding.embedder import Embedder
 
 Progress = Callable[[int, int], None]  # (entities done, entities total)
 

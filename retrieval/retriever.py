@@ -44,7 +44,7 @@ from graph.tenant import TenantGraph
 from retrieval.access import AccessRecorder
 from retrieval.core_cache import CoreCache
 from retrieval.diversity import diversify
-from retrieval.embedders import Embedder
+from retrieval.embedding.embedder import Embedder
 from retrieval.filters import admits
 from retrieval.fusion import normalized, paths_of, rrf
 from retrieval.neighbors import symmetric, windows_for
