@@ -26,6 +26,7 @@ from core.errors import BackendError, Conflict, InvalidInput
 from core.ids import check_id
 from core.retrieval_types import (
     AssembledContext,
+    ContextRequest,
     SearchMode,
     SearchQuery,
     SearchResponse,
@@ -264,9 +265,15 @@ class Brain(EntityFacade, LifecycleFacade):
         mode: SearchMode = SearchMode.ANSWER,
     ) -> AssembledContext:
         """The five token-budgeted layers for the next model call of ``session_id``."""
-        return await self.reads.assemble_context(
-            tenant_id, session_id, user_id, project_id, query, token_budget, mode
+        request = ContextRequest(
+            session_id=session_id,
+            user_id=user_id,
+            project_id=project_id,
+            query=query,
+            token_budget=token_budget,
+            mode=mode,
         )
+        return await self.reads.assemble_context(tenant_id, request)
 
     async def list_memories(
         self,

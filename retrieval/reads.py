@@ -20,13 +20,7 @@ from typing import Protocol
 
 from core.clock import now
 from core.resolution_types import Clarification, References, TrackedEntity
-from core.retrieval_types import (
-    AssembledContext,
-    ContextRequest,
-    SearchMode,
-    SearchQuery,
-    SearchResponse,
-)
+from core.retrieval_types import AssembledContext, ContextRequest, SearchQuery, SearchResponse
 from core.settings import RetrievalSettings
 from core.types import Entity, Memory
 from core.validation import check_scope_id
@@ -106,33 +100,24 @@ class Reads:
             read.entities,
         )
 
-    async def assemble_context(
-        self,
-        tenant_id: str,
-        session_id: str,
-        user_id: str | None = None,
-        project_id: str | None = None,
-        query: str | None = None,
-        token_budget: int | None = None,
-        mode: SearchMode = SearchMode.ANSWER,
-    ) -> AssembledContext:
-        """The five token-budgeted layers for the next model call of ``session_id``."""
-        read = await self.context(tenant_id, query, session_id)
-        request = ContextRequest(
-            session_id=session_id,
-            user_id=user_id,
-            project_id=project_id,
-            query=query,
-            token_budget=token_budget,
-            mode=mode,
-            entity_ids=tuple(read.entity_ids),
-            exclude_entity_ids=read.exclude,
-            described=read.described,
-            recent_turns=read.turns,
-            tracked=read.tracked,
-            clarification=read.clarification,
+    async def assemble_context(self, tenant_id: str, request: ContextRequest) -> AssembledContext:
+        """The five token-budgeted layers for the next model call of ``request.session_id``.
+        ``request`` carries what the caller chose (session, user, project, query, budget,
+        mode); the read fills in the entities, the session's turns and tracker."""
+        read = await self.context(tenant_id, request.query, request.session_id)
+        return await self.assembler.assemble(
+            tenant_id,
+            replace(
+                request,
+                entity_ids=tuple(read.entity_ids),
+                exclude_entity_ids=read.exclude,
+                described=read.described,
+                recent_turns=read.turns,
+                tracked=read.tracked,
+                clarification=read.clarification,
+            ),
+            read.entities,
         )
-        return await self.assembler.assemble(tenant_id, request, read.entities)
 
     async def context(
         self, tenant_id: str, text: str | None, session_id: str | None
