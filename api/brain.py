@@ -14,13 +14,11 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
-from dataclasses import replace
 from typing import Any
 
 from api.auth import create_key, revoke_key
 from api.brain_entities import DescribedQuestion, EntityOperations
 from api.disk import DiskPurge
-from api.enrich import enrich
 from api.health import Health, HealthCheck
 from api.viz import VizQuery, VizView, viz_graph
 from core.clock import now
@@ -71,12 +69,14 @@ from ingest.service import IngestService
 from ingest.turns import TurnResult
 from ingest.write.reconcile import ReconcileReport, reconcile
 from resolution.profiles import ReprofileReport
+from resolution.reads import ReadResolver
 from resolution.resolver import Resolver
 from resolution.types import Resolution
 from retrieval.access import AccessRecorder
 from retrieval.assembly import ContextAssembler
-from retrieval.embedders import Embedder, build_embedder
-from retrieval.factory import build_vector_index
+from retrieval.embedding.embedder import Embedder
+from retrieval.factory import build_embedder, build_vector_index
+from retrieval.reads import Reads
 from retrieval.retriever import Retriever
 from retrieval.vector_index import VectorIndex
 
@@ -104,6 +104,8 @@ class Brain:
         self.access = AccessRecorder(graph, r.access_flush_seconds, r.access_max_pending)
         self.retriever = Retriever(graph, index, embedder, r, settings.limits, self.access)
         self.assembler = ContextAssembler(self.retriever, token_counter())
+        references = ReadResolver(self.resolver)
+        self.reads = Reads(graph, references, self.retriever, self.assembler, r)
         self.ingest = IngestService.build(
             settings, graph, index, embedder, self.resolver, self.resolver.refresh_profiles
         )
@@ -257,22 +259,8 @@ class Brain:
         )
 
     async def search(self, tenant_id: str, query: SearchQuery) -> SearchResponse:
-        """Multi-path search. The query's references are resolved (without creating anything or
-        advancing the session) to feed the entity path and its time expressions; a session
-        adds its working memory and tracked entities; confirmed tasks feed the task bonus."""
-        enriched = await enrich(self.graph, self.resolver, tenant_id, query.query, query.session_id)
-        return await self.retriever.search(
-            tenant_id,
-            replace(
-                query,
-                entity_ids=tuple(dict.fromkeys([*query.entity_ids, *enriched.entity_ids])),
-                recent_turns=query.recent_turns or enriched.turns,
-                active_task_ids=query.active_task_ids or enriched.task_ids,
-                time_windows=query.time_windows or enriched.windows,
-                exclude_entity_ids=enriched.exclude,
-            ),
-            enriched.entities,
-        )
+        """Multi-path search (``retrieval/reads.py``)."""
+        return await self.reads.search(tenant_id, query)
 
     async def assemble_context(
         self,
@@ -285,7 +273,6 @@ class Brain:
         mode: SearchMode = SearchMode.ANSWER,
     ) -> AssembledContext:
         """The five token-budgeted layers for the next model call of ``session_id``."""
-        enriched = await enrich(self.graph, self.resolver, tenant_id, query, session_id)
         request = ContextRequest(
             session_id=session_id,
             user_id=user_id,
@@ -293,14 +280,8 @@ class Brain:
             query=query,
             token_budget=token_budget,
             mode=mode,
-            entity_ids=tuple(enriched.entity_ids),
-            exclude_entity_ids=enriched.exclude,
-            described=enriched.described,
-            recent_turns=enriched.turns,
-            tracked=enriched.tracked,
-            clarification=enriched.clarification,
         )
-        return await self.assembler.assemble(tenant_id, request, enriched.entities)
+        return await self.reads.assemble_context(tenant_id, request)
 
     async def list_memories(
         self,

@@ -47,8 +47,7 @@ from graph.runtime import open_graph
 from ingest.service import IngestService
 from ingest.write.writer import MemoryWriter
 from resolution.resolver import Resolver
-from retrieval.embedders import build_embedder
-from retrieval.factory import build_vector_index
+from retrieval.factory import build_embedder, build_vector_index
 
 TENANT = "bench-ingest"
 LOCOMO = Path("/work/shared/data/locomo")

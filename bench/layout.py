@@ -28,8 +28,7 @@ from graph.runtime import open_graph
 from ingest.lifecycle.context import JobCall, JobContext
 from ingest.lifecycle.layout import layout, warm_up
 from ingest.write.writer import MemoryWriter
-from retrieval.embedders import build_embedder
-from retrieval.factory import build_vector_index
+from retrieval.factory import build_embedder, build_vector_index
 
 TENANT = "bench"
 

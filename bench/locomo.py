@@ -39,8 +39,7 @@ from graph.runtime import open_graph
 from graph.tenant import TenantGraph
 from ingest.write.writer import MemoryWriter
 from resolution.temporal import find_times
-from retrieval.embedders import build_embedder
-from retrieval.factory import build_vector_index
+from retrieval.factory import build_embedder, build_vector_index
 from retrieval.retriever import Retriever
 from retrieval.vector_index import VectorFilter, VectorIndex
 

@@ -59,8 +59,7 @@ from graph.runtime import open_graph
 from ingest.write.writer import MemoryWriter
 from retrieval.access import AccessRecorder
 from retrieval.assembly import ContextAssembler
-from retrieval.embedders import build_embedder
-from retrieval.factory import build_vector_index
+from retrieval.factory import build_embedder, build_vector_index
 from retrieval.payload import payload_of
 from retrieval.retriever import Retriever
 from retrieval.vector_index import VectorPoint

@@ -1,7 +1,8 @@
 """Domain types of the read side: search requests and hits, context requests and layers.
 
 Plain typed data with no engine logic. ``retrieval/`` produces them, the facade and the
-GraphQL layer translate them; ``resolution.types`` objects pass through untouched.
+GraphQL layer translate them; resolution's ``TrackedEntity`` and ``Clarification``
+(``core/resolution_types.py``) pass through untouched.
 """
 
 from __future__ import annotations
@@ -9,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
 
+from core.resolution_types import Clarification, TrackedEntity
 from core.types import Hit, Memory, MemoryType
 
 
@@ -107,7 +108,7 @@ class ContextRequest:
     """What ``assemble_context`` needs for one model call.
 
     ``query`` defaults to the latest turn's content. ``tracked`` and ``clarification`` come
-    from resolution (``TrackedEntity`` / ``Clarification``) and are passed through as given.
+    from resolution and are passed through as given.
     """
 
     session_id: str
@@ -120,8 +121,8 @@ class ContextRequest:
     exclude_entity_ids: tuple[str, ...] = ()  # as ``SearchQuery.exclude_entity_ids``
     described: tuple[str, ...] = ()  # the resolved entities by their key facts (resolution)
     recent_turns: tuple[Memory, ...] = ()  # oldest first
-    tracked: Sequence[Any] = ()
-    clarification: Any | None = None
+    tracked: Sequence[TrackedEntity] = ()
+    clarification: Clarification | None = None
     weights: Mapping[str, float] | None = None
     at: float | None = None
 
@@ -146,7 +147,7 @@ class AssembledContext:
     total_tokens: int
     text: str
     items: list[ContextItem]
-    tracked_entities: list[Any] = field(default_factory=list)
-    clarification: Any | None = None
+    tracked_entities: list[TrackedEntity] = field(default_factory=list)
+    clarification: Clarification | None = None
     token_budget: int = 0
     summarized_turns: int = 0  # older turns folded into an extractive summary

@@ -323,6 +323,8 @@ class RetrievalSettings(BaseModel):
     entity_limit: int = 50
     entity_graph_limit: int = 10
     conversation_limit: int = 20  # recent turns of the session
+    # A session's tracked entities at least this salient feed the entity path of its reads.
+    salient_entity_min: float = Field(default=0.3, ge=0.0, le=1.0)
     core_limit: int = 20  # pinned memories
     core_cache_seconds: float = 5.0  # pinned ids cached per tenant (invalidated on changes)
     rrf_k: int = 60  # reciprocal-rank fusion constant

@@ -42,7 +42,7 @@ from ingest.tasks import TaskService
 from ingest.turns import LLM_JOB, PROFILE_JOB, TurnRecorder, TurnResult
 from ingest.write.writer import MemoryWriter
 from resolution.types import EntityResolver
-from retrieval.embedders import Embedder
+from retrieval.embedding.embedder import Embedder
 from retrieval.vector_index import VectorIndex
 
 log = logging.getLogger(__name__)

@@ -23,6 +23,7 @@ from core.errors import BackendError, InvalidInput, NotFound
 from core.ids import new_id
 from core.ingest_types import FactConflict, Job, Role, Session, Task, Turn, TurnInput
 from core.locks import StripedLocks
+from core.resolution_types import Clarification
 from core.settings import Settings
 from core.types import Entity, Memory, MemoryType, NewMemory, indexed_text
 from core.validation import check_content, check_project_id
@@ -43,7 +44,6 @@ from ingest.write.topics import topic_entities
 from ingest.write.writer import MemoryWriter
 from resolution.tracker import dump_state, load_state
 from resolution.types import (
-    Clarification,
     EntityResolver,
     ParsedText,
     Resolution,

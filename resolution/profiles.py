@@ -24,7 +24,7 @@ from core.types import Entity
 from graph.resolution_ops import ProfileMaterial
 from graph.store import GraphStore
 from resolution.entity_cache import EntityCache
-from retrieval.embedders import Embedder
+from retrieval.embedding.embedder import Embedder
 
 Progress = Callable[[int, int], None]  # (entities done, entities total)
 

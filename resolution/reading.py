@@ -14,11 +14,12 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from core.resolution_types import Clarification
 from core.text import normalize_name
 from core.types import Entity, EntityType
 from resolution.describe import describe_all
 from resolution.identity import decide_weighed, stated_about, weigh
-from resolution.types import Clarification, Mention, ResolvedMention
+from resolution.types import Mention, ResolvedMention
 
 if TYPE_CHECKING:
     from collections.abc import Sequence

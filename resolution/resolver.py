@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from core.clock import now
 from core.errors import BackendError, InvalidInput
 from core.locks import StripedLocks
+from core.resolution_types import Clarification, TrackedEntity
 from core.settings import ResolutionSettings
 from core.text import normalize_name
 from core.types import Entity, EntityType
@@ -41,16 +42,14 @@ from resolution.profiles import ProfileBuilder
 from resolution.reading import describe_turn, namesakes, settle_by_cues
 from resolution.tracker import EntityTracker, dump_state, load_state
 from resolution.types import (
-    Clarification,
     Mention,
     ParsedText,
     Resolution,
     ResolvedMention,
-    TrackedEntity,
     TrackerState,
     type_filter,
 )
-from retrieval.embedders import Embedder
+from retrieval.embedding.embedder import Embedder
 
 _CREATION_STRIPES = 64  # entity-creation locks, shared by tenants that hash alike
 

@@ -10,6 +10,7 @@ from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from core.resolution_types import Clarification, TrackedEntity
 from core.types import Entity, EntityType
 
 
@@ -72,17 +73,6 @@ class ResolvedMention:
 
 
 @dataclass(frozen=True)
-class Clarification:
-    """Returned instead of a guess when context cannot separate the candidates."""
-
-    question: str  # "Which Peter?"
-    mention: str
-    candidates: tuple[Entity, ...]
-    # One per candidate: what tells them apart ("Sarah, designer at Brightpath Media").
-    descriptions: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
 class Resolution:
     parsed: ParsedText
     resolved: tuple[ResolvedMention, ...] = ()
@@ -105,15 +95,6 @@ class Resolution:
             if r.entity is not None:
                 seen.setdefault(r.entity.id, None)
         return list(seen)
-
-
-@dataclass(frozen=True)
-class TrackedEntity:
-    """An entity's salience in a session after the latest turn."""
-
-    entity: Entity
-    salience: float
-    scope: str = "mention"  # scene | topic | mention
 
 
 @dataclass

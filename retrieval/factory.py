@@ -1,9 +1,13 @@
-"""Choose the vector backend from the settings: the only place that knows both exist."""
+"""Choose the vector backend and the embedder from the settings: the only place that knows
+which implementations exist."""
 
 from __future__ import annotations
 
-from core.settings import Settings
+from core.settings import EmbedderSettings, Settings
 from retrieval.edge_index import EdgeVectorIndex
+from retrieval.embedding.embedder import Embedder
+from retrieval.embedding.local import LocalEmbedder
+from retrieval.embedding.voyage import VoyageEmbedder
 from retrieval.qdrant_index import QdrantVectorIndex
 from retrieval.vector_index import VectorIndex
 
@@ -19,3 +23,10 @@ def build_vector_index(settings: Settings, dimension: int) -> VectorIndex:
     if settings.vector.embedded:
         return EdgeVectorIndex(settings.vector_dir, dimension, settings.vector)
     return QdrantVectorIndex(settings.vector, dimension)
+
+
+def build_embedder(settings: EmbedderSettings) -> Embedder:
+    """The embedder ``settings.provider`` names; no model is loaded yet."""
+    if settings.provider == "voyage":
+        return VoyageEmbedder(settings)
+    return LocalEmbedder(settings)

@@ -9,11 +9,14 @@
                   of the strongest candidates (same session, nearest in time)
     core          pinned memories (graph), the most important first
 
-Each path ranks its own candidates; RRF fuses the union; similarity and BM25 are known for
-every candidate (from the paths' own queries, else one id-restricted query each, while the
-index finds the neighbours), then the multi-signal score ranks them
-(``retrieval/ranking.py``), the shortlist is hydrated from the graph and ranked exactly,
-near-duplicates are pushed down and the top-k returned. Access counts are batched.
+``_search`` reads as its stages, each returning a small dataclass (``retrieval/stages.py``):
+``plan`` checks the request (weights, "now", the vector filter); ``collect`` runs every path's
+own query concurrently; ``fuse`` takes the union, each path ranking its own candidates;
+``expand`` adds the strongest candidates' session neighbours and makes similarity and BM25
+known for every candidate (from the paths' own queries, else one id-restricted query each,
+while the index finds the neighbours); ``finalize`` ranks the union with the multi-signal
+score on payload stand-ins (``retrieval/ranking.py``), hydrates the shortlist from the graph,
+ranks it exactly, pushes near-duplicates down and cuts to top-k. Access counts are batched.
 
 Example::
 
@@ -41,12 +44,13 @@ from graph.tenant import TenantGraph
 from retrieval.access import AccessRecorder
 from retrieval.core_cache import CoreCache
 from retrieval.diversity import diversify
-from retrieval.embedders import Embedder
+from retrieval.embedding.embedder import Embedder
 from retrieval.filters import admits
 from retrieval.fusion import normalized, paths_of, rrf
 from retrieval.neighbors import symmetric, windows_for
 from retrieval.ranking import Evidence, order, rank, shortlist, stand_in
 from retrieval.scoring import selectivity, weights_for
+from retrieval.stages import Candidates, PathResults, Plan, Shortlist
 from retrieval.temporal import TimeIntent, time_intent
 from retrieval.topic import topic_of
 from retrieval.vector_index import ScoredId, VectorFilter, VectorIndex
@@ -116,19 +120,39 @@ class Retriever:
         entities: Mapping[str, Entity] | None,
         with_core: bool,
     ) -> tuple[SearchResponse, list[Memory]]:
-        """The search; ``with_core`` also hydrates every pinned memory (a context's core
-        layer), not only those that reach the shortlist."""
+        """The search as its stages (``retrieval/stages.py``); ``with_core`` also hydrates
+        every pinned memory (a context's core layer), not only those in the shortlist."""
         start = time.perf_counter()
+        plan = self._plan(tenant_id, query)
+        found = await self._collect(plan, query, entities or {})
+        candidates = await self._expand(plan, query, found.vector, self._fuse(plan, query, found))
+        evidence = self._evidence(plan, candidates)
+        keep = found.core if with_core else []
+        result = await self._finalize(plan, query, candidates, evidence, keep)
+        if self.access is not None and result.hits:
+            self.access.note(tenant_id, [h.memory.id for h in result.hits], plan.at)
+        metadata = _metadata(candidates, evidence, result, start)
+        core = [
+            result.hydrated[i]
+            for i in found.core
+            if i in result.hydrated and admits(result.hydrated[i], tenant_id, query, plan.at)
+        ]
+        return SearchResponse(hits=result.hits, metadata=metadata), core
+
+    def _plan(self, tenant_id: str, query: SearchQuery) -> Plan:
+        """The request checked, and what every stage reads: weights, time, filter.
+
+        Raises:
+            InvalidInput: see ``search``.
+        """
         weights = self._validate(query)
-        s = self.settings
         # A question about past events, or about an explicit time, wants that time, not "now".
         past = bool(query.time_windows) or (
-            s.past_intent_drops_recency and time_intent(query.query) is TimeIntent.PAST
+            self.settings.past_intent_drops_recency and time_intent(query.query) is TimeIntent.PAST
         )
         if past:
             weights = {**weights, "recency": 0.0}
         at = query.at if query.at is not None else now()
-        tenant = self.graph.tenant(tenant_id)
         flt = VectorFilter(
             tenant_id=tenant_id,
             types=[t.value for t in query.types] if query.types else None,
@@ -139,19 +163,28 @@ class Retriever:
             as_of=query.as_of,
             live_at=at,
         )
-        # Everything that does not need the query vector runs while the model embeds it: the
-        # keyword path, the entity path's graph part (after the entity set's expansion), the
-        # pinned ids and the tenant's size. The dense searches start as soon as the vector and
-        # the entity set are there; the entity path's graph part may still be running.
+        return Plan(tenant_id, self.graph.tenant(tenant_id), flt, weights, past, at)
+
+    async def _collect(
+        self, plan: Plan, query: SearchQuery, entities: Mapping[str, Entity]
+    ) -> PathResults:
+        """Every path's own query. What does not need the query vector runs while the model
+        embeds it: the keyword path, the entity path's graph part (after the entity set's
+        expansion), the pinned ids and the tenant's size. The dense searches start as soon as
+        the vector and the entity set are there; the entity path's graph part may still be
+        running."""
+        s, tenant, flt = self.settings, plan.tenant, plan.filter
         expansion = asyncio.ensure_future(tenant.entity_set(query.entity_ids))
-        graph_part = asyncio.ensure_future(self._entity_graph(tenant, expansion, at, query.as_of))
+        graph_part = asyncio.ensure_future(
+            self._entity_graph(tenant, expansion, plan.at, query.as_of)
+        )
         rest = asyncio.gather(
             self.index.keyword_search(query.query, flt, s.keyword_limit),
-            self.core.ids(tenant, at, query.as_of),
+            self.core.ids(tenant, plan.at, query.as_of),
             self.core.memory_count(tenant) if query.entity_ids else _zero(),
         )
         try:
-            vector = await self._vector(query, entities or {}, expansion)
+            vector = await self._vector(query, entities, expansion)
             entity_set = (await expansion).ids
             dense, entity_dense = await asyncio.gather(
                 self.index.dense_search(vector, flt, s.semantic_limit),
@@ -160,76 +193,100 @@ class Retriever:
             (entity_rows, degree), (keyword, core, total) = await asyncio.gather(graph_part, rest)
         finally:
             _settle(expansion, graph_part, rest)
-        # An entity set most memories are about (a chat's two speakers) weighs less.
-        sel = selectivity(degree, total) if entity_set else 1.0
-        path_weights = {**s.path_weights, P.ENTITY: s.path_weights.get(P.ENTITY, 1.0) * sel}
-        weights = {**weights, "entity_match": weights["entity_match"] * sel}
-        supplied = {m.id: m for m in query.recent_turns if m.tenant_id == tenant_id}
-        ranked: dict[str, list[str]] = {
-            P.ENTITY: [*(h.id for h in entity_dense), *(i for i, _ in entity_rows)],
-            P.SEMANTIC: [h.id for h in dense],
-            P.KEYWORD: [h.id for h in keyword],
-            P.CONVERSATION: list(reversed(list(supplied)))[: s.conversation_limit],
-            P.CORE: core,
-        }
-        # Payloads and scores the paths already returned; the id-restricted queries fill in
-        # the rest (the same query vector and tenant IDF give the same scores).
-        known = {h.id: h.payload for hits in (keyword, dense, entity_dense) for h in hits}
-        similarity = {h.id: h.score for hits in (dense, entity_dense) for h in hits}
-        bm25 = {h.id: h.score for h in keyword}
-        # The paths' candidates are scored while the index looks for their neighbours; the
-        # neighbours new to the union are scored after (usually a handful).
-        union = list(dict.fromkeys(i for ids in ranked.values() for i in ids))
-        links, _ = await asyncio.gather(
-            self._neighbors(tenant_id, rrf(ranked, s.rrf_k, path_weights), known),
-            self._score(vector, query.query, tenant_id, union, similarity, bm25, known),
+        return PathResults(
+            vector, entity_set, entity_dense, entity_rows, degree, dense, keyword, core, total
         )
-        seen = set(union)
+
+    def _fuse(self, plan: Plan, query: SearchQuery, found: PathResults) -> Candidates:
+        """Each path's ranking, their union, and the payloads and scores the paths' queries
+        already returned (the id-restricted queries of ``_expand`` fill in the rest: the
+        same query vector and tenant IDF give the same scores)."""
+        s = self.settings
+        # An entity set most memories are about (a chat's two speakers) weighs less.
+        sel = selectivity(found.degree, found.total) if found.entity_set else 1.0
+        path_weights = {**s.path_weights, P.ENTITY: s.path_weights.get(P.ENTITY, 1.0) * sel}
+        weights = {**plan.weights, "entity_match": plan.weights["entity_match"] * sel}
+        supplied = {m.id: m for m in query.recent_turns if m.tenant_id == plan.tenant_id}
+        ranked: dict[str, list[str]] = {
+            P.ENTITY: [*(h.id for h in found.entity_dense), *(i for i, _ in found.entity_rows)],
+            P.SEMANTIC: [h.id for h in found.dense],
+            P.KEYWORD: [h.id for h in found.keyword],
+            P.CONVERSATION: list(reversed(list(supplied)))[: s.conversation_limit],
+            P.CORE: found.core,
+        }
+        hits = (found.keyword, found.dense, found.entity_dense)
+        return Candidates(
+            ranked=ranked,
+            path_weights=path_weights,
+            weights=weights,
+            supplied=supplied,
+            known={h.id: h.payload for scored in hits for h in scored},
+            similarity={h.id: h.score for scored in hits[1:] for h in scored},
+            bm25={h.id: h.score for h in found.keyword},
+            union=list(dict.fromkeys(i for ids in ranked.values() for i in ids)),
+        )
+
+    async def _expand(
+        self, plan: Plan, query: SearchQuery, vector: list[float], c: Candidates
+    ) -> Candidates:
+        """The candidates with their session neighbours, every one's dense and BM25 score,
+        and the entity path ranked by similarity within the entity set. The paths'
+        candidates are scored while the index looks for the neighbours; the neighbours new to
+        the union are scored after (usually a handful)."""
+        tenant_id = plan.tenant_id
+        fused = rrf(c.ranked, self.settings.rrf_k, c.path_weights)
+        links, _ = await asyncio.gather(
+            self._neighbors(tenant_id, fused, c.known),
+            self._score(vector, query.query, tenant_id, c.union, c.similarity, c.bm25, c.known),
+        )
+        seen = set(c.union)
         extra = list(dict.fromkeys(n for ns in links.values() for n in ns if n not in seen))
         if extra:
-            await self._score(vector, query.query, tenant_id, extra, similarity, bm25, known)
-            union = [*union, *extra]
-        # The entity path ranks its memories by similarity within the entity set.
-        ranked[P.ENTITY] = sorted(
-            dict.fromkeys(ranked[P.ENTITY]), key=lambda i: -similarity.get(i, 0.0)
+            await self._score(vector, query.query, tenant_id, extra, c.similarity, c.bm25, c.known)
+        entity = sorted(dict.fromkeys(c.ranked[P.ENTITY]), key=lambda i: -c.similarity.get(i, 0.0))
+        return replace(
+            c, ranked={**c.ranked, P.ENTITY: entity}, union=[*c.union, *extra], links=links
         )
-        evidence = Evidence(
-            similarity=similarity,
-            keyword=bm25,
-            fusion=normalized(rrf(ranked, s.rrf_k, path_weights)),
-            found_by=paths_of(ranked),
-            neighbors=symmetric(links),
-            weights=weights,
-            past=past,
+
+    def _evidence(self, plan: Plan, c: Candidates) -> Evidence:
+        """Every signal ranking reads besides the memories themselves."""
+        return Evidence(
+            similarity=c.similarity,
+            keyword=c.bm25,
+            fusion=normalized(rrf(c.ranked, self.settings.rrf_k, c.path_weights)),
+            found_by=paths_of(c.ranked),
+            neighbors=symmetric(c.links),
+            weights=c.weights,
+            past=plan.past,
         )
+
+    async def _finalize(
+        self,
+        plan: Plan,
+        query: SearchQuery,
+        c: Candidates,
+        evidence: Evidence,
+        keep: Sequence[str],
+    ) -> Shortlist:
+        """Rank the whole union on payload stand-ins, hydrate the shortlist (and ``keep``)
+        from the graph, rank it exactly, push near-duplicates down, cut to top-k."""
+        s, tenant_id = self.settings, plan.tenant_id
         stand_ins: dict[str, Memory] = {}
-        for i in union:
-            payload = known.get(i)
+        for i in c.union:
+            payload = c.known.get(i)
             m = stand_in(tenant_id, i, payload) if payload is not None else None
             if m is not None:
                 stand_ins[i] = m
-        stand_ins.update(supplied)
-        first = order(stand_ins, tenant_id, query, at, evidence, s)
-        wanted = shortlist(first, query.top_k, core if with_core else ())
-        hydrated = await tenant.get_memories([i for i in wanted if i not in supplied])
-        hydrated.update({i: supplied[i] for i in wanted if i in supplied})
-        exact = rank(hydrated, tenant_id, query, at, evidence, s)
+        stand_ins.update(c.supplied)
+        first = order(stand_ins, tenant_id, query, plan.at, evidence, s)
+        wanted = shortlist(first, query.top_k, keep)
+        hydrated = await plan.tenant.get_memories([i for i in wanted if i not in c.supplied])
+        hydrated.update({i: c.supplied[i] for i in wanted if i in c.supplied})
+        exact = rank(hydrated, tenant_id, query, plan.at, evidence, s)
         hits = diversify(
             exact, s.diversity_entity_jaccard, s.diversity_text_jaccard, s.diversity_penalty
         )[: query.top_k]
-        if self.access is not None and hits:
-            self.access.note(tenant_id, [h.memory.id for h in hits], at)
-        per_path = {str(p): len(dict.fromkeys(ids)) for p, ids in ranked.items()}
-        per_path["NEIGHBOR"] = len([i for i in union if i not in evidence.found_by])
-        metadata = SearchMetadata(
-            candidates_per_path=per_path,
-            post_filter_count=len(first),
-            latency_ms=(time.perf_counter() - start) * 1000,
-        )
-        core_memories = [
-            hydrated[i] for i in core if i in hydrated and admits(hydrated[i], tenant_id, query, at)
-        ]
-        return SearchResponse(hits=hits, metadata=metadata), core_memories
+        return Shortlist(first, hydrated, hits)
 
     def _validate(self, query: SearchQuery) -> dict[str, float]:
         if not isinstance(query.query, str) or not query.query.strip():
@@ -333,6 +390,17 @@ class Retriever:
         if vector is not None:
             return await self.index.dense_search(vector, flt, len(ids))
         return await self.index.keyword_search(text or "", flt, len(ids), payload=False)
+
+
+def _metadata(c: Candidates, evidence: Evidence, result: Shortlist, start: float) -> SearchMetadata:
+    """Candidates per path (and the neighbours no path found), how many were ranked."""
+    per_path = {str(p): len(dict.fromkeys(ids)) for p, ids in c.ranked.items()}
+    per_path["NEIGHBOR"] = len([i for i in c.union if i not in evidence.found_by])
+    return SearchMetadata(
+        candidates_per_path=per_path,
+        post_filter_count=len(result.first),
+        latency_ms=(time.perf_counter() - start) * 1000,
+    )
 
 
 async def _zero() -> int:

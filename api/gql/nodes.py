@@ -8,12 +8,12 @@ from datetime import datetime
 import strawberry
 
 from core.clock import NEVER, now, to_datetime
+from core.resolution_types import Clarification as CoreClarification
 from core.types import DecayClass as CoreDecayClass
 from core.types import Entity as CoreEntity
 from core.types import EntityType as CoreEntityType
 from core.types import Memory as CoreMemory
 from core.types import MemoryType as CoreMemoryType
-from resolution.types import Clarification as CoreClarification
 from retrieval.scoring import recency_signal
 
 # The domain enums are the GraphQL enums (member names are the GraphQL values).

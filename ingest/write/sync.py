@@ -20,7 +20,7 @@ from typing import Any, Literal
 from core.types import Memory
 from graph.store import GraphStore
 from ingest.write.marks import IndexMarks
-from retrieval.embedders import Embedder
+from retrieval.embedding.embedder import Embedder
 from retrieval.payload import payload_of
 from retrieval.vector_index import VectorIndex, VectorPoint
 

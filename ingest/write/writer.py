@@ -24,7 +24,7 @@ from core.types import DiskCheck, EraseReport, Memory, MemoryType, NewMemory, de
 from core.validation import check_batch, check_content, check_project_id
 from graph.store import GraphStore
 from ingest.write.sync import IndexSync
-from retrieval.embedders import Embedder
+from retrieval.embedding.embedder import Embedder
 from retrieval.vector_index import VectorIndex
 
 log = logging.getLogger(__name__)

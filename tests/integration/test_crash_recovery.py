@@ -21,7 +21,7 @@ from core.retrieval_types import SearchQuery
 from core.settings import GraphSettings, Settings
 from graph.launcher import ROOT_USER
 from graph.runtime import GraphRuntime
-from retrieval.embedders import Embedder
+from retrieval.embedding.embedder import Embedder
 from retrieval.factory import build_vector_index
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]

@@ -17,7 +17,7 @@ from core.clock import now
 from core.settings import Settings
 from core.types import MemoryType, NewMemory
 from graph.runtime import GraphRuntime
-from retrieval.embedders import Embedder
+from retrieval.embedding.embedder import Embedder
 from tests.integration.api_client import Client
 
 pytestmark = pytest.mark.integration

@@ -18,7 +18,7 @@ from core.retrieval_types import SearchQuery
 from core.settings import GraphSettings, Settings
 from core.types import EntityType, NewMemory
 from graph.runtime import open_graph
-from retrieval.embedders import Embedder
+from retrieval.embedding.embedder import Embedder
 from retrieval.factory import build_vector_index
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]

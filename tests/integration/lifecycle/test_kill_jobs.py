@@ -30,7 +30,7 @@ from core.settings import GraphSettings, LifecycleSettings, Settings
 from core.types import DecayClass, EntityType, MemoryType, NewMemory
 from graph.launcher import ROOT_USER
 from graph.runtime import GraphRuntime
-from retrieval.embedders import Embedder
+from retrieval.embedding.embedder import Embedder
 from retrieval.factory import build_vector_index
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
@@ -44,7 +44,7 @@ CHILD = textwrap.dedent(
     from core.lifecycle_types import JobName
     from core.settings import Settings
     from graph.store import GraphStore
-    from retrieval.embedders import build_embedder
+    from retrieval.factory import build_embedder
     from retrieval.factory import build_vector_index
     import graph.lifecycle_ops, retrieval.edge_index
 

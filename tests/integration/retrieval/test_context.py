@@ -9,10 +9,10 @@ from core.clock import now
 from core.errors import InvalidInput
 from core.ids import new_id
 from core.ingest_types import TurnInput
+from core.resolution_types import Clarification
 from core.retrieval_types import ContextRequest, Layer
 from core.text import content_hash
 from core.types import DecayClass, Memory, MemoryType, NewMemory
-from resolution.types import Clarification
 from retrieval.assembly import ContextAssembler
 
 pytestmark = pytest.mark.integration

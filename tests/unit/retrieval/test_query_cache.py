@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from retrieval.embedders import QueryCache
+from retrieval.embedding.query_cache import QueryCache
 
 
 class Counting:

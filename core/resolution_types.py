@@ -1,0 +1,48 @@
+"""What resolution hands the rest of the service: a session's tracked entities, the question
+asked instead of a guess, and what a read's text refers to.
+
+Plain typed data. ``resolution/`` produces them; ``ingest/`` (a turn's result), ``retrieval/``
+(a context's tracked entities and clarification) and the API pass them on. The resolver's
+own working types (mentions, parses, tracker state) stay in ``resolution/types.py``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from core.types import Entity
+
+
+@dataclass(frozen=True)
+class Clarification:
+    """Returned instead of a guess when context cannot separate the candidates."""
+
+    question: str  # "Which Peter?"
+    mention: str
+    candidates: tuple[Entity, ...]
+    # One per candidate: what tells them apart ("Sarah, designer at Brightpath Media").
+    descriptions: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class TrackedEntity:
+    """An entity's salience in a session after the latest turn."""
+
+    entity: Entity
+    salience: float
+    scope: str = "mention"  # scene | topic | mention
+
+
+@dataclass(frozen=True)
+class References:
+    """What a read's text refers to, as resolution understands it without creating anything
+    or advancing the session: the read side's input from resolution."""
+
+    entity_ids: tuple[str, ...] = ()  # the entities the text names, resolved
+    entities: Mapping[str, Entity] = field(default_factory=dict)  # those read while resolving
+    clarification: Clarification | None = None
+    windows: tuple[tuple[float, float], ...] = ()  # its time expressions, [start, end)
+    excluded: tuple[str, ...] = ()  # people its names did not mean (namesakes, asked about)
+    described: tuple[str, ...] = ()  # the resolved entities by their key facts
+    tracked: tuple[TrackedEntity, ...] = ()  # the session's entities, most salient first

@@ -1,0 +1,31 @@
+"""The embedding interface: memory texts (documents) and search texts (queries) into dense
+vectors of a fixed ``dimension``.
+
+The vector index is built for that dimension, so changing provider means rebuilding the
+index. Implementations: ``retrieval/embedding/local.py`` (the packaged model) and
+``retrieval/embedding/voyage.py``; ``retrieval/factory.py`` picks one from the settings.
+
+Example::
+
+    embedder = build_embedder(settings.embedder)
+    vectors = await embedder.embed_documents(["Peter writes articles"])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+
+class Embedder(Protocol):
+    """Dense text embeddings of a fixed ``dimension``."""
+
+    dimension: int
+
+    async def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:
+        """One vector per text, in order, for texts to be indexed."""
+
+    async def embed_query(self, text: str) -> list[float]:
+        """The vector of a search text (asymmetric models embed queries differently)."""
+
+    async def close(self) -> None: ...
