@@ -20,9 +20,10 @@ from api.auth import create_key, revoke_key
 from api.brain_entities import DescribedQuestion, EntityOperations
 from api.disk import DiskPurge
 from api.health import Health, HealthCheck
+from api.transfer import TenantTransfer
 from api.viz import VizQuery, VizView, viz_graph
 from core.clock import now
-from core.errors import Conflict, InvalidInput
+from core.errors import InvalidInput
 from core.ids import check_id
 from core.ingest_types import (
     DocumentJob,
@@ -109,9 +110,8 @@ class Brain:
         self.ingest = IngestService.build(
             settings, graph, index, embedder, self.resolver, self.resolver.refresh_profiles
         )
-        # One writer for every write of this process, turns and the operations here alike, so
-        # they share its statement locks and deferred index marks (the operations here use
-        # neither yet; core-memory changes invalidate the retriever's core cache below).
+        # One writer (and its IndexSync) for every write of this process, turns and the
+        # operations here alike; core-memory changes invalidate the retriever's core cache.
         self.writer = self.ingest.writer
         self.lifecycle = LifecycleService(
             self.writer,
@@ -120,6 +120,7 @@ class Brain:
             self.ingest.llm.client if self.ingest.llm is not None else None,
         )
         self.entity_ops = EntityOperations(graph, self.resolver)
+        self.transfer = TenantTransfer(graph, self._forget_cached, self.reconcile)
         self.health_check = HealthCheck(graph, index, runtime, settings.graph.uri)
         self._runtime = runtime
         self.disk = DiskPurge(settings, index, runtime)  # erased data off the engines' files
@@ -492,50 +493,21 @@ class Brain:
 
     # -- export / import -----------------------------------------------------------------------
 
-    async def export_tenant(self, tenant_id: str) -> AsyncIterator[dict[str, Any]]:
-        """JSONL-ready records of the whole tenant (entities, merges, relations, memories)."""
-        async for record in self.graph.tenant(tenant_id).export_records():
-            yield record
+    def export_tenant(self, tenant_id: str) -> AsyncIterator[dict[str, Any]]:
+        """JSONL-ready records of the whole tenant (``api/transfer.py``)."""
+        return self.transfer.export(tenant_id)
 
     async def import_tenant(
         self, tenant_id: str, records: Sequence[dict[str, Any]]
     ) -> dict[str, int]:
-        """Recreate exported records in ``tenant_id`` (ids kept), then index them.
-
-        Raises:
-            Conflict: some of the records' ids exist in this database already (nothing is
-                imported): an import into a tenant that has it, or into a database that holds
-                the exported tenant.
-        """
-        await self._check_ids_free(tenant_id, records)
-        counts = await self.graph.tenant(tenant_id).import_records(records)
-        self.resolver.names.invalidate(tenant_id)
-        self.retriever.core.invalidate(tenant_id)
-        report = await self.reconcile([tenant_id])
-        return {**counts, "indexed": report.reindexed}
-
-    async def _check_ids_free(self, tenant_id: str, records: Sequence[dict[str, Any]]) -> None:
-        ids: dict[str, list[str]] = {"memory": [], "entity": []}
-        for rec in records:
-            if rec.get("kind") in ids and isinstance(rec.get(rec["kind"]), dict):
-                ids[rec["kind"]].append(str(rec[rec["kind"]].get("id")))
-        holders = await self.graph.system.holders(ids["memory"], ids["entity"])
-        if not holders:
-            return
-        here = holders.count(tenant_id)
-        if here == len(holders):
-            where = f"tenant {tenant_id!r} has them: the export was imported there already"
-        else:
-            where = (
-                "another tenant of this database has them (ids are unique across tenants): "
-                "import into another database, or erase that tenant first"
-            )
-        raise Conflict(
-            f"nothing imported: {len(holders)} of the export's {sum(map(len, ids.values()))} "
-            f"memory and entity ids exist already; {where}"
-        )
+        """Recreate exported records in ``tenant_id`` and index them (``api/transfer.py``)."""
+        return await self.transfer.import_(tenant_id, records)
 
     # -- administration (the API allows these to admin keys) ----------------------------------
+
+    def _forget_cached(self, tenant_id: str) -> None:
+        self.resolver.names.invalidate(tenant_id)
+        self.retriever.core.invalidate(tenant_id)
 
     async def tenants(self) -> list[str]:
         return await self.graph.system.tenants()
