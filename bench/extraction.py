@@ -1,11 +1,13 @@
 """Statement extraction quality on the labelled corpus: precision and recall per type.
 
-    python -m bench.extraction [--sets dev heldout heldout2] [--out bench/results/extraction.json]
+    python -m bench.extraction [--sets dev heldout heldout2 heldout3]
+                               [--out bench/results/extraction.json]
 
-Three sets in ``tests/data/ingest/``: ``statements_dev.jsonl`` (the extractor was tuned on
+Four sets in ``tests/data/ingest/``: ``statements_dev.jsonl`` (the extractor was tuned on
 it), ``statements_heldout.jsonl`` (written before the extractor was run on it, never tuned
-on) and ``statements_heldout2.jsonl`` (a second held-out set, written and measured once
-before the rules were improved further, never tuned on either). Each sentence is labelled
+on), and ``statements_heldout2.jsonl`` and ``statements_heldout3.jsonl`` (held-out sets
+written for the second and third rounds, each measured once before that round's rules
+changed, never tuned on either). Each sentence is labelled
 with the statements it makes: type (fact, change, preference, procedure, decision),
 subject, attribute and value; a ``change`` is a fact that replaces a prior value. A
 sentence is extracted alone, as ``recordTurn`` extracts a turn (the parse-based extractor
@@ -44,6 +46,7 @@ SETS = {
     "dev": DATA / "statements_dev.jsonl",
     "heldout": DATA / "statements_heldout.jsonl",
     "heldout2": DATA / "statements_heldout2.jsonl",
+    "heldout3": DATA / "statements_heldout3.jsonl",
 }
 TYPES = ("fact", "change", "preference", "procedure", "decision")
 
