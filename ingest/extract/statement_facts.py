@@ -23,6 +23,7 @@ from ingest.extract.statement_words import (
     MEASURE_ATTRIBUTES,
     PERSONAL,
     PROMOTING,
+    TAKING_OVER,
 )
 
 Token = Any  # spacy.tokens.Token; spaCy is untyped here
@@ -155,18 +156,20 @@ def scheduled(verb: Token, subj: Token, s: Sentence) -> list[Extracted]:
     if when is None:
         return []
     lemma = verb.lemma_.lower()
-    predicate = {"kick": "start", "wrap": "end", "begin": "start", "finish": "end"}.get(
-        lemma, lemma
-    )
+    predicate = {"kick": "start", "wrap": "end", "begin": "start", "finish": "end",
+                 "run": "end", "go": "date"}.get(lemma, lemma)  # fmt: skip
     negated = parts.negated(verb)
     return [fact(s, subj, "topic", predicate, parts.value(when), negated, parts.now(verb))]
+
+
+_DATE_PREPS = frozenset({"on", "in", "at", "by", "until", "till", "through", "from"})
 
 
 def _date(verb: Token) -> Token | None:
     for c in verb.children:
         if c.dep_ == "npadvmod" and c.ent_type_ in {"DATE", "TIME"}:
             return c
-        if c.dep_ == "prep" and c.lower_ in {"on", "in", "at", "by", "until", "from"}:
+        if c.dep_ == "prep" and c.lower_ in _DATE_PREPS:
             pobj = next((g for g in c.children if g.dep_ == "pobj"), None)
             if pobj is not None and (pobj.ent_type_ in {"DATE", "TIME"} or pobj.like_num):
                 return pobj
@@ -196,9 +199,14 @@ def employment(verb: Token, subj: Token, s: Sentence) -> list[Extracted]:
     if lemma in LEAVING:
         obj = next((c for c in verb.children if c.dep_ == "dobj"), None)
         org = parts.proper(obj) if obj is not None else None
-        if org is None or parts.place(org) or org.ent_type_ == "PERSON":
+        if org is None or org.ent_type_ == "PERSON" or (parts.place(org) and not _for(verb)):
             return []
+        new = _for(verb)  # "left Initech for Hooli": the new employer replaces the old
+        if new is not None:
+            return _person(s, subj, None, _name(new), False, True)
         return _person(s, subj, None, _name(org), True, True)
+    if (lemma, _particle(verb)) in TAKING_OVER and as_role is not None:
+        return [fact(s, subj, "name", "role", parts.role(as_role), False, True)]
     if lemma in PROMOTING:
         role = parts.to_value(verb) or as_role or _infinitive(verb)
         if role is None:
@@ -211,6 +219,16 @@ def employment(verb: Token, subj: Token, s: Sentence) -> list[Extracted]:
         org = _name(parts.proper(pobj)) if pobj is not None and parts.proper(pobj) else None
         return _person(s, subj, as_role, org or parts.employer(verb), False, now)
     return []
+
+
+def _for(verb: Token) -> Token | None:
+    prep = next((c for c in verb.children if c.dep_ == "prep" and c.lower_ == "for"), None)
+    pobj = next((c for c in prep.children if c.dep_ == "pobj"), None) if prep else None
+    return parts.proper(pobj) if pobj is not None else None
+
+
+def _particle(verb: Token) -> str | None:
+    return next((c.lower_ for c in verb.children if c.dep_ == "prt"), None)
 
 
 def _infinitive(verb: Token) -> Token | None:
@@ -262,7 +280,7 @@ def decision(verb: Token, subj: Token | None, s: Sentence) -> list[Extracted]:
     if subj is None or parts.negated(verb):
         return []
     who = subj.lower_ if subj.pos_ == "PRON" else subj.lemma_.lower()
-    if who not in DECIDERS and subj.ent_type_ != "ORG":
+    if who not in DECIDERS and subj.lower_ not in DECIDERS and subj.ent_type_ != "ORG":
         return []
     lemma = verb.lemma_.lower()
     preps = {c.lower_ for c in verb.children if c.dep_ == "prep"}

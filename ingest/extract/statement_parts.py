@@ -75,6 +75,17 @@ def appositive(subj: Token) -> Token | None:
     return None
 
 
+def named_apposition(subj: Token) -> Token | None:
+    """The person a topic subject names beside it: "our sales lead, Owen Price, ..." (the
+    sentence is about Owen Price; "sales lead" is his role)."""
+    if is_name(subj) or subject_kind(subj) != "topic":
+        return None
+    for c in subj.children:
+        if c.dep_ == "appos" and c.ent_type_ == "PERSON" and is_name(c):
+            return c
+    return None
+
+
 def attribute_noun(subj: Token) -> bool:
     """A subject that names an attribute whose values are adjectives ("the brand color is
     teal", "the tone is formal")."""
@@ -100,7 +111,12 @@ def subject_tokens(subj: Token) -> list[Token]:
     Vodafone")."""
     if is_name(subj):
         return [*compounds(subj), subj]
-    mods = [c for c in subj.lefts if c.dep_ in {"compound", "amod"} and c.pos_ != "PRON"]
+    mods = [
+        m
+        for c in subj.lefts
+        if c.dep_ in {"compound", "amod"} and c.pos_ != "PRON"
+        for m in [*compounds(c), c]  # "page load time": "page" modifies "load"
+    ]
     owner = next((c for c in subj.lefts if c.dep_ == "poss" and owned_topic(c)), None)
     if owner is not None and not any(c.lower_ == "our" for c in owner.children):
         # "the client's deadline": the owner narrows the topic; "our agency's": ours anyway
@@ -116,7 +132,10 @@ def subject_tokens(subj: Token) -> list[Token]:
 def is_name(subj: Token) -> bool:
     """A name, not a topic: a proper noun without "the" ("the DNS" is a topic), or a person
     or organisation the model recognised."""
-    the = any(c.dep_ == "det" and c.lower_ == "the" for c in subj.children)
+    # "the" on the word or on its modifiers ("the cache TTL": "the" hangs on "cache")
+    the = any(t.dep_ == "det" and t.lower_ == "the" for t in subj.lefts) or any(
+        g.dep_ == "det" and g.lower_ == "the" for c in compounds(subj) for g in c.children
+    )
     if subj.ent_type_ == "PERSON" or (subj.ent_type_ in {"ORG", "GPE"} and not the):
         return True
     return subj.pos_ == "PROPN" and not the
@@ -149,6 +168,8 @@ def value(tok: Token) -> str:
     words = [t for t in words if t.lower_ not in {"now", "anymore"}]
     while words and (words[0].dep_ == "det" or _direction(words[0])):
         words = words[1:]  # "the", and "up to" of "went up to 15 dollars"
+    while words and words[-1].dep_ in {"cc", "punct"}:
+        words = words[:-1]  # "Wednesdays and" of "moves to Wednesdays and the newsletter ..."
     if tok.dep_ == "pobj" and tok.head.lower_ in {"back"}:
         words = [t for t in words if t.i != tok.head.i]
     text = "".join(t.text_with_ws for t in words).strip()
@@ -166,7 +187,7 @@ def role(attr: Token) -> str:
         pobj = next((c for c in of.children if c.dep_ == "pobj"), None)
         if pobj is not None:
             return f"{str(attr.text)} of {' '.join(t.text for t in [*compounds(pobj), pobj])}"
-    words = [c.lemma_.lower() for c in attr.lefts if c.dep_ == "compound" and c.pos_ == "NOUN"]
+    words = [c.lower_ for c in attr.lefts if c.dep_ == "compound" and c.pos_ == "NOUN"]
     return " ".join([*words, str(attr.lemma_).lower()])
 
 
@@ -178,9 +199,17 @@ def role_noun(attr: Token) -> bool:
     return not judged(attr) and attr.lemma_.lower() not in VAGUE
 
 
+def acronym(tok: Token) -> bool:
+    """A role said as letters: "CTO", "COO", "VP"."""
+    return tok.text.isupper() and 2 <= len(tok.text) <= 4
+
+
 def employer(head: Token) -> str | None:
+    """The organisation after "at"/"for"/"with" ("head of procurement at Dunmore Foods"), or
+    after "of" when the role is said as letters ("the CTO of Brightline")."""
+    preps = {"at", "for", "with", "of"} if acronym(head) else {"at", "for", "with"}
     for prep in head.children:
-        if prep.dep_ == "prep" and prep.lower_ in {"at", "for", "with"}:
+        if prep.dep_ == "prep" and prep.lower_ in preps:
             pobj = next((c for c in prep.children if c.dep_ == "pobj"), None)
             org = proper(pobj) if pobj is not None else None
             if org is not None:
@@ -203,13 +232,19 @@ def place(tok: Token) -> bool:
 
 
 def location(verb: Token) -> Token | None:
-    """The object of a location preposition of the verb ("is on Hetzner")."""
+    """The object of a location preposition of the verb ("is on Hetzner"); of several, the
+    one that names a place or a service ("in the finance folder on Drive" → Drive)."""
+    found = []
     for prep in verb.children:
         if prep.dep_ == "prep" and prep.lower_ in LOCATION_PREPS:
             pobj = next((c for c in prep.children if c.dep_ == "pobj"), None)
-            if pobj is not None and pobj.pos_ in {"PROPN", "NOUN"}:
-                return pobj
-    return None
+            if pobj is None or pobj.pos_ not in {"PROPN", "NOUN"}:
+                continue
+            if any(c.dep_ == "det" and c.lower_ in {"a", "an"} for c in pobj.children):
+                continue  # "on a diet", "in a meeting", "at a conference": a state, no place
+            found.append(pobj)
+    named = [t for t in found if t.pos_ == "PROPN" and t.ent_type_ not in {"DATE", "TIME"}]
+    return (named or found or [None])[0]
 
 
 def to_value(verb: Token) -> Token | None:
@@ -264,6 +299,27 @@ def changing(verb: Token) -> bool:
 
 
 def now(verb: Token) -> bool:
-    """Said as a change: "is now", "from now on", "anymore", "these days"."""
+    """Said as a change: "is now", "from now on", "anymore", "again", "instead of", "going
+    forward", "as of today", "has been on Attio since January"."""
     words = {t.lower_ for t in verb.subtree}
-    return bool(words & {"now", "anymore", "longer", "again"})
+    if words & {"now", "anymore", "longer", "again", "instead", "nowadays", "replacing"}:
+        return True
+    for t in verb.subtree:
+        if t.lower_ in {"effective", "starting"} and t.i < verb.i:
+            return True  # "effective immediately, ...", "starting next month, ..."
+        if t.lower_ == "new" and t.dep_ == "amod" and t.head.dep_ == "attr":
+            return True  # "Paula is our new head of HR"
+        if t.lower_ == "forward" and t.head.lemma_.lower() in {"go", "move"}:
+            return True  # "going forward, ...", "moving forward, ..."
+        if t.lower_ == "as" and t.i + 1 < len(t.doc) and t.doc[t.i + 1].lower_ == "of":
+            return True  # "as of this week"
+    return _since(verb)
+
+
+def _since(verb: Token) -> bool:
+    """ "has been on Attio since January": a perfect with "since" says when a state began."""
+    auxes = {c.lower_ for c in verb.children if c.dep_ in {"aux", "auxpass"}}
+    perfect = bool(auxes & {"has", "have", "'s", "'ve"}) or (
+        verb.lemma_ == "be" and verb.tag_ == "VBN"
+    )
+    return perfect and any(c.dep_ == "prep" and c.lower_ == "since" for c in verb.children)

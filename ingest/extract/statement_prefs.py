@@ -15,6 +15,7 @@ words", "the tone formal"), not a particular thing.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 
 from core.types import MemoryType
@@ -47,9 +48,37 @@ def wanted(verb: Token, s: Sentence) -> list[Extracted]:
     if verb.tag_ == "MD" and lemma in {"would", "'d"}:
         rather = next((c for c in verb.children if c.dep_ == "ccomp" and _rather(c)), None)
         return _about(rather, s) if rather is not None else []
+    polite = any(c.dep_ == "aux" and c.lower_ in {"'d", "would"} for c in verb.children)
+    if polite and any(c.lower_ == "rather" for c in verb.children):
+        return _about(verb, s)  # "I'd rather have a short call than a long thread"
+    if polite and lemma == "like" and _shaped_object(verb):
+        return _about(verb, s)  # "I'd like the invoices in one PDF"
     if lemma in {"want", "need", "like"} and verb.tag_ != "VBD" and standing(verb, s):
         return _about(verb, s)
     return []
+
+
+def _shaped_object(verb: Token) -> bool:
+    """ "the invoices in one PDF", "the report as bullet points": an object given a form,
+    not a thing asked for once ("I'd like a coffee")."""
+    obj = next((c for c in verb.children if c.dep_ == "dobj"), None)
+    if obj is None:
+        return False
+    near = [*obj.children, *verb.children]
+    return any(c.dep_ == "prep" and c.lower_ in {"in", "as"} for c in near)
+
+
+def fan(verb: Token, s: Sentence) -> list[Extracted]:
+    """ "I'm a big fan of short, punchy headlines": a like, said as a noun."""
+    attr = next((c for c in verb.children if c.dep_ == "attr"), None)
+    if attr is None or attr.lemma_.lower() != "fan" or verb.tag_ == "VBD":
+        return []
+    of = next((c for c in attr.children if c.dep_ == "prep" and c.lower_ == "of"), None)
+    pobj = next((c for c in of.children if c.dep_ == "pobj"), None) if of else None
+    if pobj is None:
+        return []
+    liked = preference(s, topic_of(pobj), parts.now(verb))
+    return [replace(liked, predicate="likes")]
 
 
 def _rather(verb: Token) -> bool:
@@ -166,9 +195,12 @@ def limit(noun: Token, s: Sentence) -> list[Extracted]:
     bounded = ("no" in words and "than" in words and words & {"more", "fewer", "less"}) or (
         words & {"max", "maximum", "minimum"}
     )
-    if not bounded or not parts.numeric(noun):
-        return []
-    return [preference(s, topic_of(noun), False)]
+    if bounded and parts.numeric(noun):
+        return [preference(s, topic_of(noun), False)]
+    banned = any(c.dep_ == "det" and c.lower_ == "no" for c in noun.children)
+    if banned and "please" in words:  # "No jargon in anything for customers, please."
+        return [preference(s, topic_of(noun), False)]
+    return []
 
 
 def preference(s: Sentence, topic: str | None, correction: bool) -> Extracted:

@@ -30,10 +30,34 @@ CHANGE_VERBS = frozenset(
         "downgrade",
         "swap",
         "replace",
+        "rename",
+        "push",
+        "postpone",
+        "delay",
+        "reschedule",
+        "extend",
+        "shorten",
     }
 )
+# Change verbs whose new value follows "with" or "for" ("replaced the old CRM with Pipedrive",
+# "dropped Zoom for Google Meet"); their object is the old value, or the thing changed.
+SUBSTITUTING = frozenset({"replace", "swap", "drop", "ditch", "trade", "exchange", "substitute"})
+# Phrasal verbs that give a person a new role said with "as": "took over as account manager",
+# "stepped in as interim CFO".
+TAKING_OVER = frozenset({("take", "over"), ("step", "in"), ("step", "up"), ("come", "in")})
+# Headings before a colon that introduce statements ("Quick update: the kickoff is ...",
+# "Two changes: ..."): the clauses after the colon are read on their own.
+HEADINGS = frozenset(
+    {"update", "change", "news", "note", "correction", "fyi", "reminder", "heads", "fix"}
+)
 # Verbs whose value is where the thing is: "moved to AWS", "is hosted on Hetzner".
-LOCATING = frozenset({"move", "migrate", "relocate", "transfer", "host", "run", "live", "base"})
+LOCATING = frozenset(
+    {"move", "migrate", "relocate", "transfer", "host", "run", "live", "base", "store", "keep",
+     "locate", "deploy", "save", "archive"}
+)  # fmt: skip
+# Verbs that place a topic but not a person ("the dashboard sits on Grafana Cloud"; "Tom sits
+# in the corner" is no fact about Tom).
+PLACING = frozenset({"sit", "reside"})
 LOCATION_PREPS = frozenset({"on", "in", "at"})
 # Imperatives that state how the user wants things done ("keep my posts short").
 RULE_VERBS = frozenset(
@@ -59,6 +83,12 @@ RULE_VERBS = frozenset(
         "reply",
         "respond",
         "mention",
+        "copy",
+        "bcc",
+        "schedule",
+        "book",
+        "attach",
+        "tag",
     }
 )
 # "I prefer ...": one current preference per topic. Likes and dislikes ("I like long
@@ -117,6 +147,35 @@ VAGUE = frozenset(
         "organization",
         "firm",
         "team",
+        # the speaker's family, neighbours and pets: their moves are small talk, not the
+        # tenant's facts ("our neighbours moved to Spain", "our dog is on a diet now")
+        "neighbour",
+        "neighbours",
+        "neighbor",
+        "neighbors",
+        "parent",
+        "parents",
+        "mum",
+        "mom",
+        "dad",
+        "brother",
+        "sister",
+        "wife",
+        "husband",
+        "son",
+        "daughter",
+        "cousin",
+        "uncle",
+        "aunt",
+        "grandma",
+        "grandpa",
+        "boyfriend",
+        "girlfriend",
+        "roommate",
+        "flatmate",
+        "dog",
+        "cat",
+        "pet",
     }
 )
 PERSONAL = frozenset({"he", "she", "they", "it"})
@@ -132,15 +191,19 @@ JUDGEMENTS = frozenset(
 # it (``MEASURE_ATTRIBUTES``), else the counted noun ("has 12 people" → "people").
 MEASURING = frozenset(
     {"take", "last", "cost", "hit", "reach", "total", "average", "sit", "stand", "come",
-     "have", "get", "receive", "see", "generate", "go"}
+     "have", "get", "receive", "see", "generate", "go", "hold", "handle", "serve", "process",
+     "store", "employ", "attract"}
 )  # fmt: skip
 MEASURE_ATTRIBUTES = {"take": "duration", "last": "duration", "cost": "cost"}
-COUNTING = frozenset({"have", "get", "receive", "see", "generate"})
+COUNTING = frozenset(
+    {"have", "get", "receive", "see", "generate", "hold", "handle", "serve", "process", "store",
+     "employ", "attract"}
+)  # fmt: skip
 # Verbs that put a topic on the calendar: "the trade fair starts on May 4", "the lease
 # expires in 2027". The verb is the attribute (a start and an end are two values).
 SCHEDULING = frozenset(
     {"start", "begin", "end", "finish", "expire", "close", "open", "launch", "renew", "happen",
-     "wrap", "kick"}
+     "wrap", "kick", "run", "go"}
 )  # fmt: skip
 # Verbs that give a person a role or an employer: "promoted to", "hired by", "left Acme".
 PROMOTING = frozenset({"promote", "appoint", "name", "elect"})

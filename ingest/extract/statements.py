@@ -26,14 +26,18 @@ from ingest.extract.rules import Extracted
 from ingest.extract.sentences import Sentence, is_pleasantry, split_sentences
 from ingest.extract.statement_words import (
     DECIDING,
+    HEADINGS,
     HIRING,
     LEAVING,
     LOCATING,
     MEASURING,
+    PLACING,
     PROMOTING,
     REPORTING,
     SCHEDULING,
     SUBJECTS,
+    SUBSTITUTING,
+    TAKING_OVER,
     VAGUE,
 )
 
@@ -51,6 +55,7 @@ def extract(doc: Any, text: str | None = None) -> list[Extracted]:
     if is_pleasantry(text):
         return []
     out: list[Extracted] = []
+    topic: Token | None = None  # what "it" refers to, carried from sentence to sentence
     for sentence in split_sentences(text):
         if sentence.text.rstrip().endswith("?"):
             continue
@@ -63,9 +68,9 @@ def extract(doc: Any, text: str | None = None) -> list[Extracted]:
                 parsed = sentence_statements(doc, sentence)
                 out.extend(replace(e, subject_kind=OUR_TOPIC) for e in parsed if e.kind == "fact")
             continue
-        parsed = sentence_statements(doc, sentence)
+        parsed, topic = _statements(doc, sentence, topic)
         out.extend(parsed or [e for e in ruled if _confirmed(e, doc, sentence)])
-    return out
+    return _positive_wins(out)
 
 
 def _confirmed(ex: Extracted, doc: Any, s: Sentence) -> bool:
@@ -116,8 +121,15 @@ def _ours(ex: Extracted) -> bool:
 
 def sentence_statements(doc: Any, s: Sentence) -> list[Extracted]:
     """The statements of one sentence: its clause roots read one after another."""
+    return _statements(doc, s, None)[0]
+
+
+def _statements(doc: Any, s: Sentence, topic: Token | None) -> tuple[list[Extracted], Token | None]:
+    """The statements of one sentence and its topic, given the topic of the sentences before
+    it ("The main language is no longer French; it's English")."""
     tokens = [t for t in doc if s.start <= t.idx < s.end]
-    inside = {t.i for t in tokens}
+    inside = {t.i for t in tokens} - _heading(tokens)
+    tokens = [t for t in tokens if t.i in inside]
     roots = [t for t in tokens if t.head.i == t.i or t.head.i not in inside]
     clauses: list[Token] = []
     for root in roots:  # a clause and the clauses beside it, in the order said
@@ -127,13 +139,27 @@ def sentence_statements(doc: Any, s: Sentence) -> list[Extracted]:
         clauses += sorted([root, *more], key=lambda t: t.i)
     clauses = [c for c in clauses if not _quoted(c, tokens)]
     out: list[Extracted] = []
-    topic: Token | None = None
     for clause in clauses:
         found = _clause(clause, s, topic)
         if found and found[-1].subject_kind == "topic":
-            topic = next(c for c in clause.children if c.dep_ in SUBJECTS | {"dobj"})
+            # the clause's own subject or object; a clause sharing another's subject
+            # ("... moves to May and the newsletter moves ...") keeps the topic so far
+            topic = next((c for c in clause.children if c.dep_ in SUBJECTS | {"dobj"}), topic)
         out.extend(found)
-    return _positive_wins(out)
+    return _positive_wins(out), topic
+
+
+def _heading(tokens: list[Token]) -> set[int]:
+    """ "Quick update: ...", "Two changes: ...": a heading before a colon (a closed list of
+    words) says nothing itself; what follows it is read on its own."""
+    colon = next((t for t in tokens if t.text == ":"), None)
+    if colon is None:
+        return set()
+    before = [t for t in tokens if t.i < colon.i]
+    nouns = [t for t in before if t.pos_ in {"NOUN", "PROPN", "INTJ", "ADJ", "X"}]
+    if not nouns or not any(t.lemma_.lower() in HEADINGS for t in nouns) or len(before) > 5:
+        return set()
+    return {t.i for t in before} | {colon.i}
 
 
 def _quoted(tok: Token, tokens: list[Token]) -> bool:
@@ -154,16 +180,35 @@ def _clause(verb: Token, s: Sentence, topic: Token | None = None) -> list[Extrac
     refers to ("the dashboard is no longer on Heroku, it is on Render")."""
     if _subordinate(verb):
         return []
-    subj = next((c for c in verb.children if c.dep_ in SUBJECTS), None)
+    subj = _subject(verb)
     if subj is None and verb.dep_ == "conj" and verb.tag_ != "VB":
         # "Eva left Globex and joined Stark": the second verb shares the first one's subject
-        subj = next((c for c in verb.head.children if c.dep_ in SUBJECTS), None)
+        subj = _subject(verb.head)
     if subj is not None and subj.lower_ == "it" and topic is not None:
         subj = topic
+    named = parts.named_apposition(subj) if subj is not None else None
+    if named is not None:  # "Our sales lead, Owen Price, is in Cardiff": about Owen Price
+        role, subj = subj, named
     found = _read(verb, subj, s)
     if subj is None or not found:
         return found
+    if named is not None and not any(e.predicate == "role" for e in found):
+        found = [*found, facts.fact(s, subj, "name", "role", parts.role(role), False, False)]
     return found + _appositive(found, subj, s) + _shared(found, subj)
+
+
+def _subject(verb: Token) -> Token | None:
+    """The verb's subject; of two, the nearer ("Changes for next month: the webinar moves
+    ..."); a noun the small model hangs on a verb as a compound ("the newsletter moves")."""
+    said = [c for c in verb.children if c.dep_ in SUBJECTS]
+    if not said and verb.pos_ == "VERB":
+        said = [
+            c
+            for c in verb.lefts
+            if c.dep_ == "compound" and c.pos_ in {"NOUN", "PROPN"} and c.i == verb.i - 1
+        ]
+    before = [c for c in said if c.i < verb.i]
+    return before[-1] if before else (said[0] if said else None)
 
 
 def _appositive(found: list[Extracted], subj: Token, s: Sentence) -> list[Extracted]:
@@ -203,7 +248,9 @@ def _read(verb: Token, subj: Token | None, s: Sentence) -> list[Extracted]:
         return found  # "no more than two exclamation marks per email, please"
     if lemma in DECIDING and (found := facts.decision(verb, subj, s)):
         return found
-    if lemma == "be" and subj is not None:
+    if lemma == "be" and subj is not None and subj.lower_ == "i":
+        return prefs.fan(verb, s)  # "I'm a big fan of short headlines"
+    if lemma in {"be", "become"} and subj is not None:
         return _copular(verb, subj, s)
     if subj is not None and parts.misread_copula(verb):
         # "The default branch is develop": the small model reads a progressive; the word
@@ -214,8 +261,13 @@ def _read(verb: Token, subj: Token | None, s: Sentence) -> list[Extracted]:
         return []
     if subj is not None and (found := _stated(verb, lemma, subj, s)):
         return found
-    if parts.changing(verb) or (lemma in LOCATING and subj is not None):
-        return _change(verb, subj, s)
+    changing = parts.changing(verb) or (lemma in LOCATING and subj is not None)
+    if changing and (found := _change(verb, subj, s)):
+        return found
+    if lemma in PLACING and subj is not None and parts.subject_kind(subj) == "topic":
+        return _change(verb, subj, s)  # "the status dashboard sits on Grafana Cloud"
+    if lemma in _ROUTING and subj is not None and (found := _routed(verb, subj, s)):
+        return found
     if subj is not None and subj.lower_ in {"i", "we"}:
         return prefs.wanted(verb, s)
     if subj is None and _bare(verb) and _commands(verb):
@@ -225,14 +277,35 @@ def _read(verb: Token, subj: Token | None, s: Sentence) -> list[Extracted]:
 
 def _stated(verb: Token, lemma: str, subj: Token, s: Sentence) -> list[Extracted]:
     """A fact read from a verb other than "be" (``statement_facts``)."""
-    if lemma in {"work", "join", *LEAVING, *PROMOTING, *HIRING}:
-        return facts.employment(verb, subj, s)
+    employing = {"work", "join", *LEAVING, *PROMOTING, *HIRING, *(v for v, _ in TAKING_OVER)}
+    if lemma in employing and (found := facts.employment(verb, subj, s)):
+        return found
     if subj.dep_ == "nsubjpass" and lemma not in LOCATING and not parts.changing(verb):
         return facts.passive(verb, subj, s)
-    if lemma in MEASURING:
-        return facts.measured(verb, subj, s)
+    if lemma in MEASURING and (found := facts.measured(verb, subj, s)):
+        return found
     if lemma in SCHEDULING:
         return facts.scheduled(verb, subj, s)
+    return []
+
+
+_ROUTING = frozenset({"go", "come", "run"})
+
+
+def _routed(verb: Token, subj: Token, s: Sentence) -> list[Extracted]:
+    """ "The invoices go to Martin", "payments now go through Adyen": where a topic is sent,
+    said of how things stand (present, or marked as new), to a name."""
+    if parts.subject_kind(subj) != "topic":
+        return []
+    if verb.tag_ not in {"VBZ", "VBP"} and not parts.now(verb):
+        return []  # "the team went to Berlin": an event
+    for prep in verb.children:
+        if prep.dep_ == "prep" and prep.lower_ in {"to", "through", "via"}:
+            pobj = next((c for c in prep.children if c.dep_ == "pobj"), None)
+            if pobj is not None and pobj.pos_ == "PROPN" and not parts.place(pobj):
+                now = parts.now(verb)
+                value = parts.value(parts.proper(pobj) or pobj)
+                return [facts.fact(s, subj, "topic", "value", value, parts.negated(verb), now)]
     return []
 
 
@@ -243,10 +316,20 @@ def _subordinate(verb: Token) -> bool:
     for c in verb.children:
         if c.dep_ == "mark" or (c.dep_ == "advmod" and c.tag_ == "WRB"):
             return True
+        if c.dep_ == "advcl" and any(g.dep_ == "mark" and g.lower_ in _CONDITIONS
+                                     for g in c.children):  # fmt: skip
+            return True  # "if the board approves, we'll move the office": not yet so
         if c.dep_ == "aux" and c.tag_ == "MD" and c.lower_ not in {"will", "'ll"}:
-            # "I'd prefer ...", "I would like ...": a wish said politely, not a hypothesis
-            return not (c.lower_ in {"'d", "would"} and verb.lemma_.lower() in {"prefer", "like"})
+            # "I'd prefer ...", "I would like ...", "I'd rather have ...": a wish said
+            # politely, not a hypothesis
+            polite = verb.lemma_.lower() in {"prefer", "like"} or any(
+                g.lower_ == "rather" for g in verb.children
+            )
+            return not (c.lower_ in {"'d", "would"} and polite)
     return False
+
+
+_CONDITIONS = frozenset({"if", "unless"})
 
 
 def _bare(verb: Token) -> bool:
@@ -292,7 +375,7 @@ def _copular(verb: Token, subj: Token, s: Sentence) -> list[Extracted]:
         if located is None:
             return []
     negated = parts.negated(verb)
-    correction = parts.now(verb) or negated
+    correction = parts.now(verb) or negated or verb.lemma_.lower() == "become"
     if kind == "name":
         return _named(verb, subj, attr, located, negated, correction, s)
     adjective_value = attr is not None and attr.pos_ == "ADJ" and parts.attribute_noun(subj)
@@ -347,7 +430,8 @@ def _named(
             return []
         pred = "location" if parts.place(org) else "employer"
         return [facts.fact(s, subj, "name", pred, parts.value(org), negated, correction)]
-    if attr.pos_ != "NOUN" or parts.numeric(attr) or not parts.role_noun(attr):
+    said_as_role = attr.pos_ == "NOUN" or (attr.pos_ == "PROPN" and parts.acronym(attr))
+    if not said_as_role or parts.numeric(attr) or not parts.role_noun(attr):
         return []
     role = parts.role(attr)
     out = [facts.fact(s, subj, "name", "role", role, negated, correction)]
@@ -365,7 +449,9 @@ def _change(verb: Token, subj: Token | None, s: Sentence) -> list[Extracted]:
     Berlin": the thing changed (the object, else the subject) gets the value after "to"."""
     lemma = verb.lemma_.lower()
     bare = parts.bare_value(verb)
-    thing = next((c for c in verb.children if c.dep_ in {"dobj", "nsubjpass"}), None)
+    thing = _as_topic(verb) or next(
+        (c for c in verb.children if c.dep_ in {"dobj", "nsubjpass"}), None
+    )
     if thing is None and bare is not None:
         thing = next((c for c in bare.children if c.dep_ == "nsubj"), None)
     if thing is None and subj is not None and subj.lower_ not in {"we", "i", "you"}:
@@ -374,12 +460,16 @@ def _change(verb: Token, subj: Token | None, s: Sentence) -> list[Extracted]:
         return []
     kind = parts.subject_kind(thing)
     target = parts.to_value(verb)
-    if target is None and lemma in LOCATING:
+    if target is None and lemma in SUBSTITUTING:
+        target = _substitute(verb)  # "replaced the old CRM with Pipedrive"
+    if target is None and lemma in LOCATING | PLACING:
         target = parts.location(verb)
     if kind is None or (target is None and bare is None):
         return []
     value = parts.value(target) if target is not None else parts.bare_text(bare) if bare else None
     pred = "location" if lemma in LOCATING or parts.location(verb) is not None else "value"
+    if target is not None and target.ent_type_ in {"DATE", "TIME"}:
+        pred = "value"  # "the webinar moves to Wednesdays": when, not where
     if kind == "name":
         if lemma not in LOCATING:
             return []
@@ -388,6 +478,27 @@ def _change(verb: Token, subj: Token | None, s: Sentence) -> list[Extracted]:
     assert value is not None
     changed = parts.changing(verb) or parts.now(verb)  # "runs on Linode" states, "moved" changes
     return [facts.fact(s, thing, kind, pred, value, negated, changed)]
+
+
+def _as_topic(verb: Token) -> Token | None:
+    """ "We dropped Zoom for Google Meet as our video tool": the topic whose value changed is
+    the one after "as" (the object is the old value)."""
+    for prep in verb.children:
+        if prep.dep_ == "prep" and prep.lower_ == "as":
+            pobj = next((c for c in prep.children if c.dep_ == "pobj"), None)
+            if pobj is not None and parts.subject_kind(pobj) == "topic":
+                return pobj
+    return None
+
+
+def _substitute(verb: Token) -> Token | None:
+    """The new value of a substitution: the object of "with" or "for"."""
+    for prep in verb.children:
+        if prep.dep_ == "prep" and prep.lower_ in {"with", "for"}:
+            pobj = next((c for c in prep.children if c.dep_ == "pobj"), None)
+            if pobj is not None and pobj.pos_ in {"PROPN", "NOUN"}:
+                return pobj
+    return None
 
 
 def _restated(fact: Extracted, name: str) -> Extracted:
