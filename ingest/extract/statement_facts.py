@@ -98,6 +98,21 @@ def passive(verb: Token, subj: Token, s: Sentence) -> list[Extracted]:
 _AGENTS = frozenset({"by", "through", "via", "with", "using"})
 
 
+def called(verb: Token, subj: Token, s: Sentence) -> list[Extracted]:
+    """ "The client portal is now called Hub", "the app was renamed Lumen", "the project is
+    known as Atlas": a topic's name (a person's "called" is a nickname, small talk)."""
+    if parts.subject_kind(subj) != "topic":
+        return []
+    name = next((c for c in verb.children if c.dep_ in {"oprd", "attr"}), None)
+    if name is None:
+        prep = next((c for c in verb.children if c.dep_ == "prep" and c.lower_ == "as"), None)
+        name = next((c for c in prep.children if c.dep_ == "pobj"), None) if prep else None
+    if name is None or name.pos_ not in {"PROPN", "NOUN"}:
+        return []
+    changed = parts.now(verb) or parts.changing(verb)
+    return [fact(s, subj, "topic", "name", parts.value(name), parts.negated(verb), changed)]
+
+
 def measured(verb: Token, subj: Token, s: Sentence) -> list[Extracted]:
     """ "The migration takes two days", "our mailing list has 8000 subscribers", "revenue hit
     1.2 million", "signups sit at 350", "the price went up to 15 dollars": a measure of a
@@ -242,6 +257,12 @@ def _infinitive(verb: Token) -> Token | None:
 def _as_role(verb: Token) -> Token | None:
     prep = next((c for c in verb.children if c.dep_ == "prep" and c.lower_ == "as"), None)
     pobj = next((c for c in prep.children if c.dep_ == "pobj"), None) if prep else None
+    if pobj is None:  # "took over from Anja as team lead": "as" read as a conjunction
+        pobj = next(
+            (c for c in verb.children if c.dep_ == "advcl" and c.pos_ == "NOUN"
+             and any(g.dep_ == "mark" and g.lower_ == "as" for g in c.children)),
+            None,
+        )  # fmt: skip
     if pobj is None or pobj.ent_type_ in {"PERSON", "GPE"}:
         return None
     return pobj if pobj.pos_ == "NOUN" or pobj.text.isupper() else None  # "as COO"

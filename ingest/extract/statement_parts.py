@@ -86,6 +86,20 @@ def named_apposition(subj: Token) -> Token | None:
     return None
 
 
+# Adjectives that date a value rather than name the topic: "the new deadline" is the
+# deadline, said as a change; "the old address" is a value no longer current.
+TIMELY = frozenset({"new", "old", "current", "previous", "former", "latest"})
+PAST = frozenset({"old", "previous", "former"})
+
+
+def dated_as(subj: Token) -> str | None:
+    """ "new" or "old" said of the subject ("the new deadline", "our old office")."""
+    for c in subj.children:
+        if c.dep_ == "amod" and c.lower_ in TIMELY:
+            return "old" if c.lower_ in PAST else "new"
+    return None
+
+
 def attribute_noun(subj: Token) -> bool:
     """A subject that names an attribute whose values are adjectives ("the brand color is
     teal", "the tone is formal")."""
@@ -114,7 +128,7 @@ def subject_tokens(subj: Token) -> list[Token]:
     mods = [
         m
         for c in subj.lefts
-        if c.dep_ in {"compound", "amod"} and c.pos_ != "PRON"
+        if c.dep_ in {"compound", "amod"} and c.pos_ != "PRON" and c.lower_ not in TIMELY
         for m in [*compounds(c), c]  # "page load time": "page" modifies "load"
     ]
     owner = next((c for c in subj.lefts if c.dep_ == "poss" and owned_topic(c)), None)
@@ -166,6 +180,8 @@ def value(tok: Token) -> str:
     """The value's words: the token's subtree without trailing time words or punctuation."""
     words = [t for t in tok.subtree if t.dep_ != "poss"]
     words = [t for t in words if t.lower_ not in {"now", "anymore"}]
+    cut = next((i for i, t in enumerate(words) if _replaced_from(t)), len(words))
+    words = words[:cut]  # "Martin instead of Dana", "8 euros, not 5": the old value goes
     while words and (words[0].dep_ == "det" or _direction(words[0])):
         words = words[1:]  # "the", and "up to" of "went up to 15 dollars"
     while words and words[-1].dep_ in {"cc", "punct"}:
@@ -174,6 +190,13 @@ def value(tok: Token) -> str:
         words = [t for t in words if t.i != tok.head.i]
     text = "".join(t.text_with_ws for t in words).strip()
     return text.rstrip(".,!;:") or tok.text
+
+
+def _replaced_from(tok: Token) -> bool:
+    after = tok.doc[tok.i + 1].lower_ if tok.i + 1 < len(tok.doc) else ""
+    if tok.lower_ == "instead" or (tok.lower_ == "rather" and after == "than"):
+        return True
+    return bool(tok.lower_ == "not" and tok.i > 0 and tok.doc[tok.i - 1].text == ",")
 
 
 def _direction(tok: Token) -> bool:
@@ -235,7 +258,9 @@ def location(verb: Token) -> Token | None:
     """The object of a location preposition of the verb ("is on Hetzner"); of several, the
     one that names a place or a service ("in the finance folder on Drive" → Drive)."""
     found = []
-    for prep in verb.children:
+    # "is back on Webflow", "is still on Heroku": the preposition may hang on the adverb
+    near = [*verb.children, *(g for c in verb.children if c.dep_ == "advmod" for g in c.children)]
+    for prep in near:
         if prep.dep_ == "prep" and prep.lower_ in LOCATION_PREPS:
             pobj = next((c for c in prep.children if c.dep_ == "pobj"), None)
             if pobj is None or pobj.pos_ not in {"PROPN", "NOUN"}:
@@ -295,7 +320,11 @@ def changing(verb: Token) -> bool:
     lemma = verb.lemma_.lower()
     if lemma in CHANGE_VERBS or lemma in {"rise", "fall", "grow", "climb", "jump", "double"}:
         return True
-    return lemma == "go" and any(t.lower_ in {"up", "down"} for t in verb.subtree)
+    if lemma != "go":
+        return False
+    preps = {c.lower_ for c in verb.children if c.dep_ == "prep"}
+    to = any(t.lower_ == "to" for t in verb.subtree)  # "to Render" may be misread as a verb
+    return ("from" in preps and to) or any(t.lower_ in {"up", "down"} for t in verb.subtree)
 
 
 def now(verb: Token) -> bool:
@@ -305,6 +334,10 @@ def now(verb: Token) -> bool:
     if words & {"now", "anymore", "longer", "again", "instead", "nowadays", "replacing"}:
         return True
     for t in verb.subtree:
+        if t.lower_ == "back" and t.dep_ == "advmod" and t.head.i == verb.i:
+            return True  # "the landing page is back on Webflow"
+        if t.lower_ == "days" and any(c.lower_ == "these" for c in t.children):
+            return True  # "these days"
         if t.lower_ in {"effective", "starting"} and t.i < verb.i:
             return True  # "effective immediately, ...", "starting next month, ..."
         if t.lower_ == "new" and t.dep_ == "amod" and t.head.dep_ == "attr":

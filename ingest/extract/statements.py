@@ -31,6 +31,7 @@ from ingest.extract.statement_words import (
     LEAVING,
     LOCATING,
     MEASURING,
+    NAMING,
     PLACING,
     PROMOTING,
     REPORTING,
@@ -280,6 +281,8 @@ def _stated(verb: Token, lemma: str, subj: Token, s: Sentence) -> list[Extracted
     employing = {"work", "join", *LEAVING, *PROMOTING, *HIRING, *(v for v, _ in TAKING_OVER)}
     if lemma in employing and (found := facts.employment(verb, subj, s)):
         return found
+    if subj.dep_ == "nsubjpass" and lemma in NAMING and (found := facts.called(verb, subj, s)):
+        return found
     if subj.dep_ == "nsubjpass" and lemma not in LOCATING and not parts.changing(verb):
         return facts.passive(verb, subj, s)
     if lemma in MEASURING and (found := facts.measured(verb, subj, s)):
@@ -319,6 +322,8 @@ def _subordinate(verb: Token) -> bool:
         if c.dep_ == "advcl" and any(g.dep_ == "mark" and g.lower_ in _CONDITIONS
                                      for g in c.children):  # fmt: skip
             return True  # "if the board approves, we'll move the office": not yet so
+        if c.dep_ == "advmod" and c.lower_ in _HEDGES:
+            return True  # "the price will probably go up": a forecast
         if c.dep_ == "aux" and c.tag_ == "MD" and c.lower_ not in {"will", "'ll"}:
             # "I'd prefer ...", "I would like ...", "I'd rather have ...": a wish said
             # politely, not a hypothesis
@@ -330,6 +335,7 @@ def _subordinate(verb: Token) -> bool:
 
 
 _CONDITIONS = frozenset({"if", "unless"})
+_HEDGES = frozenset({"probably", "maybe", "perhaps", "possibly", "likely", "hopefully"})
 
 
 def _bare(verb: Token) -> bool:
@@ -366,16 +372,23 @@ def _copular(verb: Token, subj: Token, s: Sentence) -> list[Extracted]:
     named_value = acomp is not None and (acomp.pos_ == "PROPN" or parts.attribute_noun(subj))
     if attr is None and acomp is not None and (parts.numeric(acomp) or named_value):
         attr = acomp  # "the newsletter tool is Mailchimp" (read as an adjective)
-    if attr is None:  # "the release cadence is now one week", "the deadline is Friday"
-        attr = next((c for c in verb.children if c.dep_ == "npadvmod" and _dated(c)), None)
+    if attr is None and located is None:  # "the cadence is now one week", "it's Friday"
+        near = [
+            *verb.children,
+            *(g for c in verb.children if c.dep_ == "advmod" for g in c.children),
+        ]
+        attr = next((c for c in near if c.dep_ == "npadvmod" and _dated(c)), None)
     if attr is None and located is None:
         passive = next((c for c in verb.children if c.dep_ in {"acomp", "xcomp"}), None)
         if passive is not None and passive.lemma_.lower() in LOCATING:
             located = parts.location(passive)
         if located is None:
             return []
+    dated = parts.dated_as(subj)
+    if dated == "old":
+        return []  # "the old address was 4 Mill Lane": a value no longer current
     negated = parts.negated(verb)
-    correction = parts.now(verb) or negated or verb.lemma_.lower() == "become"
+    correction = parts.now(verb) or negated or verb.lemma_.lower() == "become" or dated == "new"
     if kind == "name":
         return _named(verb, subj, attr, located, negated, correction, s)
     adjective_value = attr is not None and attr.pos_ == "ADJ" and parts.attribute_noun(subj)
@@ -449,35 +462,67 @@ def _change(verb: Token, subj: Token | None, s: Sentence) -> list[Extracted]:
     Berlin": the thing changed (the object, else the subject) gets the value after "to"."""
     lemma = verb.lemma_.lower()
     bare = parts.bare_value(verb)
-    thing = _as_topic(verb) or next(
-        (c for c in verb.children if c.dep_ in {"dobj", "nsubjpass"}), None
-    )
-    if thing is None and bare is not None:
-        thing = next((c for c in bare.children if c.dep_ == "nsubj"), None)
-    if thing is None and subj is not None and subj.lower_ not in {"we", "i", "you"}:
-        thing = subj
+    thing = _changed_thing(verb, subj, bare)
     if thing is None:
         return []
     kind = parts.subject_kind(thing)
-    target = parts.to_value(verb)
-    if target is None and lemma in SUBSTITUTING:
-        target = _substitute(verb)  # "replaced the old CRM with Pipedrive"
-    if target is None and lemma in LOCATING | PLACING:
-        target = parts.location(verb)
+    target = _new_value(verb, subj)
     if kind is None or (target is None and bare is None):
         return []
-    value = parts.value(target) if target is not None else parts.bare_text(bare) if bare else None
+    if target is not None:
+        value = parts.value(target)
+    else:
+        assert bare is not None
+        value = bare.text if _for_topic(bare) is thing else parts.bare_text(bare)
     pred = "location" if lemma in LOCATING or parts.location(verb) is not None else "value"
     if target is not None and target.ent_type_ in {"DATE", "TIME"}:
         pred = "value"  # "the webinar moves to Wednesdays": when, not where
-    if kind == "name":
+    own = _object(verb)
+    if kind == "name" and thing is subj and own is not None and _its(own):
+        pred = own.lemma_.lower()  # "changed its name to Cirrus"
+    elif kind == "name":
         if lemma not in LOCATING:
             return []
         pred = "location"
-    negated = parts.negated(verb)
-    assert value is not None
     changed = parts.changing(verb) or parts.now(verb)  # "runs on Linode" states, "moved" changes
-    return [facts.fact(s, thing, kind, pred, value, negated, changed)]
+    return [facts.fact(s, thing, kind, pred, value, parts.negated(verb), changed)]
+
+
+def _changed_thing(verb: Token, subj: Token | None, bare: Token | None) -> Token | None:
+    """What a change verb changes: the topic after "as" ("dropped Zoom for Google Meet as our
+    video tool"), the object, the subject of a misread "to X", the topic after "for" ("gone
+    from Heroku to Render for the API"), else the subject; the subject itself when the object
+    is its own ("Nimbus has changed its name")."""
+    obj = next((c for c in verb.children if c.dep_ in {"dobj", "nsubjpass"}), None)
+    if _its(obj) and subj is not None and parts.subject_kind(subj) == "name":
+        return subj
+    thing = _as_topic(verb) or obj
+    if thing is None and bare is not None:
+        thing = next((c for c in bare.children if c.dep_ == "nsubj"), None)
+    if thing is None:
+        thing = _for_topic(verb) or (_for_topic(bare) if bare is not None else None)
+    if thing is None and subj is not None and subj.lower_ not in {"we", "i", "you"}:
+        thing = subj
+    return thing
+
+
+def _new_value(verb: Token, subj: Token | None) -> Token | None:
+    """The value a change sets: after "to"; after "with"/"for" for a substitution, or its
+    subject ("Linear has replaced Jira as our issue tracker"); the place of a locating verb."""
+    lemma = verb.lemma_.lower()
+    target = parts.to_value(verb)
+    if target is None and lemma in SUBSTITUTING:
+        target = _substitute(verb)  # "replaced the old CRM with Pipedrive"
+        topic = _as_topic(verb)
+        if target is None and topic is not None and subj is not None:
+            target = subj if subj.lower_ not in {"we", "i", "you"} else None
+    if target is None and lemma in LOCATING | PLACING:
+        target = parts.location(verb)
+    return target
+
+
+def _object(verb: Token) -> Token | None:
+    return next((c for c in verb.children if c.dep_ == "dobj"), None)
 
 
 def _as_topic(verb: Token) -> Token | None:
@@ -489,6 +534,22 @@ def _as_topic(verb: Token) -> Token | None:
             if pobj is not None and parts.subject_kind(pobj) == "topic":
                 return pobj
     return None
+
+
+def _for_topic(verb: Token) -> Token | None:
+    for prep in verb.children:
+        if prep.dep_ == "prep" and prep.lower_ == "for":
+            pobj = next((c for c in prep.children if c.dep_ == "pobj"), None)
+            if pobj is not None and parts.subject_kind(pobj) == "topic":
+                return pobj
+    return None
+
+
+def _its(thing: Token | None) -> bool:
+    """ "its name", "their office": an attribute of the clause's own subject."""
+    return thing is not None and any(
+        c.dep_ == "poss" and c.lower_ in {"its", "their"} for c in thing.children
+    )
 
 
 def _substitute(verb: Token) -> Token | None:

@@ -156,3 +156,48 @@ def test_decisions_and_conditional_procedures_from_the_parse(nlp: Any) -> None:
     )
     assert proc["type"] == "procedure" and len(proc["value"]) == 2
     assert predicted(nlp, "If possible, call me tomorrow.") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        ("The design channel was renamed to Creative.", [("change", "design channel", "Creative")]),
+        ("We replaced the old firewall with a FortiGate.", [("change", "firewall", "FortiGate")]),
+        ("We dropped Zoom for Google Meet as our video tool.", [("change", "video tool", "Google Meet")]),
+        ("Jana left Initech for Hooli.", [("change", "Jana", "Hooli")]),
+        ("Mila has taken over as office manager.", [("change", "Mila", "office manager")]),
+        ("Going forward, the deadline is Thursday noon.", [("change", "deadline", "Thursday noon")]),
+        ("Since January the CRM has been on Attio.", [("change", "crm", "Attio")]),
+        ("From now on, the invoices go to Martin instead of Dana.", [("change", "invoices", "Martin")]),
+        # the clause after "it": the sentence before says what "it" is
+        ("The main language is no longer French; it's English.", [("change", "main language", "English")]),
+        # a heading before a colon, and a second clause that shares nothing with the first
+        (
+            "Changes for next month: the webinar moves to Wednesdays and the newsletter moves to Fridays.",
+            [("change", "webinar", "Wednesdays"), ("change", "newsletter", "Fridays")],
+        ),
+        # a name beside a topic: the sentence is about the name, the topic is its role
+        (
+            "Our sales lead, Owen Price, is in Cardiff.",
+            [("fact", "Owen Price", "Cardiff"), ("fact", "Owen Price", "sales lead")],
+        ),
+        ("Elif Kaya is the COO of Meridian.", [("fact", "Elif Kaya", "coo"), ("fact", "Elif Kaya", "Meridian")]),
+    ],
+)  # fmt: skip
+def test_changes_said_in_other_words(nlp: Any, text: str, want: list[tuple[str, str, str]]) -> None:
+    got = [(g["type"], g["subject"], g["value"]) for g in predicted(nlp, text)]
+    assert got == want
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "If the board approves, we'll move the office to Leeds.",  # a condition, not yet so
+        "Our neighbours moved to Spain.",  # small talk about the speaker's people
+        "Our dog is on a diet now.",  # "on a diet": a state, no place
+        'Omar said, "the launch is in May now."',
+        "We're planning to migrate the CRM in Q3.",
+    ],
+)
+def test_changes_that_are_not_the_tenants(nlp: Any, text: str) -> None:
+    assert predicted(nlp, text) == []
