@@ -12,6 +12,7 @@ from ingest.extract.statement_words import (
     JUDGEMENTS,
     LOCATION_PREPS,
     PERSONAL,
+    RETRACTING,
     VAGUE,
 )
 
@@ -180,6 +181,9 @@ def value(tok: Token) -> str:
     """The value's words: the token's subtree without trailing time words or punctuation."""
     words = [t for t in tok.subtree if t.dep_ != "poss"]
     words = [t for t in words if t.lower_ not in {"now", "anymore"}]
+    upto = [i for i, t in enumerate(words) if t.dep_ == "quantmod" and t.lower_ == "to"]
+    if upto:
+        words = words[upto[-1] + 1 :]  # "from 200 to 350 dollars" → "350 dollars"
     cut = next((i for i, t in enumerate(words) if _replaced_from(t)), len(words))
     words = words[:cut]  # "Martin instead of Dana", "8 euros, not 5": the old value goes
     while words and (words[0].dep_ == "det" or _direction(words[0])):
@@ -267,6 +271,8 @@ def location(verb: Token) -> Token | None:
                 continue
             if any(c.dep_ == "det" and c.lower_ in {"a", "an"} for c in pobj.children):
                 continue  # "on a diet", "in a meeting", "at a conference": a state, no place
+            if any(c.dep_ == "poss" and c.lower_ in _SOMEONES for c in pobj.children):
+                continue  # "the ball is in your court", "it's on my desk"
             found.append(pobj)
     named = [t for t in found if t.pos_ == "PROPN" and t.ent_type_ not in {"DATE", "TIME"}]
     return (named or found or [None])[0]
@@ -330,10 +336,17 @@ def changing(verb: Token) -> bool:
 def now(verb: Token) -> bool:
     """Said as a change: "is now", "from now on", "anymore", "again", "instead of", "going
     forward", "as of today", "has been on Attio since January"."""
-    words = {t.lower_ for t in verb.subtree}
+    own = own_clause(verb)
+    words = {t.lower_ for t in own}
     if words & {"now", "anymore", "longer", "again", "instead", "nowadays", "replacing"}:
         return True
-    for t in verb.subtree:
+    if words & {"actually"} or _retracting(verb):
+        return True  # "actually, the venue is the Hilton", "scratch that, the call is at 4"
+    for t in own:
+        if t.lower_ == "not" and t.i > 0 and t.doc[t.i - 1].text == ",":
+            return True  # "the venue is the Hilton, not the Marriott"
+        if t.lower_ == "from" and t.head.i == verb.i and _dated_pobj(t):
+            return True  # "the office will be in Leeds from March"
         if t.lower_ == "back" and t.dep_ == "advmod" and t.head.i == verb.i:
             return True  # "the landing page is back on Webflow"
         if t.lower_ == "days" and any(c.lower_ == "these" for c in t.children):
@@ -347,6 +360,29 @@ def now(verb: Token) -> bool:
         if t.lower_ == "as" and t.i + 1 < len(t.doc) and t.doc[t.i + 1].lower_ == "of":
             return True  # "as of this week"
     return _since(verb)
+
+
+def own_clause(verb: Token) -> list[Token]:
+    """The verb's words without the clauses coordinated with it ("the limit was 100, but now
+    it's 200": "now" is the second clause's)."""
+    skip: set[int] = set()
+    for c in verb.children:
+        if c.dep_ in {"conj", "ccomp", "parataxis"}:
+            skip |= {t.i for t in c.subtree}
+    return [t for t in verb.subtree if t.i not in skip]
+
+
+def _retracting(verb: Token) -> bool:
+    head = verb.head
+    return verb.dep_ == "ccomp" and head.lemma_.lower() in RETRACTING and head.i < verb.i
+
+
+def _dated_pobj(prep: Token) -> bool:
+    pobj = next((c for c in prep.children if c.dep_ == "pobj"), None)
+    return pobj is not None and pobj.ent_type_ in {"DATE", "TIME"}
+
+
+_SOMEONES = frozenset({"my", "your", "his", "her", "their"})
 
 
 def _since(verb: Token) -> bool:

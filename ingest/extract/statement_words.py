@@ -205,6 +205,8 @@ SCHEDULING = frozenset(
     {"start", "begin", "end", "finish", "expire", "close", "open", "launch", "renew", "happen",
      "wrap", "kick", "run", "go"}
 )  # fmt: skip
+# Openers that take back what was said before: "scratch that, the call is at 4".
+RETRACTING = frozenset({"scratch", "ignore", "forget", "disregard"})
 # Verbs that give a thing its name: "the client portal is now called Hub".
 NAMING = frozenset({"call", "name", "rename", "brand", "title", "know"})
 # Verbs that give a person a role or an employer: "promoted to", "hired by", "left Acme".

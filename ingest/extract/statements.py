@@ -129,7 +129,8 @@ def _statements(doc: Any, s: Sentence, topic: Token | None) -> tuple[list[Extrac
     """The statements of one sentence and its topic, given the topic of the sentences before
     it ("The main language is no longer French; it's English")."""
     tokens = [t for t in doc if s.start <= t.idx < s.end]
-    inside = {t.i for t in tokens} - _heading(tokens)
+    heading = _heading(tokens)
+    inside = {t.i for t in tokens} - heading
     tokens = [t for t in tokens if t.i in inside]
     roots = [t for t in tokens if t.head.i == t.i or t.head.i not in inside]
     clauses: list[Token] = []
@@ -147,6 +148,9 @@ def _statements(doc: Any, s: Sentence, topic: Token | None) -> tuple[list[Extrac
             # ("... moves to May and the newsletter moves ...") keeps the topic so far
             topic = next((c for c in clause.children if c.dep_ in SUBJECTS | {"dobj"}), topic)
         out.extend(found)
+    if any(doc[i].lemma_.lower() in CORRECTING for i in heading):
+        # "Correction: the budget is 45000 euros": what follows replaces a value
+        out = [replace(e, correction=True) if e.kind == "fact" else e for e in out]
     return _positive_wins(out), topic
 
 
@@ -170,10 +174,23 @@ def _quoted(tok: Token, tokens: list[Token]) -> bool:
 
 
 def _positive_wins(found: list[Extracted]) -> list[Extracted]:
-    """ "X is no longer on A, it is on B": the new value replaces A; the retraction of A
-    alone would supersede it a second time."""
-    said = {(e.subject, e.predicate) for e in found if e.kind == "fact" and not e.negated}
-    return [e for e in found if not (e.negated and (e.subject, e.predicate) in said)]
+    """ "X is no longer on A, it is on B": the new value replaces A (and is a change); the
+    retraction of A alone would supersede it a second time. "The limit was 100, but now
+    it's 200": the value said beside a change is the old one, not a fact of its own."""
+    facts_ = [e for e in found if e.kind == "fact"]
+    said = {(e.subject, e.predicate) for e in facts_ if not e.negated}
+    retracted = {(e.subject, e.predicate) for e in facts_ if e.negated}
+    changed = {(e.subject, e.predicate) for e in facts_ if e.correction and not e.negated}
+    out = []
+    for e in found:
+        key = (e.subject, e.predicate)
+        if e.kind != "fact":
+            out.append(e)
+        elif e.negated and key in said or not e.correction and key in changed:
+            continue
+        else:
+            out.append(replace(e, correction=True) if key in retracted else e)
+    return out
 
 
 def _clause(verb: Token, s: Sentence, topic: Token | None = None) -> list[Extracted]:
@@ -317,7 +334,9 @@ def _subordinate(verb: Token) -> bool:
     if verb.dep_ == "ccomp" and any(t.tag_ == "WRB" and t.i < verb.i for t in verb.subtree):
         return True
     for c in verb.children:
-        if c.dep_ == "mark" or (c.dep_ == "advmod" and c.tag_ == "WRB"):
+        if c.dep_ == "mark" and not _pronoun_that(c):
+            return True
+        if c.dep_ == "advmod" and c.tag_ == "WRB":
             return True
         if c.dep_ == "advcl" and any(g.dep_ == "mark" and g.lower_ in _CONDITIONS
                                      for g in c.children):  # fmt: skip
@@ -334,7 +353,14 @@ def _subordinate(verb: Token) -> bool:
     return False
 
 
+def _pronoun_that(mark: Token) -> bool:
+    """ "Scratch that, the call is at 4": "that" before a comma is a pronoun, misread."""
+    after = mark.doc[mark.i + 1] if mark.i + 1 < len(mark.doc) else None
+    return mark.lower_ == "that" and after is not None and after.text == ","
+
+
 _CONDITIONS = frozenset({"if", "unless"})
+CORRECTING = frozenset({"correction", "update", "change"})  # headings that announce a change
 _HEDGES = frozenset({"probably", "maybe", "perhaps", "possibly", "likely", "hopefully"})
 
 
@@ -372,6 +398,9 @@ def _copular(verb: Token, subj: Token, s: Sentence) -> list[Extracted]:
     named_value = acomp is not None and (acomp.pos_ == "PROPN" or parts.attribute_noun(subj))
     if attr is None and acomp is not None and (parts.numeric(acomp) or named_value):
         attr = acomp  # "the newsletter tool is Mailchimp" (read as an adjective)
+    moved = _up_or_down(verb)
+    if attr is None and moved is not None:
+        attr = moved  # "traffic is up to 3000 visits a day"
     if attr is None and located is None:  # "the cadence is now one week", "it's Friday"
         near = [
             *verb.children,
@@ -387,8 +416,12 @@ def _copular(verb: Token, subj: Token, s: Sentence) -> list[Extracted]:
     dated = parts.dated_as(subj)
     if dated == "old":
         return []  # "the old address was 4 Mill Lane": a value no longer current
+    moved = moved or _quantified_move(attr)  # "traffic is up to 3000" read as "up to 3000"
+    if attr is not None and attr.pos_ == "NOUN" and _indefinite(attr) and kind == "topic":
+        return []  # "the launch was a success", "the project is a nightmare": a judgement
     negated = parts.negated(verb)
     correction = parts.now(verb) or negated or verb.lemma_.lower() == "become" or dated == "new"
+    correction = correction or moved is not None
     if kind == "name":
         return _named(verb, subj, attr, located, negated, correction, s)
     adjective_value = attr is not None and attr.pos_ == "ADJ" and parts.attribute_noun(subj)
@@ -412,6 +445,37 @@ def _copular(verb: Token, subj: Token, s: Sentence) -> list[Extracted]:
     when = located.ent_type_ in {"DATE", "TIME"}  # "the weekly sync is on Monday"
     pred = "value" if when else "location"
     return [facts.fact(s, subj, kind, pred, parts.value(located), negated, correction)]
+
+
+def _up_or_down(verb: Token) -> Token | None:
+    for adv in verb.children:
+        if adv.dep_ == "advmod" and adv.lower_ in {"up", "down"}:
+            to = next((c for c in adv.children if c.dep_ == "prep" and c.lower_ == "to"), None)
+            pobj = next((c for c in to.children if c.dep_ == "pobj"), None) if to else None
+            if pobj is not None and parts.numeric(pobj):
+                return pobj
+    return None
+
+
+def _quantified_move(attr: Token | None) -> Token | None:
+    if attr is None:
+        return None
+    moved = any(
+        c.dep_ == "quantmod" and c.lower_ in {"up", "down"}
+        for t in attr.subtree
+        for c in t.children
+    )
+    return attr if moved else None
+
+
+def _indefinite(attr: Token) -> bool:
+    """ "a success", "a waste of time": a kind, not a value (numbers aside: "a week"; a
+    relation to a name stays: "a subsidiary of Orion Holdings")."""
+    det = any(c.dep_ == "det" and c.lower_ in {"a", "an"} for c in attr.children)
+    of = next((c for c in attr.children if c.dep_ == "prep" and c.lower_ == "of"), None)
+    pobj = next((c for c in of.children if c.dep_ == "pobj"), None) if of else None
+    related = pobj is not None and pobj.pos_ == "PROPN"
+    return det and not parts.numeric(attr) and not related
 
 
 def _dated(tok: Token) -> bool:
@@ -510,15 +574,29 @@ def _new_value(verb: Token, subj: Token | None) -> Token | None:
     """The value a change sets: after "to"; after "with"/"for" for a substitution, or its
     subject ("Linear has replaced Jira as our issue tracker"); the place of a locating verb."""
     lemma = verb.lemma_.lower()
-    target = parts.to_value(verb)
+    target = parts.to_value(verb) or _range_end(verb)
     if target is None and lemma in SUBSTITUTING:
         target = _substitute(verb)  # "replaced the old CRM with Pipedrive"
         topic = _as_topic(verb)
         if target is None and topic is not None and subj is not None:
             target = subj if subj.lower_ not in {"we", "i", "you"} else None
     if target is None and lemma in LOCATING | PLACING:
-        target = parts.location(verb)
+        obj = _object(verb)
+        target = parts.location(verb) or (parts.location(obj) if obj is not None else None)
     return target
+
+
+def _range_end(verb: Token) -> Token | None:
+    """ "increased from 200 to 350 dollars": the small model reads "200 to 350 dollars" as one
+    quantity after "from"; its end is the value (``parts.value`` keeps what follows "to")."""
+    for prep in verb.children:
+        if prep.dep_ == "prep" and prep.lower_ == "from":
+            pobj = next((c for c in prep.children if c.dep_ == "pobj"), None)
+            if pobj is not None and any(
+                t.dep_ == "quantmod" and t.lower_ == "to" for t in pobj.subtree
+            ):
+                return pobj
+    return None
 
 
 def _object(verb: Token) -> Token | None:
