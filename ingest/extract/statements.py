@@ -59,6 +59,7 @@ def extract(doc: Any, text: str | None = None) -> list[Extracted]:
     topic: Token | None = None  # what "it" refers to, carried from sentence to sentence
     for sentence in split_sentences(text):
         if sentence.text.rstrip().endswith("?"):
+            out.extend(_standing_request(doc, sentence) if doc is not None else [])
             continue
         ruled = [_changing(e) for e in rules.sentence(sentence)]
         if doc is None or (any(_settled(e) for e in ruled) and not any(_listed(e) for e in ruled)):
@@ -72,6 +73,25 @@ def extract(doc: Any, text: str | None = None) -> list[Extracted]:
         parsed, topic = _statements(doc, sentence, topic)
         out.extend(parsed or [e for e in ruled if _confirmed(e, doc, sentence)])
     return _positive_wins(out)
+
+
+def _standing_request(doc: Any, s: Sentence) -> list[Extracted]:
+    """A question that states a rule: "Could you always write dates as YYYY-MM-DD?", "can you
+    never book meetings on Fridays?" (a request to "you" said as standing; "could you send me
+    the file?" asks once, and other questions state nothing)."""
+    tokens = [t for t in doc if s.start <= t.idx < s.end]
+    verb = next((t for t in tokens if t.dep_ == "ROOT" and t.pos_ == "VERB"), None)
+    if verb is None or verb.tag_ != "VB":
+        return []
+    asks = any(c.dep_ == "aux" and c.lower_ in _ASKING for c in verb.children)
+    you = any(c.dep_ == "nsubj" and c.lower_ == "you" for c in verb.children)
+    if not (asks and you and prefs.standing(verb, s)) or any(t.lower_ == "ever" for t in tokens):
+        return []  # "can you ever forgive me?": "ever" asks, it sets no rule
+    obj = next((c for c in verb.children if c.dep_ in {"dobj", "xcomp", "ccomp"}), None)
+    return [prefs.preference(s, prefs.topic_of(obj) if obj is not None else None, False)]
+
+
+_ASKING = frozenset({"can", "could", "would", "will"})
 
 
 def _confirmed(ex: Extracted, doc: Any, s: Sentence) -> bool:
