@@ -294,6 +294,9 @@ def _with_next(verb: Token) -> bool:
     return nxt is not None and nxt.lower_ == "with" and nxt.head.i == verb.i
 
 
+_SETTLING = frozenset({"go", "stick", "opt", "commit"})
+
+
 def decision(verb: Token, subj: Token | None, s: Sentence) -> list[Extracted]:
     """A choice settled by the speaker or a group: "we opted to delay the launch", "the board
     agreed to fund the pilot", "let's stick with the old supplier", "we're going with
@@ -308,13 +311,16 @@ def decision(verb: Token, subj: Token | None, s: Sentence) -> list[Extracted]:
     governs = any(c.dep_ in {"xcomp", "ccomp", "dobj"} for c in verb.children)
     if lemma in {"go", "stick"} and not _with_next(verb):
         return []  # "we went on a trip with workmates": company, not a choice
+    if lemma == "pick" and _particle(verb) == "up":
+        return []  # "I picked up a book": took it, chose nothing
     if lemma in {"agree", "settle", "commit", "vote", "opt"} and not (
         governs or preps & {"on", "to", "for"}
     ):
         return []  # "I agree with you" agrees with a person, it settles nothing
     auxes = {c.lower_ for c in verb.children if c.dep_ == "aux"}
     done = verb.tag_ == "VBD" or (verb.tag_ == "VBN" and auxes & {"have", "'ve", "has", "had"})
-    going = verb.tag_ == "VBG" and auxes & {"are", "'re", "am", "is"}
+    # "we're going with Postgres" is settled; "we're still deciding" is not
+    going = verb.tag_ == "VBG" and auxes & {"are", "'re", "am", "is"} and lemma in _SETTLING
     let = who == "'s" or (who == "us" and verb.head.lemma_.lower() == "let")
     if not (done or going or auxes & {"will", "'ll"} or let):
         return []

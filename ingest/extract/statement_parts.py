@@ -107,17 +107,26 @@ def attribute_noun(subj: Token) -> bool:
     return subj.lemma_.lower() in ATTRIBUTE_NOUNS
 
 
+def speakers(attr: Token) -> bool:
+    """A value that relates the subject to the speaker or the listener ("one of my
+    favorites", "therapy for me", "a friend of yours"): a feeling, not a value of the topic."""
+    return any(t.lower_ in _SPEAKERS for t in attr.subtree if t.i != attr.i)
+
+
+_SPEAKERS = frozenset({"me", "my", "mine", "you", "your", "yours", "myself", "yourself"})
+
+
 def judged(attr: Token) -> bool:
     return any(c.dep_ == "amod" and c.lemma_.lower() in JUDGEMENTS for c in attr.children)
 
 
 def judged_value(attr: Token) -> bool:
     """An adjective that judges rather than states: "amazing", "so vivid"."""
-    if attr.pos_ != "ADJ":
-        return False
     degree = any(c.dep_ == "advmod" and c.lower_ in {"so", "really", "very", "such", "too"}
                  for c in attr.children)  # fmt: skip
-    return degree or attr.lemma_.lower() in JUDGEMENTS
+    if degree:  # "so motivating" (read as a verb too)
+        return True
+    return attr.pos_ == "ADJ" and attr.lemma_.lower() in JUDGEMENTS
 
 
 def subject_tokens(subj: Token) -> list[Token]:
@@ -220,10 +229,15 @@ def role(attr: Token) -> str:
 
 def role_noun(attr: Token) -> bool:
     """A noun that can be a role: not a relation to the speaker ("my rock", "your biggest
-    fan"), an opinion ("an amazing learner") or a vague word ("the reason", "part")."""
+    fan"), an opinion ("an amazing learner") or a vague word ("the reason", "part"); said
+    as a role is ("a writer", "our designer", "head of sales", "CTO"), not bare ("he's real
+    chill": an adjective misread)."""
     if any(c.dep_ == "poss" and c.lower_ in {"my", "your"} for c in attr.children):
         return False
-    return not judged(attr) and attr.lemma_.lower() not in VAGUE
+    said = acronym(attr) or any(
+        c.dep_ in {"det", "poss", "compound", "prep"} for c in attr.children
+    )
+    return said and not judged(attr) and attr.lemma_.lower() not in VAGUE
 
 
 def acronym(tok: Token) -> bool:

@@ -53,6 +53,9 @@ def wanted(verb: Token, s: Sentence) -> list[Extracted]:
         return _about(verb, s)  # "I'd rather have a short call than a long thread"
     if polite and lemma == "like" and _shaped_object(verb):
         return _about(verb, s)  # "I'd like the invoices in one PDF"
+    perfect = any(c.dep_ == "aux" and c.lemma_ == "have" for c in verb.children)
+    if perfect:  # "I've always wanted to learn Spanish": a wish of long standing, no rule
+        return []
     if lemma in {"want", "need", "like"} and verb.tag_ != "VBD" and standing(verb, s):
         return _about(verb, s)
     return []
@@ -112,6 +115,19 @@ def imperative(verb: Token, s: Sentence) -> list[Extracted]:
     return _rule(verb, s)
 
 
+def _cheering(verb: Token) -> bool:
+    """ "Keep at it", "keep diving in and enjoying it": "it" is what the listener is doing;
+    a rule gives "it" a shape ("keep it under 200 words", "keep it formal")."""
+    words = list(verb.subtree)
+    if _shaped(verb) or any(t.lower_ in {"always", "never"} for t in words):
+        return False
+    limited = any(t.lower_ in _LIMITS for t in words)
+    return not limited and any(t.lower_ == "it" for t in words)
+
+
+_LIMITS = frozenset({"under", "below", "within", "short", "shorter", "brief", "simple"})
+
+
 def _governed(verb: Token) -> Token | None:
     """The verb a "remember to ..." or "make sure to ..." hands the instruction to."""
     heads = [verb, *[c for c in verb.children if c.dep_ == "acomp" and c.lemma_ == "sure"]]
@@ -127,6 +143,8 @@ def _governed(verb: Token) -> Token | None:
 
 def _rule(verb: Token, s: Sentence) -> list[Extracted]:
     lemma = verb.lemma_.lower()
+    if lemma == "keep" and _cheering(verb):
+        return []  # "keep at it", "keep rockin' it!": encouragement
     obj = next((c for c in verb.children if c.dep_ in {"dobj", "xcomp", "ccomp"}), None)
     said_how = obj is not None or any(c.dep_ == "prep" for c in verb.children)
     ruled = (
@@ -140,12 +158,26 @@ def _rule(verb: Token, s: Sentence) -> list[Extracted]:
     return [preference(s, topic, parts.now(verb))]
 
 
+_QUANTIFIERS = frozenset({"all", "every", "everything"})
+
+
+def _quantifies_object(t: Token) -> bool:
+    """ "every call", "all invoices", "everything you write": said of what the rule is about."""
+    if t.dep_ in {"dobj", "pobj"}:
+        return True
+    return t.dep_ in {"det", "predet"} and t.head.dep_ in {"dobj", "pobj", "npadvmod"}
+
+
 def standing(verb: Token, s: Sentence) -> bool:
     """Said as holding from now on: "always", "every call", "from now on", "on weekends",
     "after 6pm"."""
     if _FORWARD.search(s.text):
         return True
     for t in _own_clause(verb):
+        if t.lower_ in _QUANTIFIERS and not _quantifies_object(t):
+            continue  # "got some gear - all top-notch": "all" says nothing of the rule
+        if t.lower_ == "ever" and verb.lemma_.lower() not in RULE_VERBS:
+            continue  # "don't ever quit on what you love": encouragement
         if t.lower_ in STANDING:
             return True
         if t.tag_ in {"NNS", "NNPS"} and t.lemma_.lower() in _PARTS_OF_DAY:

@@ -61,7 +61,7 @@ def extract(doc: Any, text: str | None = None) -> list[Extracted]:
         if sentence.text.rstrip().endswith("?"):
             out.extend(_standing_request(doc, sentence) if doc is not None else [])
             continue
-        ruled = [_changing(e) for e in rules.sentence(sentence)]
+        ruled = [_changing(e) for e in rules.sentence(sentence) if not _about_it(e)]
         if doc is None or (any(_settled(e) for e in ruled) and not any(_listed(e) for e in ruled)):
             out.extend(ruled)
             if doc is not None and any(_ours(e) for e in ruled):
@@ -112,6 +112,12 @@ def _confirmed(ex: Extracted, doc: Any, s: Sentence) -> bool:
     if after.tag_ in {"VBD", "VBN", "VBG", "VBZ"}:  # "never saw this coming": a past event
         return False
     return after.pos_ not in {"ADJ", "ADV", "AUX", "PRON", "DET"} and after.lower_ != "mind"
+
+
+def _about_it(ex: Extracted) -> bool:
+    """A rules' fact whose subject is "it" or "this" ("It was a blast!" read as a role): no
+    one in particular."""
+    return ex.kind == "fact" and (ex.subject or "").casefold() in {"it", "this", "that"}
 
 
 def _listed(ex: Extracted) -> bool:
@@ -456,6 +462,8 @@ def _copular(verb: Token, subj: Token, s: Sentence) -> list[Extracted]:
         return []  # "color-coding is a great way to ...": an opinion, not a value
     if attr is not None and parts.judged_value(attr):
         return []  # "the colors were amazing", "the colors are so vivid"
+    if attr is not None and (attr.lemma_ == subj.lemma_ or parts.speakers(attr)):
+        return []  # "progress is progress", "the Hobbit is one of my favorites"
     if attr is not None:
         value = parts.value(attr)
         if len(value.split()) > _LONGEST_VALUE:
@@ -530,6 +538,8 @@ def _named(
     said_as_role = attr.pos_ == "NOUN" or (attr.pos_ == "PROPN" and parts.acronym(attr))
     if not said_as_role or parts.numeric(attr) or not parts.role_noun(attr):
         return []
+    if parts.place(subj):
+        return []  # "Barcelona is a must-visit city": a place has no role
     role = parts.role(attr)
     out = [facts.fact(s, subj, "name", "role", role, negated, correction)]
     org = parts.employer(attr) or parts.employer(verb)
