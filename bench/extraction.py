@@ -14,8 +14,8 @@ sentence is extracted alone, as ``recordTurn`` extracts a turn (the parse-based 
 over the closed-list rules, plus procedures), without entity resolution: the subject is
 compared as said. ``--errors`` lists the misses of the development set only: the held-out
 sets report figures and a count of misses (in the results JSON too), so nobody writes a
-rule against their sentences. ``--cost`` adds the
-extractor's own time per sentence (best of 7 passes over the sets' pre-parsed sentences).
+rule against their sentences. ``--cost`` adds the extractor's own time per sentence (best
+of 7 passes over the sets' pre-parsed sentences).
 
 A prediction matches a label of the same type when the subjects agree (equal, or one
 contains the other, case and articles aside) and the values agree the same way (for a
