@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import time
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 
@@ -148,6 +148,25 @@ class EntityCache:
         found.renewing = True
         return list(found.entities), list(found.profiles)
 
+    def changed_profiles(
+        self, tenant_id: str, writes: int, heads: Mapping[str, Sequence[float] | None]
+    ) -> list[str]:
+        """Of the kept profile embeddings, the ids whose current one (its first numbers,
+        ``heads``) differs, or that are not kept: a renewal reads only those in full."""
+        found = self._valid(tenant_id, writes)
+        changed = []
+        for i, head in heads.items():
+            if found is None or i not in found.profiles:
+                changed.append(i)
+                continue
+            kept = found.profiles[i]
+            if kept is None or not head:
+                if kept is not None or head:
+                    changed.append(i)
+            elif kept[: len(head)].tolist() != list(head):
+                changed.append(i)
+        return changed
+
     def renew(
         self,
         tenant_id: str,
@@ -155,28 +174,32 @@ class EntityCache:
         entities: Iterable[Entity],
         profiled: Iterable[str],
         since: int,
+        carried: Iterable[str] = (),
     ) -> None:
         """Replace the tenant's entry by what a renewal read (``due``) found when the entity
         write count was ``writes``; ``since``: the ``seq`` noted before that read. Entities
         the read did not find (erased elsewhere) are gone; ones replaced after ``since`` keep
-        their newer copy."""
+        their newer copy; ``carried`` (among ``profiled``) keep the profile embedding already
+        kept, found unchanged (``changed_profiles``), the others take the read one."""
         old = self._valid(tenant_id, writes)
         if old is None:
             return  # changed meanwhile: the next resolve reads what it needs
-        newer = [i for i, seq in old.replaced.items() if seq > since]
+        newer = {i for i, seq in old.replaced.items() if seq > since}
+        keep = (set(carried) & set(old.profiles)) | (newer & set(old.profiles))
         del self._tenants[tenant_id]
         self._profiles -= len(old.profiles)
-        self.put(tenant_id, writes, entities, profiled)
+        self.put(tenant_id, writes, entities, [i for i in profiled if i not in keep])
         fresh = self._tenants.get(tenant_id)
         if fresh is None:
             return
-        for i in newer:
-            if i in old.entities:
-                fresh.entities[i] = old.entities[i]
-                fresh.replaced[i] = old.replaced[i]
-            if i in old.profiles and i not in fresh.profiles:
+        for i in newer & set(old.entities):
+            fresh.entities[i] = old.entities[i]
+            fresh.replaced[i] = old.replaced[i]
+        for i in keep:
+            if i in fresh.entities and i not in fresh.profiles:
+                if self._profiles >= self._max_profiles:
+                    continue
                 self._profiles += 1
-            if i in old.profiles:
                 fresh.profiles[i] = old.profiles[i]
 
     def renewed(self, tenant_id: str) -> None:

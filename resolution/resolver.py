@@ -325,16 +325,24 @@ class Resolver:
         self, tenant_id: str, writes: int, ids: list[str], profiled: list[str]
     ) -> None:
         since = self.entities.seq
+        tenant = self.graph.tenant(tenant_id)
         try:
-            found = await self.graph.tenant(tenant_id).resolution_entities(ids, profiled)
+            # The entities without their vectors, then in full only those whose profile
+            # embedding changed since it was kept: a few rows, not hundreds of vectors.
+            found = await tenant.renewal_entities(ids, profiled)
+            heads = {i: found[i][1] for i in profiled if i in found}
+            changed = self.entities.changed_profiles(tenant_id, writes, heads)
+            full = await tenant.resolution_entities(changed, changed) if changed else {}
         except Exception:  # the kept entries age out at twice the ttl; a later resolve retries
             log.warning("renewing the entity cache of a tenant failed", exc_info=True)
             self.entities.renewed(tenant_id)
             return
-        if self.graph.entity_writes_of(tenant_id) == writes:
-            self.entities.renew(tenant_id, writes, found.values(), profiled, since)
-        else:
+        if self.graph.entity_writes_of(tenant_id) != writes:
             self.entities.renewed(tenant_id)
+            return
+        entities = [full.get(i, entity) for i, (entity, _) in found.items()]
+        carried = [i for i in heads if i not in changed]
+        self.entities.renew(tenant_id, writes, entities, profiled, since, carried)
 
     async def close(self) -> None:
         """Stop background cache renewals (the graph is closing)."""

@@ -108,3 +108,20 @@ def test_a_failed_renewal_can_be_tried_again(monkeypatch: pytest.MonkeyPatch) ->
     assert cache.due("t", 0) is not None
     cache.renew("t", 1, [_entity(1)], [], cache.seq)  # an entity write happened meanwhile
     assert cache.get("t", 1, ["e1"]) == {} and cache.get("t", 0, ["e1"]) == {}
+
+
+def test_a_renewal_reads_again_only_the_profile_embeddings_that_changed() -> None:
+    cache = EntityCache(ttl=30)
+    a, b = (0.25, 0.5, 0.75, 1.0, 2.0), (1.0, 0.0, 0.0, 0.0, 3.0)
+    cache.put("t", 0, [_entity(1, a), _entity(2, b), _entity(3)], profiled=["e1", "e2", "e3"])
+    heads = {"e1": a[:4], "e2": (0.5, 0.0, 0.0, 0.0), "e3": None, "e4": None}
+    # e2's profile changed; e3 still has none; e4's vector is not kept: read it.
+    assert cache.changed_profiles("t", 0, heads) == ["e2", "e4"]
+    assert cache.changed_profiles("t", 0, {"e3": (0.1,)}) == ["e3"]  # it has one now
+    b2 = (0.5, 0.0, 0.0, 0.0, 9.0)
+    light = [_entity(1), _entity(3)]  # read again without vectors
+    cache.renew("t", 0, [*light, _entity(2, b2)], ["e1", "e2", "e3"], cache.seq, ["e1", "e3"])
+    got = cache.get("t", 0, ["e1", "e2", "e3"], profiled=["e1", "e2", "e3"])
+    assert got["e1"].profile_embedding == a  # carried over, exactly
+    assert got["e2"].profile_embedding == b2  # the one read again
+    assert got["e3"].profile_embedding is None

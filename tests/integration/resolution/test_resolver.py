@@ -228,6 +228,7 @@ async def test_kept_entities_and_names_are_renewed_in_the_background_after_the_t
         okafor = await g.create_entity("Peter Okafor", EntityType.PERSON, at=AT)
         await g.update_entity(novak.id, parent_id=acme.id)
         await g.update_entity(okafor.id, parent_id=globex.id)
+        await resolver.profiles.refresh(tenant_id, [novak.id, okafor.id])
         query = "What did Peter from Acme Media say?"
 
         async def meant() -> list[str]:
@@ -240,6 +241,13 @@ async def test_kept_entities_and_names_are_renewed_in_the_background_after_the_t
         await elsewhere.update_entity(novak.id, parent_id=globex.id)
         await elsewhere.update_entity(okafor.id, parent_id=acme.id)
         marta = await elsewhere.create_entity("Marta Quill", EntityType.PERSON, at=AT)
+        both = [novak.id, okafor.id]
+        kept = resolver.entities.get(tenant_id, writes, both, profiled=both)
+        assert kept[okafor.id].profile_embedding is not None
+        vector = [-x for x in kept[okafor.id].profile_embedding]  # a new profile, elsewhere
+        await elsewhere.save_profiles(
+            [{"id": okafor.id, "summary": "Works at Acme Media.", "tags": [], "embedding": vector}]
+        )
         assert embedded_graph.store.entity_writes_of(tenant_id) == writes  # unseen here
         assert await meant() == [novak.id]  # within the ttl: what was kept
         assert not kept_names.exact("Marta Quill")
@@ -255,6 +263,9 @@ async def test_kept_entities_and_names_are_renewed_in_the_background_after_the_t
             await asyncio.sleep(0.05)
             answers = await meant()
         assert answers == [okafor.id]  # the renewed entities: the swap is seen
+        renewed = resolver.entities.get(tenant_id, writes, both, profiled=both)
+        assert renewed[okafor.id].profile_embedding == tuple(vector)  # read again in full
+        assert renewed[novak.id].profile_embedding == kept[novak.id].profile_embedding
         fresh = await resolver.names.get(tenant_id, nlp)
         assert fresh is not kept_names
         assert fresh.exact("Marta Quill") == {marta.id}  # the reload read the new name
