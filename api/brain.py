@@ -162,6 +162,7 @@ class Brain:
             await self.engine_supervisor.stop()  # no restart (or its reconcile) from here on
         await self.lifecycle.scheduler.stop()  # an interrupted job resumes at its next run
         await self.ingest.stop()  # pending jobs stay in the graph and resume at the next start
+        await self.resolver.close()  # background cache renewals
         await self.access.close()  # flush batched access counts
         await self.disk.settle()  # nothing writes now: purge erased keys from the indexes
         await self.index.close()

@@ -121,9 +121,11 @@ class ResolutionSettings(BaseModel):
     min_context_similarity: float = 0.10
     max_candidates: int = 50  # candidates compared by context for one name
     name_similarity: float = 0.88  # difflib ratio for near-miss spellings of a known alias
-    gazetteer_ttl: float = 300.0  # seconds before a tenant's name cache is reloaded
-    # Reads keep the entities they resolved against until the tenant writes, at most this
-    # long (the staleness bound when other processes write the same graph); 0 disables.
+    # Seconds before a tenant's name cache is reloaded in the background (served meanwhile).
+    gazetteer_ttl: float = 300.0
+    # Reads keep the entities they resolved against until the tenant writes; past this many
+    # seconds a background read renews them (the staleness bound when other processes write
+    # the same graph); 0 disables.
     entity_cache_ttl: float = Field(default=30.0, ge=0.0)
     max_cached_tenants: int = 256
     # Profiles: extractive summary bounded in characters and in memories read per entity.

@@ -34,6 +34,23 @@ class ResolutionOps(Scoped):
         )
         return {e["id"]: entity_from(e) for r in rows for e in r["es"]}
 
+    async def renewal_entities(
+        self, ids: Sequence[str], full: Sequence[str] = ()
+    ) -> dict[str, tuple[Entity, tuple[float, ...] | None]]:
+        """Entities by id without their profile embedding, each with the first numbers of
+        its embedding for those in ``full`` (None when it has none): what renewing the
+        entity cache compares with what it kept."""
+        if not ids:
+            return {}
+        rows = await self.read(
+            "resolution_entity_renew", ids=list(dict.fromkeys(ids)), full=sorted(set(full))
+        )
+        return {
+            e["id"]: (entity_from(e), tuple(e["profile_head"]) if e.get("profile_head") else None)
+            for r in rows
+            for e in r["es"]
+        }
+
     async def entity_memories(
         self, ids: Sequence[str], limit: int, at: float | None = None
     ) -> dict[str, ProfileMaterial]:

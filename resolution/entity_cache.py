@@ -9,9 +9,11 @@ creates, merges, renames or erases an entity makes the tag stale and the next re
 to the graph again, while a turn that only stores memories about entities
 (``ENTITY_NEUTRAL`` in ``graph/tenant.py``; a new entity is simply not cached yet) leaves it
 valid, and the writers of a new profile or a new parent replace the entities they changed
-(``ProfileBuilder``, ``linking.py``). Entries also expire after
-``ttl`` seconds: the bound on staleness when another process writes the same graph (several
-API replicas on one Neo4j; the embedded engine has one process).
+(``ProfileBuilder``, ``linking.py``). Entries are renewed after ``ttl`` seconds: the bound on
+staleness when another process writes the same graph (several API replicas on one Neo4j; the
+embedded engine has one process). An entry past ``ttl`` is still served while one background
+read renews it (``due``, ``renew``), so no request pays for reading a crowd of namesakes again
+because time passed; one past twice ``ttl`` (the renewal failed or never ran) is dropped.
 
 Profile embeddings are kept as arrays (3 KB each instead of ~12 KB of Python floats; the
 same values), at most ``max_profiles`` over all tenants; an entity whose embedding was not
@@ -22,7 +24,7 @@ from __future__ import annotations
 
 import time
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 
@@ -30,11 +32,12 @@ from core.types import Entity
 
 
 class _Tenant:
-    __slots__ = ("entities", "loaded_at", "profiles", "replaced", "writes")
+    __slots__ = ("entities", "loaded_at", "profiles", "renewing", "replaced", "writes")
 
     def __init__(self, writes: int) -> None:
         self.writes = writes
         self.loaded_at = time.monotonic()
+        self.renewing = False  # a background read is renewing the entry (``due``)
         self.entities: dict[str, Entity] = {}  # without their profile embedding
         # Entities read with their profile embedding: the embedding, or None (it has none).
         self.profiles: dict[str, np.ndarray | None] = {}
@@ -135,11 +138,81 @@ class EntityCache:
             found.replaced[e.id] = self.seq
         self.put(tenant_id, writes, fresh, [e.id for e in fresh])
 
+    def due(self, tenant_id: str, writes: int) -> tuple[list[str], list[str]] | None:
+        """The ids to read again (all kept, and those kept with their profile embedding) when
+        the tenant's entry is past ``ttl`` and no renewal is under way; the caller reads them
+        off the request path and hands them to ``renew`` (or calls ``renewed`` on failure)."""
+        found = self._valid(tenant_id, writes)
+        if found is None or found.renewing or time.monotonic() - found.loaded_at <= self._ttl:
+            return None
+        found.renewing = True
+        return list(found.entities), list(found.profiles)
+
+    def changed_profiles(
+        self, tenant_id: str, writes: int, heads: Mapping[str, Sequence[float] | None]
+    ) -> list[str]:
+        """Of the kept profile embeddings, the ids whose current one (its first numbers,
+        ``heads``) differs, or that are not kept: a renewal reads only those in full."""
+        found = self._valid(tenant_id, writes)
+        changed = []
+        for i, head in heads.items():
+            if found is None or i not in found.profiles:
+                changed.append(i)
+                continue
+            kept = found.profiles[i]
+            if kept is None or not head:
+                if kept is not None or head:
+                    changed.append(i)
+            elif kept[: len(head)].tolist() != list(head):
+                changed.append(i)
+        return changed
+
+    def renew(
+        self,
+        tenant_id: str,
+        writes: int,
+        entities: Iterable[Entity],
+        profiled: Iterable[str],
+        since: int,
+        carried: Iterable[str] = (),
+    ) -> None:
+        """Replace the tenant's entry by what a renewal read (``due``) found when the entity
+        write count was ``writes``; ``since``: the ``seq`` noted before that read. Entities
+        the read did not find (erased elsewhere) are gone; ones replaced after ``since`` keep
+        their newer copy; ``carried`` (among ``profiled``) keep the profile embedding already
+        kept, found unchanged (``changed_profiles``), the others take the read one."""
+        old = self._valid(tenant_id, writes)
+        if old is None:
+            return  # changed meanwhile: the next resolve reads what it needs
+        newer = {i for i, seq in old.replaced.items() if seq > since}
+        keep = (set(carried) & set(old.profiles)) | (newer & set(old.profiles))
+        del self._tenants[tenant_id]
+        self._profiles -= len(old.profiles)
+        self.put(tenant_id, writes, entities, [i for i in profiled if i not in keep])
+        fresh = self._tenants.get(tenant_id)
+        if fresh is None:
+            return
+        for i in newer & set(old.entities):
+            fresh.entities[i] = old.entities[i]
+            fresh.replaced[i] = old.replaced[i]
+        for i in keep:
+            if i in fresh.entities and i not in fresh.profiles:
+                if self._profiles >= self._max_profiles:
+                    continue
+                self._profiles += 1
+                fresh.profiles[i] = old.profiles[i]
+
+    def renewed(self, tenant_id: str) -> None:
+        """A renewal read failed: the next ``due`` may try again."""
+        found = self._tenants.get(tenant_id)
+        if found is not None:
+            found.renewing = False
+
     def _valid(self, tenant_id: str, writes: int) -> _Tenant | None:
         found = self._tenants.get(tenant_id)
         if found is None:
             return None
-        if found.writes != writes or time.monotonic() - found.loaded_at > self._ttl:
+        if found.writes != writes or time.monotonic() - found.loaded_at > 2 * self._ttl:
             del self._tenants[tenant_id]
             self._profiles -= len(found.profiles)
             return None

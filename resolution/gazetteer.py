@@ -3,13 +3,15 @@
 Loaded from the graph in one query (``alias_index``), then extended in place when the resolver
 creates entities or records aliases, so parsing a turn never runs Cypher per token. Each tenant
 has its own ruler: one tenant's names never tag another tenant's text. The cache is bounded
-(least recently used tenants are dropped) and entries are reloaded after ``ttl`` seconds to
-pick up entities created elsewhere (imports, merges).
+(least recently used tenants are dropped) and entries are reloaded in the background after
+``ttl`` seconds to pick up entities created elsewhere (another process on the same graph);
+this process's merges, erasures and imports drop the tenant's entry (``invalidate``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import threading
 import time
 from collections import OrderedDict
@@ -22,6 +24,8 @@ from core.types import EntityType
 
 if TYPE_CHECKING:
     from graph.store import GraphStore
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -105,26 +109,71 @@ class GazetteerCache:
         self._ttl = ttl
         self._items: OrderedDict[str, Gazetteer] = OrderedDict()
         self._locks: dict[str, asyncio.Lock] = {}
+        self._reloading: dict[str, list[KnownName]] = {}  # tenant → names added meanwhile
+        self._tasks: set[asyncio.Task[None]] = set()
 
     async def get(self, tenant_id: str, nlp: Any) -> Gazetteer:
+        """The tenant's gazetteer. One past ``ttl`` is still returned while a background load
+        replaces it (a request never waits for a reload because time passed); one past twice
+        ``ttl`` (the reload failed) and a missing one are loaded before returning."""
         found = self._items.get(tenant_id)
-        if found is not None and time.monotonic() - found.loaded_at < self._ttl:
-            self._items.move_to_end(tenant_id)
-            return found
+        if found is not None:
+            age = time.monotonic() - found.loaded_at
+            if age < 2 * self._ttl:
+                self._items.move_to_end(tenant_id)
+                if age >= self._ttl:
+                    self._reload_later(tenant_id, nlp, found)
+                return found
         lock = self._locks.setdefault(tenant_id, asyncio.Lock())
         async with lock:
             found = self._items.get(tenant_id)
-            if found is not None and time.monotonic() - found.loaded_at < self._ttl:
+            if found is not None and time.monotonic() - found.loaded_at < 2 * self._ttl:
                 return found
-            rows = await self._graph.tenant(tenant_id).alias_index()
-            names = [KnownName(r["text"], r["entity_id"], EntityType(r["type"])) for r in rows]
-            gazetteer = await asyncio.to_thread(self._build, nlp, names)
-            self._items[tenant_id] = gazetteer
-            self._items.move_to_end(tenant_id)
-            while len(self._items) > self._max:
-                evicted, _ = self._items.popitem(last=False)
-                self._locks.pop(evicted, None)
+            gazetteer = await self._load(tenant_id, nlp)
+            self._keep(tenant_id, gazetteer)
             return gazetteer
+
+    async def _load(self, tenant_id: str, nlp: Any) -> Gazetteer:
+        rows = await self._graph.tenant(tenant_id).alias_index()
+        names = [KnownName(r["text"], r["entity_id"], EntityType(r["type"])) for r in rows]
+        return await asyncio.to_thread(self._build, nlp, names)
+
+    def _keep(self, tenant_id: str, gazetteer: Gazetteer) -> None:
+        self._items[tenant_id] = gazetteer
+        self._items.move_to_end(tenant_id)
+        while len(self._items) > self._max:
+            evicted, _ = self._items.popitem(last=False)
+            self._locks.pop(evicted, None)
+
+    def _reload_later(self, tenant_id: str, nlp: Any, stale: Gazetteer) -> None:
+        if tenant_id in self._reloading:
+            return
+        self._reloading[tenant_id] = []  # names ``extend`` adds meanwhile
+        task = asyncio.ensure_future(self._reload(tenant_id, nlp, stale))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _reload(self, tenant_id: str, nlp: Any, stale: Gazetteer) -> None:
+        try:
+            fresh = await self._load(tenant_id, nlp)
+            pending = self._reloading[tenant_id]
+            done = 0
+            while done < len(pending):  # names added while the load ran are in it too
+                extra = pending[done:]
+                await asyncio.to_thread(fresh.add, extra)
+                done += len(extra)
+            if self._items.get(tenant_id) is stale:  # not invalidated or replaced meanwhile
+                self._keep(tenant_id, fresh)
+        except Exception:  # the stale one serves until twice the ttl, then a load retries
+            log.warning("reloading a tenant's names failed", exc_info=True)
+        finally:
+            self._reloading.pop(tenant_id, None)
+
+    async def close(self) -> None:
+        """Stop background reloads."""
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
 
     @staticmethod
     def _build(nlp: Any, names: list[KnownName]) -> Gazetteer:
@@ -136,7 +185,10 @@ class GazetteerCache:
         """Add names to a cached tenant (no-op when not cached: the next load has them)."""
         found = self._items.get(tenant_id)
         if found is not None:
-            await asyncio.to_thread(found.add, list(names))
+            added = list(names)
+            if tenant_id in self._reloading:  # the reload's read may predate them
+                self._reloading[tenant_id].extend(added)
+            await asyncio.to_thread(found.add, added)
 
     def invalidate(self, tenant_id: str | None = None) -> None:
         """Forget one tenant's names (or all): after merges, erasures or imports."""

@@ -3,7 +3,10 @@ entry is stale, and the bound on kept profile embeddings."""
 
 from __future__ import annotations
 
+import pytest
+
 from core.types import Entity, EntityType
+from resolution import entity_cache
 from resolution.entity_cache import EntityCache
 
 
@@ -63,3 +66,62 @@ def test_a_replaced_entity_is_not_put_back_by_a_read_that_began_before() -> None
     assert cache.get("t", 0, ["e1"])["e1"].parent_id == "acme"
     cache.put("t", 0, [_entity(1)], since=cache.seq)  # a read that began after: its copy wins
     assert cache.get("t", 0, ["e1"])["e1"].parent_id is None
+
+
+def test_an_entry_past_the_ttl_is_served_while_one_renewal_reads_it_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    clock = [100.0]
+    monkeypatch.setattr(entity_cache.time, "monotonic", lambda: clock[0])
+    vector = (0.5, 0.5)
+    cache = EntityCache(ttl=30)
+    cache.put("t", 0, [_entity(1, vector), _entity(2), _entity(3)], profiled=["e1"])
+    assert cache.due("t", 0) is None  # fresh
+    clock[0] += 31
+    assert set(cache.get("t", 0, ["e1", "e2", "e3"])) == {"e1", "e2", "e3"}  # still served
+    ids, profiled = cache.due("t", 0) or ([], [])
+    assert sorted(ids) == ["e1", "e2", "e3"] and profiled == ["e1"]
+    assert cache.due("t", 0) is None  # one renewal at a time
+    since = cache.seq
+    cache.replace("t", 0, [_entity(3).model_copy(update={"parent_id": "acme"})])  # meanwhile
+    renamed = _entity(1, vector).model_copy(update={"name": "Peter One"})
+    # What the renewal read: Peter 2 was erased elsewhere, Peter 3 as it was before the
+    # replacement above.
+    cache.renew("t", 0, [renamed, _entity(3)], ["e1"], since)
+    got = cache.get("t", 0, ["e1", "e2", "e3"], profiled=["e1"])
+    assert set(got) == {"e1", "e3"}
+    assert got["e1"].name == "Peter One" and got["e1"].profile_embedding == vector
+    assert got["e3"].parent_id == "acme"  # the newer copy is kept
+    assert cache.due("t", 0) is None  # renewed: fresh again
+    clock[0] += 61
+    assert cache.get("t", 0, ["e1"]) == {}  # never renewed for twice the ttl: dropped
+
+
+def test_a_failed_renewal_can_be_tried_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    clock = [0.0]
+    monkeypatch.setattr(entity_cache.time, "monotonic", lambda: clock[0])
+    cache = EntityCache(ttl=10)
+    cache.put("t", 0, [_entity(1)])
+    clock[0] += 11
+    assert cache.due("t", 0) is not None
+    cache.renewed("t")  # the read failed
+    assert cache.due("t", 0) is not None
+    cache.renew("t", 1, [_entity(1)], [], cache.seq)  # an entity write happened meanwhile
+    assert cache.get("t", 1, ["e1"]) == {} and cache.get("t", 0, ["e1"]) == {}
+
+
+def test_a_renewal_reads_again_only_the_profile_embeddings_that_changed() -> None:
+    cache = EntityCache(ttl=30)
+    a, b = (0.25, 0.5, 0.75, 1.0, 2.0), (1.0, 0.0, 0.0, 0.0, 3.0)
+    cache.put("t", 0, [_entity(1, a), _entity(2, b), _entity(3)], profiled=["e1", "e2", "e3"])
+    heads = {"e1": a[:4], "e2": (0.5, 0.0, 0.0, 0.0), "e3": None, "e4": None}
+    # e2's profile changed; e3 still has none; e4's vector is not kept: read it.
+    assert cache.changed_profiles("t", 0, heads) == ["e2", "e4"]
+    assert cache.changed_profiles("t", 0, {"e3": (0.1,)}) == ["e3"]  # it has one now
+    b2 = (0.5, 0.0, 0.0, 0.0, 9.0)
+    light = [_entity(1), _entity(3)]  # read again without vectors
+    cache.renew("t", 0, [*light, _entity(2, b2)], ["e1", "e2", "e3"], cache.seq, ["e1", "e3"])
+    got = cache.get("t", 0, ["e1", "e2", "e3"], profiled=["e1", "e2", "e3"])
+    assert got["e1"].profile_embedding == a  # carried over, exactly
+    assert got["e2"].profile_embedding == b2  # the one read again
+    assert got["e3"].profile_embedding is None

@@ -12,9 +12,11 @@ from core.types import Entity
 from graph.cypher import statement
 
 
-@pytest.mark.parametrize("name", ["resolution_entity_get", "retrieval_entity_expand"])
+@pytest.mark.parametrize(
+    "name", ["resolution_entity_get", "resolution_entity_renew", "retrieval_entity_expand"]
+)
 def test_light_entity_projection_lists_every_entity_field(name: str) -> None:
     found = re.search(r"\be \{(.*?)\}\)? AS es?\b", statement(name), re.S)
     assert found is not None
-    listed = set(re.findall(r"\.(\w+)", found.group(1)))
+    listed = set(re.findall(r"\.([a-z_]\w*)", found.group(1)))
     assert listed - {"profile_embedding"} == set(Entity.model_fields) - {"profile_embedding"}

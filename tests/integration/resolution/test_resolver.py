@@ -3,13 +3,19 @@ profiles and the bulk re-profiling job, tracker persistence, the coreference sea
 
 from __future__ import annotations
 
+import asyncio
+import time
+
 import pytest
 
 from api.brain import Brain
 from core.errors import BackendError, InvalidInput
-from core.settings import ResolutionSettings
+from core.settings import ResolutionSettings, Settings
 from core.types import EntityType, NewMemory
+from graph.runtime import GraphRuntime, open_graph
+from resolution.gazetteer import KnownName
 from resolution.resolver import Resolver
+from retrieval.embedding.embedder import Embedder
 
 pytestmark = pytest.mark.integration
 
@@ -201,3 +207,69 @@ async def test_entities_are_reused_only_until_the_tenant_changes_them(
     assert g._store.entity_writes_of(tenant_id) > writes
     assert not resolver.entities.get(tenant_id, g._store.entity_writes_of(tenant_id), [novak.id])
     assert meant(await resolver.resolve(tenant_id, query, at=AT)) == [okafor.id]
+
+
+async def test_kept_entities_and_names_are_renewed_in_the_background_after_the_ttl(
+    settings: Settings, embedded_graph: GraphRuntime, embedder: Embedder, tenant_id: str
+) -> None:
+    """Another process changes entities this one keeps (``entity_cache.py``, the gazetteer):
+    within the ttl this process answers from what it kept; past it, a background read
+    renews both caches and answers follow the graph, without a request waiting for it. A
+    name added while the names reload is not lost."""
+    fast = settings.resolution.model_copy(update={"entity_cache_ttl": 0.5, "gazetteer_ttl": 0.5})
+    resolver = Resolver(embedded_graph.store, embedder, fast)
+    nlp = await resolver.parser.load()
+    other = await open_graph(settings, attach=True)  # a second process on the same graph
+    try:
+        g, elsewhere = embedded_graph.store.tenant(tenant_id), other.store.tenant(tenant_id)
+        acme = await g.create_entity("Acme Media", EntityType.ORG, at=AT)
+        globex = await g.create_entity("Globex Labs", EntityType.ORG, at=AT)
+        novak = await g.create_entity("Peter Novak", EntityType.PERSON, at=AT)
+        okafor = await g.create_entity("Peter Okafor", EntityType.PERSON, at=AT)
+        await g.update_entity(novak.id, parent_id=acme.id)
+        await g.update_entity(okafor.id, parent_id=globex.id)
+        await resolver.profiles.refresh(tenant_id, [novak.id, okafor.id])
+        query = "What did Peter from Acme Media say?"
+
+        async def meant() -> list[str]:
+            result = await resolver.resolve(tenant_id, query, at=AT)
+            return [r.entity.id for r in result.resolved if r.entity and r.mention.text == "Peter"]
+
+        assert await meant() == [novak.id]
+        kept_names = await resolver.names.get(tenant_id, nlp)
+        writes = embedded_graph.store.entity_writes_of(tenant_id)
+        await elsewhere.update_entity(novak.id, parent_id=globex.id)
+        await elsewhere.update_entity(okafor.id, parent_id=acme.id)
+        marta = await elsewhere.create_entity("Marta Quill", EntityType.PERSON, at=AT)
+        both = [novak.id, okafor.id]
+        kept = resolver.entities.get(tenant_id, writes, both, profiled=both)
+        assert kept[okafor.id].profile_embedding is not None
+        vector = [-x for x in kept[okafor.id].profile_embedding]  # a new profile, elsewhere
+        await elsewhere.save_profiles(
+            [{"id": okafor.id, "summary": "Works at Acme Media.", "tags": [], "embedding": vector}]
+        )
+        assert embedded_graph.store.entity_writes_of(tenant_id) == writes  # unseen here
+        assert await meant() == [novak.id]  # within the ttl: what was kept
+        assert not kept_names.exact("Marta Quill")
+
+        await asyncio.sleep(0.6)
+        stale = await resolver.names.get(tenant_id, nlp)
+        assert stale is kept_names  # past the ttl: served at once, reloaded meanwhile
+        nadia = KnownName("Nadia Brook", "e-nadia", EntityType.PERSON)
+        await resolver.names.extend(tenant_id, [nadia])  # this process adds a name meanwhile
+        deadline = time.monotonic() + 10
+        answers = await meant()
+        while answers != [okafor.id] and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+            answers = await meant()
+        assert answers == [okafor.id]  # the renewed entities: the swap is seen
+        renewed = resolver.entities.get(tenant_id, writes, both, profiled=both)
+        assert renewed[okafor.id].profile_embedding == tuple(vector)  # read again in full
+        assert renewed[novak.id].profile_embedding == kept[novak.id].profile_embedding
+        fresh = await resolver.names.get(tenant_id, nlp)
+        assert fresh is not kept_names
+        assert fresh.exact("Marta Quill") == {marta.id}  # the reload read the new name
+        assert fresh.exact("Nadia Brook") == {"e-nadia"}  # and kept the one added meanwhile
+    finally:
+        await resolver.close()
+        await other.close()
