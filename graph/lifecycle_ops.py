@@ -8,7 +8,6 @@ the reconciler, so the vector index never silently disagrees with the graph.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -16,19 +15,8 @@ from core.clock import NEVER
 from core.lifecycle_types import JobName, JobRun, MemoryMerge, RunStatus
 from core.types import Memory
 from graph.memories import create_step
+from graph.records import memory_merge_from, run_from, run_props
 from graph.scoped import Rows, Scoped
-
-
-def run_from(props: dict[str, Any]) -> JobRun:
-    data = {k: v for k, v in props.items() if k in JobRun.model_fields and v is not None}
-    data["counts"] = json.loads(props.get("counts") or "{}")
-    return JobRun.model_validate(data)
-
-
-def run_props(run: JobRun) -> dict[str, Any]:
-    props = run.model_dump(exclude={"id", "tenant_id"}, mode="json")
-    props["counts"] = json.dumps(run.counts, sort_keys=True)
-    return props
 
 
 class LifecycleOps(Scoped):
@@ -149,9 +137,7 @@ class LifecycleOps(Scoped):
 
     async def memory_merges(self, ids: Sequence[str]) -> list[MemoryMerge]:
         rows = await self.read("lifecycle_merges", ids=list(ids))
-        return [
-            MemoryMerge.model_validate({k: v for k, v in r.items() if v is not None}) for r in rows
-        ]
+        return [memory_merge_from(r) for r in rows]
 
     # -- patterns ------------------------------------------------------------------------------
 
