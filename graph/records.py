@@ -32,7 +32,13 @@ from core.ingest_types import (
     TaskStatus,
     Turn,
 )
-from core.lifecycle_types import JobRun, MemoryMerge
+from core.lifecycle_types import (
+    DecayCandidate,
+    JobRun,
+    MemoryDigest,
+    MemoryMerge,
+    Restatement,
+)
 from core.types import Entity, EntityMerge, EntityRelation, Memory
 
 # Every property and parameter name that holds an instant, in any statement: a number under
@@ -286,3 +292,45 @@ def run_props(run: JobRun) -> dict[str, Any]:
     props = run.model_dump(exclude={"id", "tenant_id"}, mode="json")
     props["counts"] = json.dumps(run.counts, sort_keys=True)
     return props
+
+
+def digest_from(row: Mapping[str, Any]) -> MemoryDigest:
+    return MemoryDigest(
+        id=row["id"],
+        entity_ids=list(row["entity_ids"] or ()),
+        created_at=float(row["created_at"]),
+        importance=row["importance"],
+        pinned=bool(row["pinned"]),
+        length=int(row.get("length") or 0),
+        access_count=int(row.get("access_count") or 0),
+        type=row["type"],
+        user_id=row.get("user_id"),
+        project_id=row.get("project_id"),
+        subject=row.get("subject"),
+        predicate=row.get("predicate"),
+        object=row.get("object"),
+        summarized_by=row.get("summarized_by"),
+    )
+
+
+def restatement_from(row: Mapping[str, Any]) -> Restatement:
+    return Restatement(
+        id=row["id"],
+        type=row["type"],
+        user_id=row.get("user_id"),
+        project_id=row.get("project_id"),
+        content_hash=row.get("content_hash"),
+        created_at=float(row["created_at"]),
+        entity_ids=list(row.get("entity_ids") or ()),
+    )
+
+
+def decay_candidate_from(row: Mapping[str, Any]) -> DecayCandidate:
+    return DecayCandidate(
+        id=row["id"],
+        importance=row["importance"],
+        decay_class=row["decay_class"],
+        created_at=float(row["created_at"]),
+        last_accessed_at=row.get("last_accessed_at"),
+        effective_importance=row.get("effective_importance"),
+    )
