@@ -1,13 +1,14 @@
-"""The administration the ``Brain`` facade offers (``brain.admin``): tenants, API keys, the
-analyst's read-only Cypher, and what ``brain doctor`` checks (migrations, each tenant's
-memories against its vectors). The API allows these to admin keys only."""
+"""The administration the ``Brain`` facade offers (``brain.admin``): tenants, API keys and
+authentication, the analyst's read-only Cypher, and what ``brain doctor`` checks (migrations,
+each tenant's memories against its vectors). The API allows the key and tenant operations to
+admin keys only."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
-from api.auth import create_key, revoke_key
+from api.auth import Principal, authenticate, create_key, list_keys, revoke_key
 from graph.analyst import run_read_only
 from graph.store import GraphStore
 from retrieval.vector_index import VectorIndex
@@ -37,6 +38,14 @@ class Administration:
 
     async def revoke_api_key(self, key_id: str) -> None:
         await revoke_key(self.graph, key_id)
+
+    async def api_keys(self) -> list[dict[str, Any]]:
+        """Every key record (never a key), oldest first."""
+        return await list_keys(self.graph)
+
+    async def authenticate(self, authorization: str | None) -> Principal:
+        """The caller an ``Authorization: Bearer <key>`` header names; Forbidden otherwise."""
+        return await authenticate(self.graph, authorization)
 
     async def applied_migrations(self, names: Sequence[str]) -> list[str]:
         """Which of the graph migrations ``names`` the database has applied, in order."""
