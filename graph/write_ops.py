@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.ids import new_id
-from core.ingest_types import FactConflict, Job
+from core.ingest_types import FactConflict, Job, TaskPriority
 from core.types import Memory
 from graph.records import job_row
 from graph.scoped import Check, Rows, Step
@@ -33,6 +33,16 @@ class SupersedeLink:
     old_id: str
     new_id: str
     reason: str | None
+
+
+@dataclass(frozen=True)
+class TaskMention:
+    """A known task said again: counted, its confidence and priority raised if higher."""
+
+    task_id: str
+    confidence: float
+    priority: TaskPriority
+    at: float
 
 
 @dataclass(frozen=True)
@@ -98,9 +108,12 @@ def dedupe_tasks(
     return Step(TASK_DEDUPE, {"claim": new_id(), "rows": rows})
 
 
-def mention_tasks(rows: Sequence[Mapping[str, Any]]) -> Step:
-    """Known tasks said again: ``{id, confidence, priority, at}`` each."""
-    return Step("ingest_task_mention", {"rows": [dict(r) for r in rows]})
+def mention_tasks(mentions: Sequence[TaskMention]) -> Step:
+    rows = [
+        {"id": m.task_id, "confidence": m.confidence, "priority": m.priority.value, "at": m.at}
+        for m in mentions
+    ]
+    return Step("ingest_task_mention", {"rows": rows})
 
 
 def save_identity_decisions(decisions: Sequence[Mapping[str, object]]) -> Step:
