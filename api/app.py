@@ -29,7 +29,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket
 from strawberry.asgi import GraphQL
 
-from api.auth import TENANT_HEADER, Principal, acting_for, authenticate
+from api.auth import TENANT_HEADER, Principal, acting_for
 from api.brain import Brain
 from api.context import Context
 from api.export import export_lines
@@ -186,7 +186,7 @@ class BrainGraphQL(GraphQL[Context, None]):
 
 async def caller(brain: Brain, request: Request | WebSocket) -> Principal:
     """Who the request acts as: its key's tenant, or the tenant an admin key names."""
-    principal = await authenticate(brain.graph, request.headers.get("authorization"))
+    principal = await brain.admin.authenticate(request.headers.get("authorization"))
     return acting_for(principal, request.headers.get(TENANT_HEADER))
 
 

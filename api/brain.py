@@ -16,14 +16,14 @@ import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 
-from api.auth import create_key, revoke_key
+from api.admin import Administration
 from api.brain_entities import DescribedQuestion, EntityOperations
+from api.brain_memories import MemoryWrites
 from api.disk import DiskPurge
 from api.health import Health, HealthCheck
 from api.transfer import TenantTransfer
 from api.viz import VizQuery, VizView, viz_graph
 from core.clock import now
-from core.errors import InvalidInput
 from core.ids import check_id
 from core.ingest_types import (
     DocumentJob,
@@ -61,7 +61,6 @@ from core.types import (
     MemoryType,
     NewMemory,
 )
-from graph.analyst import run_read_only
 from graph.runtime import GraphRuntime, open_graph
 from graph.store import GraphStore
 from graph.supervisor import EngineSupervisor
@@ -122,8 +121,12 @@ class Brain:
         self.entity_ops = EntityOperations(graph, self.resolver)
         self.transfer = TenantTransfer(graph, self._forget_cached, self.reconcile)
         self.health_check = HealthCheck(graph, index, runtime, settings.graph.uri)
+        self.admin = Administration(graph, index)
         self._runtime = runtime
         self.disk = DiskPurge(settings, index, runtime)  # erased data off the engines' files
+        self.memory_writes = MemoryWrites(
+            self.ingest, self.resolver, self.retriever.core, self.disk
+        )
         if runtime is not None and runtime.supervisor is not None:
             # Writes the engine's exit cut short are finished as after any crash.
             runtime.supervisor.on_restart = self.reconcile
@@ -176,13 +179,7 @@ class Brain:
         return (await self.remember_many(tenant_id, [item]))[0]
 
     async def remember_many(self, tenant_id: str, items: Sequence[NewMemory]) -> list[Memory]:
-        stored = await self.writer.remember(tenant_id, items)
-        if any(m.pinned for m in stored):
-            self.retriever.core.invalidate(tenant_id)  # core memory shows it on the next read
-        await self.ingest.refresh_profiles_later(
-            tenant_id, [e for m in stored for e in m.entity_ids]
-        )
-        return stored
+        return await self.memory_writes.remember_many(tenant_id, items)
 
     async def memory(self, tenant_id: str, memory_id: str) -> Memory:
         return await self.graph.tenant(tenant_id).get_memory(check_id(memory_id))
@@ -193,11 +190,7 @@ class Brain:
     async def supersede(
         self, tenant_id: str, memory_id: str, content: str, reason: str | None = None
     ) -> Memory:
-        new = await self.writer.supersede(tenant_id, check_id(memory_id), content, reason)
-        if new.pinned:
-            self.retriever.core.invalidate(tenant_id)  # the new version replaces the old in core
-        await self.ingest.refresh_profiles_later(tenant_id, new.entity_ids)
-        return new
+        return await self.memory_writes.supersede(tenant_id, memory_id, content, reason)
 
     async def lineage(self, tenant_id: str, memory_id: str) -> list[LineageLink]:
         return await self.graph.tenant(tenant_id).chain(check_id(memory_id))
@@ -211,10 +204,7 @@ class Brain:
         return await tenant.entity_chains(entity_id, predicate)
 
     async def forget(self, tenant_id: str, memory_id: str) -> Memory:
-        forgotten = await self.writer.forget(tenant_id, check_id(memory_id))
-        if forgotten.pinned:
-            self.retriever.core.invalidate(tenant_id)
-        return forgotten
+        return await self.memory_writes.forget(tenant_id, memory_id)
 
     async def erase(
         self,
@@ -225,19 +215,7 @@ class Brain:
     ) -> EraseReport:
         """GDPR hard delete of a subject from both engines (see ``MemoryWriter.erase``); the
         profiles of surviving entities that mentioned it are rebuilt before this returns."""
-        entity = check_id(entity_id, "entityId") if entity_id is not None else None
-        report = await self.writer.erase(
-            tenant_id,
-            memory_ids,
-            entity,
-            user_id,
-            reprofile=self.resolver.profiles.reprofile_entities,
-            purge=self.disk.after_erase,
-        )
-        if report.entity_ids:
-            self.resolver.names.invalidate(tenant_id)
-        self.retriever.core.invalidate(tenant_id)
-        return report
+        return await self.memory_writes.erase(tenant_id, memory_ids, entity_id, user_id)
 
     # -- resolution ----------------------------------------------------------------------------
 
@@ -479,18 +457,10 @@ class Brain:
         return await self.remember(tenant_id, pinned)
 
     async def update_core(self, tenant_id: str, memory_id: str, content: str) -> Memory:
-        current = await self.memory(tenant_id, memory_id)
-        if not current.pinned:
-            raise InvalidInput(f"memory {memory_id} is not core memory", field="id")
-        return await self.supersede(tenant_id, memory_id, content, "core memory updated")
+        return await self.memory_writes.update_core(tenant_id, memory_id, content)
 
     async def unpin_core(self, tenant_id: str, memory_id: str) -> Memory:
-        tenant = self.graph.tenant(tenant_id)
-        await tenant.get_memory(check_id(memory_id))
-        await tenant.set_pinned([memory_id], False)
-        self.retriever.core.invalidate(tenant_id)
-        await self.writer.sync.show(tenant_id, changes={memory_id: {"pinned": False}})
-        return await tenant.get_memory(memory_id)
+        return await self.memory_writes.unpin_core(tenant_id, memory_id)
 
     # -- export / import -----------------------------------------------------------------------
 
@@ -504,29 +474,11 @@ class Brain:
         """Recreate exported records in ``tenant_id`` and index them (``api/transfer.py``)."""
         return await self.transfer.import_(tenant_id, records)
 
-    # -- administration (the API allows these to admin keys) ----------------------------------
+    # -- administration (``brain.admin``: tenants, keys, analyst queries, doctor checks) -------
 
     def _forget_cached(self, tenant_id: str) -> None:
         self.resolver.names.invalidate(tenant_id)
         self.retriever.core.invalidate(tenant_id)
-
-    async def tenants(self) -> list[str]:
-        return await self.graph.system.tenants()
-
-    async def read_only_cypher(
-        self, tenant_id: str, text: str, params: dict[str, Any] | None = None
-    ) -> list[dict[str, Any]]:
-        """Rows of an analyst's read-only query with ``$tenant`` bound (see ``graph.analyst``)."""
-        return await run_read_only(self.graph, tenant_id, text, params)
-
-    async def create_api_key(
-        self, tenant: str, name: str | None = None, admin: bool = False
-    ) -> tuple[str, str]:
-        """A new key for ``tenant``: (key id, key); the key is shown once, never stored."""
-        return await create_key(self.graph, tenant, name, admin)
-
-    async def revoke_api_key(self, key_id: str) -> None:
-        await revoke_key(self.graph, key_id)
 
     # -- operations ----------------------------------------------------------------------------
 

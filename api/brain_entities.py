@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from core.errors import Conflict, InvalidInput, NotFound
 from core.ids import check_id
@@ -67,6 +68,12 @@ class EntityOperations:
         await tenant.get_entity(check_id(entity_id, "entityId"))
         return await tenant.relations(entity_id)
 
+    async def relate(
+        self, tenant_id: str, source_id: str, target_id: str, relation: str
+    ) -> EntityRelation:
+        """A stated relation between two entities of the tenant (the demo's seed)."""
+        return await self.graph.tenant(tenant_id).relate(source_id, target_id, relation)
+
     async def add_alias(self, tenant_id: str, entity_id: str, alias: str) -> Entity:
         if isinstance(alias, str):
             check_text(alias, "alias")
@@ -110,6 +117,13 @@ class EntityOperations:
         parents = await tenant.get_entities(sorted({e.parent_id for e in entities if e.parent_id}))
         described = describe_all(entities, parents)
         return [DescribedQuestion(q, described) for q in found]
+
+    async def identity_decisions(self, tenant_id: str, entity_id: str) -> list[dict[str, Any]]:
+        """The write path's automatic identity decisions about an entity, newest first
+        (``brain identity decisions``); NotFound for an unknown entity."""
+        tenant = self.graph.tenant(tenant_id)
+        await tenant.get_entity(check_id(entity_id, "entityId"))
+        return await tenant.identity_decisions(entity_id)
 
     async def confirm_same_entity(
         self,

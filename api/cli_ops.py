@@ -93,7 +93,7 @@ READS = {"search", "context", "runs", "export", "identity"}
 
 
 async def check_tenant_known(brain: Brain, tenant_id: str) -> None:
-    known = await brain.tenants()
+    known = await brain.admin.tenants()
     if tenant_id not in known:
         raise NotFound("tenant", tenant_id)
 
@@ -206,8 +206,7 @@ async def identity(
             }
             print(json.dumps(row))
     elif action == "decisions":
-        await brain.entity(tenant_id, ids[0])
-        for row in await brain.graph.tenant(tenant_id).identity_decisions(ids[0]):
+        for row in await brain.entity_ops.identity_decisions(tenant_id, ids[0]):
             print(json.dumps(row, default=str))
     elif action == "same":
         merge = await brain.confirm_same_entity(tenant_id, ids[0], ids[1], reason, by="cli")
@@ -344,11 +343,11 @@ async def _doctor(settings: Settings) -> int:
         for engine in health.engines:
             latency = f"{engine.latency_ms:.1f} ms" if engine.latency_ms is not None else ""
             report(engine.ok, f"{engine.name} engine", f"{engine.detail or ''} {latency}".strip())
-        applied = [name for name in MIGRATIONS if await brain.graph.system.migration_applied(name)]
+        applied = await brain.admin.applied_migrations(MIGRATIONS)
         report(len(applied) == len(MIGRATIONS), "graph migrations", ", ".join(applied) or "none")
-        for tenant_id in await brain.graph.system.tenants():
-            total, unindexed = await brain.graph.tenant(tenant_id).memory_counts()
-            points = await brain.index.count(tenant_id)
+        for tenant_id in await brain.admin.tenants():
+            total, unindexed = await brain.admin.memory_counts(tenant_id)
+            points = await brain.admin.vector_count(tenant_id)
             # Every memory has exactly one point once indexed: a difference is drift.
             drift = ""
             if not unindexed and points > total:

@@ -10,14 +10,13 @@ DEMO_TENANT = "demo"
 
 async def seed_demo(brain: Brain) -> bool:
     """Seed the demo tenant unless it already has memories; returns whether it seeded."""
-    tenant = brain.graph.tenant(DEMO_TENANT)
-    total, _ = await tenant.memory_counts()
+    total, _ = await brain.admin.memory_counts(DEMO_TENANT)
     if total:
         return False
-    wobs = await tenant.create_entity("Wolf of Blog Street", EntityType.ORG, aliases=["WOBS"])
-    peter = await tenant.create_entity("Peter", EntityType.PERSON)
-    check = await tenant.create_entity("Human content check", EntityType.PROCESS)
-    await tenant.relate(peter.id, wobs.id, "works_for")
+    wobs = await brain.create_entity(DEMO_TENANT, "Wolf of Blog Street", EntityType.ORG, ["WOBS"])
+    peter = await brain.create_entity(DEMO_TENANT, "Peter", EntityType.PERSON)
+    check = await brain.create_entity(DEMO_TENANT, "Human content check", EntityType.PROCESS)
+    await brain.entity_ops.relate(DEMO_TENANT, peter.id, wobs.id, "works_for")
     items = [
         NewMemory(
             content="The company is Wolf of Blog Street, also known as WOBS. We do link building.",

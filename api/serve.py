@@ -19,7 +19,6 @@ from pathlib import Path
 import uvicorn
 
 from api.app import create_app
-from api.auth import authenticate, create_key, list_keys, revoke_key
 from api.brain import Brain
 from api.cli_client import CLI_KEY_FILE, SERVICE_FILE
 from api.demo import DEMO_TENANT, seed_demo
@@ -111,11 +110,11 @@ async def serve(settings: Settings, demo: bool = False) -> int:
 
 async def _demo_key(brain: Brain) -> str:
     """A fresh demo key; the ones earlier `--demo` runs made are revoked, not piled up."""
-    for row in await list_keys(brain.graph):
+    for row in await brain.admin.api_keys():
         made_here = row["tenant_id"] == DEMO_TENANT and row.get("name") == DEMO_KEY_NAME
         if made_here and row.get("revoked_at") is None:
-            await revoke_key(brain.graph, row["id"])
-    _, key = await create_key(brain.graph, DEMO_TENANT, name=DEMO_KEY_NAME)
+            await brain.admin.revoke_api_key(row["id"])
+    _, key = await brain.admin.create_api_key(DEMO_TENANT, name=DEMO_KEY_NAME)
     return key
 
 
@@ -125,11 +124,11 @@ async def _cli_key(brain: Brain, settings: Settings) -> None:
     path = settings.data_dir.resolve() / CLI_KEY_FILE
     if path.exists():
         try:
-            await authenticate(brain.graph, f"Bearer {path.read_text().strip()}")
+            await brain.admin.authenticate(f"Bearer {path.read_text().strip()}")
             return
         except Forbidden:
             pass  # revoked, or another database: make a new one
-    _, key = await create_key(brain.graph, CLI_KEY_TENANT, name=CLI_KEY_NAME, admin=True)
+    _, key = await brain.admin.create_api_key(CLI_KEY_TENANT, name=CLI_KEY_NAME, admin=True)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w") as f:

@@ -15,7 +15,7 @@ import numpy as np
 from api.brain import Brain
 from bench.lifecycle_tenant import DAY, START, USER, Probe, Script
 from core.clock import NEVER, now
-from core.lifecycle_types import RunStatus
+from core.lifecycle_types import MemoryDigest, RunStatus
 from core.retrieval_types import SearchQuery
 from core.types import MemoryType
 from retrieval.access import AccessRecorder
@@ -37,22 +37,22 @@ class Variant:
     turn_ids: set[str] = field(default_factory=set)
 
 
-async def live_rows(brain: Brain, tenant: str) -> list[dict[str, Any]]:
+async def live_rows(brain: Brain, tenant: str) -> list[MemoryDigest]:
     return await brain.graph.tenant(tenant).current_memories(ALL_TYPES, now())
 
 
 async def duplicate_rate(
-    brain: Brain, tenant: str, rows: Sequence[dict[str, Any]]
+    brain: Brain, tenant: str, rows: Sequence[MemoryDigest]
 ) -> tuple[int, dict[str, int]]:
     """(memories with a near-duplicate of the same type, that count by type)."""
-    ids = [r["id"] for r in rows]
+    ids = [r.id for r in rows]
     vectors: dict[str, list[float]] = {}
     for lo in range(0, len(ids), 2000):
         vectors.update(await brain.index.vectors(tenant, ids[lo : lo + 2000]))
     by_type: dict[str, list[str]] = defaultdict(list)
     for r in rows:
-        if r["id"] in vectors:
-            by_type[r["type"]].append(r["id"])
+        if r.id in vectors:
+            by_type[r.type].append(r.id)
     found: dict[str, int] = {}
     for kind, members in by_type.items():
         m = np.asarray([vectors[i] for i in members], dtype=np.float32)
@@ -207,11 +207,11 @@ async def measure(
     total, _unindexed = await brain.graph.tenant(variant.tenant).memory_counts()
     by_type: dict[str, int] = defaultdict(int)
     for r in rows:
-        by_type[r["type"]] += 1
+        by_type[r.type] += 1
     dups, dup_types = await duplicate_rate(brain, variant.tenant, rows)
     probes = await run_probes(brain, variant, script.probes, day)
     contexts = await run_contexts(brain, variant, script.probes, day)
-    turns_visible = sum(1 for r in rows if r["id"] in variant.turn_ids)
+    turns_visible = sum(1 for r in rows if r.id in variant.turn_ids)
     date = datetime.fromtimestamp(START + day * DAY, tz=UTC)
     return {
         "day": day + 1,

@@ -8,7 +8,10 @@ died) is simply run again, and the state it left is where the next run starts.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from enum import StrEnum
+from typing import TypedDict
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -120,3 +123,55 @@ class MemoryMerge(_Frozen):
     similarity: float
     at: float
     undone_at: float | None = None
+
+
+# -- what the lifecycle jobs read (translated from rows in ``graph/records.py``) ----------------
+
+
+@dataclass
+class MemoryDigest:
+    """What the duplicate merge and the pattern compression compare of a current memory
+    (``cypher/lifecycle_current_memories.cypher``). The listing carries no text: the merge
+    fills ``content`` in for the few memories it compares."""
+
+    id: str
+    entity_ids: Sequence[str]
+    created_at: float
+    importance: float
+    pinned: bool = False
+    length: int = 0  # characters of content
+    access_count: int = 0
+    type: str = ""
+    user_id: str | None = None
+    project_id: str | None = None
+    subject: str | None = None
+    predicate: str | None = None
+    object: str | None = None
+    summarized_by: str | None = None  # the pattern that summarizes this episode already
+    content: str | None = None
+
+
+@dataclass(frozen=True)
+class Restatement:
+    """The keys that say whether two current memories state the same thing (the prune job
+    groups them; ``cypher/lifecycle_restated.cypher``)."""
+
+    id: str
+    type: str
+    user_id: str | None
+    project_id: str | None
+    content_hash: str | None
+    created_at: float
+    entity_ids: Sequence[str]
+
+
+class DecayCandidate(TypedDict):
+    """A memory that decays, as the decay job weighs it (``cypher/lifecycle_decay_candidates
+    .cypher``). A typed mapping rather than a dataclass: tests read these by key."""
+
+    id: str
+    importance: float | None
+    decay_class: str
+    created_at: float
+    last_accessed_at: float | None
+    effective_importance: float | None

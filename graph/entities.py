@@ -10,7 +10,7 @@ from core.errors import Conflict, InvalidInput, NotFound
 from core.ids import new_id
 from core.text import normalize_name
 from core.types import Entity, EntityMerge, EntityRelation, EntityType
-from graph.records import entity_from, merge_from
+from graph.records import entity_from, merge_from, relation_from
 from graph.scoped import Scoped
 
 MAX_NAME = 200
@@ -202,7 +202,7 @@ class EntityOps(Scoped):
 
     async def relations(self, entity_id: str, at: float | None = None) -> list[EntityRelation]:
         rows = await self.read("entity_relations", id=entity_id, at=at)
-        return [EntityRelation.model_validate(r) for r in rows]
+        return [relation_from(r) for r in rows]
 
     async def merge_entities(
         self, keep_id: str, drop_ids: Sequence[str], reason: str, by: str | None = None

@@ -40,6 +40,17 @@ class IdentityQuestion:
     candidates: tuple[PossibleIdentity, ...]
 
 
+@dataclass(frozen=True)
+class IdentityProposal:
+    """A question's candidate rescored by profile similarity; ``proposed`` marks the one the
+    profiles converged on (``ingest/lifecycle/identities.py``)."""
+
+    entity_id: str  # the provisional entity
+    candidate_id: str
+    score: float
+    proposed: bool
+
+
 class IdentityOps(EntityOps):
     async def create_identity(
         self,
@@ -106,11 +117,20 @@ class IdentityOps(EntityOps):
             for _, (e, cs) in sorted(found.items())
         ]
 
-    async def propose_identities(self, rows: Sequence[dict[str, Any]], at: float) -> int:
-        """Rescore open questions' links (``{id, candidate, score, proposed}`` rows)."""
-        if not rows:
+    async def propose_identities(self, proposals: Sequence[IdentityProposal], at: float) -> int:
+        """Rescore open questions' links; returns how many links changed."""
+        if not proposals:
             return 0
-        found = await self.write("identity_propose", rows=list(rows), at=at)
+        rows = [
+            {
+                "id": p.entity_id,
+                "candidate": p.candidate_id,
+                "score": p.score,
+                "proposed": p.proposed,
+            }
+            for p in proposals
+        ]
+        found = await self.write("identity_propose", rows=rows, at=at)
         return int(found[0]["updated"]) if found else 0
 
     async def distinct_pairs(self, ids: Sequence[str]) -> set[frozenset[str]]:

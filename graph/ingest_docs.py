@@ -5,38 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from core.ingest_types import Document, Task, TaskPriority, TaskStatus
+from core.ingest_types import Document, DocumentJob, Task, TaskStatus
+from graph.records import document_from, document_job_from, task_from
 from graph.scoped import Scoped
-
-
-def task_from(props: Mapping[str, Any], entity_ids: Sequence[str] = ()) -> Task:
-    return Task(
-        id=props["id"],
-        content=props["content"],
-        status=TaskStatus(props.get("task_status") or TaskStatus.CANDIDATE.value),
-        priority=TaskPriority(props.get("task_priority") or TaskPriority.MEDIUM.value),
-        confidence=float(props.get("task_confidence") or props.get("confidence") or 0.0),
-        mentions=int(props.get("task_mentions") or 1),
-        created_at=props["created_at"],
-        updated_at=props.get("task_updated_at") or props["created_at"],
-        session_id=props.get("session_id"),
-        user_id=props.get("user_id"),
-        project_id=props.get("project_id"),
-        entity_ids=tuple(sorted(entity_ids)),
-    )
-
-
-def document_from(props: Mapping[str, Any]) -> Document:
-    return Document(
-        id=props["id"],
-        source_path=props["source_path"],
-        content_hash=props["content_hash"],
-        version=int(props.get("version") or 1),
-        created_at=props["created_at"],
-        updated_at=props.get("updated_at") or props["created_at"],
-        project_id=props.get("project_id"),
-        chunk_ids=tuple(props.get("chunk_ids") or ()),
-    )
 
 
 class DocumentTaskOps(Scoped):
@@ -100,10 +71,10 @@ class DocumentTaskOps(Scoped):
     async def save_document_job(self, job_id: str, props: dict[str, Any]) -> None:
         await self.write("document_job_save", id=job_id, props=props)
 
-    async def get_document_job(self, job_id: str) -> dict[str, Any] | None:
+    async def get_document_job(self, job_id: str) -> DocumentJob | None:
         """A background document ingest's record (see ``ingest/jobs/document_jobs.py``)."""
         rows = await self.read("document_job_get", id=job_id)
-        return {k: v for k, v in rows[0]["j"].items() if k != "tenant_id"} if rows else None
+        return document_job_from(rows[0]["j"]) if rows else None
 
     async def get_document(self, source_path: str) -> Document | None:
         rows = await self.read("ingest_document_get", source_path=source_path)

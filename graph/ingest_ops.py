@@ -6,64 +6,12 @@ Statements live in ``cypher/ingest_*.cypher`` like every other; this mixin is co
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
-from typing import Any
 
-from core.ingest_types import FactConflict, Job, JobStatus, Role, Session, Turn, user_subject
+from core.ingest_types import FactConflict, Job, JobStatus, Session, Turn, user_subject
 from core.types import Memory
 from graph.ingest_docs import DocumentTaskOps
-from graph.records import memory_from
-
-
-def session_from(props: Mapping[str, Any]) -> Session | None:
-    """None for a session node that holds no working memory yet (only tracker state)."""
-    if props.get("started_at") is None:
-        return None
-    return Session(
-        id=props["sid"],
-        user_id=props.get("user_id"),
-        project_id=props.get("project_id"),
-        started_at=props["started_at"],
-        last_turn_at=props["last_turn_at"],
-        expires_at=props["expires_at"],
-        closed_at=props.get("closed_at"),
-        turn_count=int(props.get("turn_count") or 0),
-        window=tuple(props.get("window") or ()),
-    )
-
-
-def turn_from(props: Mapping[str, Any]) -> Turn:
-    return Turn(
-        memory_id=props["id"],
-        session_id=props.get("session_id") or "",
-        index=int(props.get("turn_index") or 0),
-        role=Role(props.get("turn_role") or Role.USER.value),
-        speaker=props.get("turn_speaker"),
-        content=props["content"],
-        at=props["created_at"],
-    )
-
-
-def job_from(props: Mapping[str, Any]) -> Job:
-    payload = props.get("payload")
-    return Job(
-        id=props["id"],
-        kind=props["kind"],
-        payload=json.loads(payload) if isinstance(payload, str) and payload else {},
-        status=JobStatus(props.get("status") or JobStatus.PENDING.value),
-        attempts=int(props.get("attempts") or 0),
-        created_at=props["created_at"],
-        updated_at=props.get("updated_at") or props["created_at"],
-        error=props.get("error"),
-    )
-
-
-def job_row(job: Job) -> dict[str, Any]:
-    row = job.model_dump(exclude={"payload", "error"})
-    row["status"] = job.status.value
-    row["payload"] = json.dumps(job.payload, sort_keys=True)
-    return row
+from graph.records import conflict_from, job_from, job_row, memory_from, session_from, turn_from
 
 
 class IngestOps(DocumentTaskOps):
@@ -123,11 +71,11 @@ class IngestOps(DocumentTaskOps):
 
     async def conflicts(self, open_only: bool = True, limit: int = 100) -> list[FactConflict]:
         rows = await self.read("ingest_conflict_list", open_only=open_only, limit=limit)
-        return [FactConflict.model_validate(_drop_tenant(r["c"])) for r in rows]
+        return [conflict_from(r["c"]) for r in rows]
 
     async def resolve_conflict(self, conflict_id: str, at: float) -> FactConflict | None:
         rows = await self.write("ingest_conflict_resolve", id=conflict_id, at=at)
-        return FactConflict.model_validate(_drop_tenant(rows[0]["c"])) if rows else None
+        return conflict_from(rows[0]["c"]) if rows else None
 
     async def memory_hashes_for_episode(self, session_id: str, episode_id: str) -> set[str]:
         """Content hashes of everything already extracted from one turn (and the turn)."""
@@ -166,7 +114,3 @@ class IngestOps(DocumentTaskOps):
     async def delete_jobs(self, ids: Sequence[str]) -> None:
         if ids:
             await self.write("ingest_job_delete", ids=list(ids))
-
-
-def _drop_tenant(props: Mapping[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in props.items() if k != "tenant_id"}

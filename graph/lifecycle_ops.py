@@ -8,27 +8,31 @@ the reconciler, so the vector index never silently disagrees with the graph.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
 from core.clock import NEVER
-from core.lifecycle_types import JobName, JobRun, MemoryMerge, RunStatus
+from core.lifecycle_types import (
+    DecayCandidate,
+    FeedbackResult,
+    JobName,
+    JobRun,
+    MemoryDigest,
+    MemoryMerge,
+    Restatement,
+    RunStatus,
+)
 from core.types import Memory
 from graph.memories import create_step
-from graph.scoped import Rows, Scoped
-
-
-def run_from(props: dict[str, Any]) -> JobRun:
-    data = {k: v for k, v in props.items() if k in JobRun.model_fields and v is not None}
-    data["counts"] = json.loads(props.get("counts") or "{}")
-    return JobRun.model_validate(data)
-
-
-def run_props(run: JobRun) -> dict[str, Any]:
-    props = run.model_dump(exclude={"id", "tenant_id"}, mode="json")
-    props["counts"] = json.dumps(run.counts, sort_keys=True)
-    return props
+from graph.records import (
+    decay_candidate_from,
+    digest_from,
+    memory_merge_from,
+    restatement_from,
+    run_from,
+    run_props,
+)
+from graph.scoped import Scoped
 
 
 class LifecycleOps(Scoped):
@@ -112,8 +116,8 @@ class LifecycleOps(Scoped):
         created_before: float = NEVER,
         project_id: str | None = None,
         session_id: str | None = None,
-    ) -> Rows:
-        return await self.read(
+    ) -> list[MemoryDigest]:
+        rows = await self.read(
             "lifecycle_current_memories",
             types=list(types),
             now=at,
@@ -121,16 +125,18 @@ class LifecycleOps(Scoped):
             project_id=project_id,
             session_id=session_id,
         )
+        return [digest_from(r) for r in rows]
 
     async def decay_candidates(
         self, at: float, project_id: str | None = None, session_id: str | None = None
-    ) -> Rows:
-        return await self.read(
+    ) -> list[DecayCandidate]:
+        rows = await self.read(
             "lifecycle_decay_candidates",
             now=at,
             project_id=project_id,
             session_id=session_id,
         )
+        return [decay_candidate_from(r) for r in rows]
 
     # -- duplicate merges ----------------------------------------------------------------------
 
@@ -149,9 +155,7 @@ class LifecycleOps(Scoped):
 
     async def memory_merges(self, ids: Sequence[str]) -> list[MemoryMerge]:
         rows = await self.read("lifecycle_merges", ids=list(ids))
-        return [
-            MemoryMerge.model_validate({k: v for k, v in r.items() if v is not None}) for r in rows
-        ]
+        return [memory_merge_from(r) for r in rows]
 
     # -- patterns ------------------------------------------------------------------------------
 
@@ -188,14 +192,15 @@ class LifecycleOps(Scoped):
         at: float,
         project_id: str | None = None,
         session_id: str | None = None,
-    ) -> Rows:
-        return await self.read(
+    ) -> list[Restatement]:
+        rows = await self.read(
             "lifecycle_restated",
             types=list(types),
             now=at,
             project_id=project_id,
             session_id=session_id,
         )
+        return [restatement_from(r) for r in rows]
 
     async def prune(self, carried_by: dict[str, str], at: float) -> list[str]:
         """Hide each memory behind the live memory that carries its content (id -> keeper
@@ -223,8 +228,16 @@ class LifecycleOps(Scoped):
 
     # -- feedback ------------------------------------------------------------------------------
 
-    async def apply_feedback(
-        self, feedback: dict[str, Any], rows: Sequence[dict[str, Any]]
-    ) -> list[str]:
-        done = await self.write("lifecycle_feedback_apply", feedback=feedback, rows=list(rows))
+    async def apply_feedback(self, feedback: FeedbackResult) -> list[str]:
+        """Record ``feedback`` and set each memory's importance to its ``changes`` after."""
+        record = {
+            "id": feedback.id,
+            "session_id": feedback.session_id,
+            "helpful": feedback.helpful,
+            "outcome": feedback.outcome.value if feedback.outcome else None,
+            "at": feedback.at,
+            "memory_ids": list(feedback.changes),
+        }
+        rows = [{"id": i, "before": b, "after": a} for i, (b, a) in feedback.changes.items()]
+        done = await self.write("lifecycle_feedback_apply", feedback=record, rows=rows)
         return [r["id"] for r in done]

@@ -9,12 +9,12 @@ from core.clock import now
 from core.errors import Conflict, InvalidInput, NotFound
 from core.types import LineageLink, Memory
 from graph.records import memory_from, memory_row
-from graph.scoped import Rows, Scoped
+from graph.scoped import Rows, Scoped, Step
 
 
 def create_step(
     memories: Sequence[Memory], at: float, extras: Mapping[str, Mapping[str, Any]] | None = None
-) -> tuple[str, dict[str, Any]]:
+) -> Step:
     """The one statement that creates memories (``cypher/memory_create.cypher``), with each
     memory's extra graph properties (``extras``: memory id → properties; None values left
     out) and its entity links; it registers the tenant at ``at`` on its first write."""
@@ -29,7 +29,7 @@ def create_step(
         }
         for m in memories
     ]
-    return ("memory_create", {"rows": rows, "at": at})
+    return Step("memory_create", {"rows": rows, "at": at})
 
 
 class _Unlinked(Exception):

@@ -10,6 +10,7 @@ statement it runs (the analyst's queries excepted: they see the graph as it is).
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Mapping, Sequence
 from datetime import UTC, date
@@ -18,7 +19,27 @@ from typing import Any
 from neo4j.time import DateTime
 
 from core.clock import NEVER
-from core.types import Entity, EntityMerge, Memory
+from core.ingest_types import (
+    Document,
+    DocumentJob,
+    FactConflict,
+    Job,
+    JobStatus,
+    Role,
+    Session,
+    Task,
+    TaskPriority,
+    TaskStatus,
+    Turn,
+)
+from core.lifecycle_types import (
+    DecayCandidate,
+    JobRun,
+    MemoryDigest,
+    MemoryMerge,
+    Restatement,
+)
+from core.types import Entity, EntityMerge, EntityRelation, Memory
 
 # Every property and parameter name that holds an instant, in any statement: a number under
 # one of these names is sent as a datetime (NEVER as null). The names are the graph's
@@ -159,3 +180,157 @@ def memory_row(memory: Memory) -> dict[str, Any]:
     if not row.get("steps"):
         row.pop("steps", None)  # only procedures have steps
     return {k: (v.value if hasattr(v, "value") else v) for k, v in row.items() if v is not None}
+
+
+def session_from(props: Mapping[str, Any]) -> Session | None:
+    """None for a session node that holds no working memory yet (only tracker state)."""
+    if props.get("started_at") is None:
+        return None
+    return Session(
+        id=props["sid"],
+        user_id=props.get("user_id"),
+        project_id=props.get("project_id"),
+        started_at=props["started_at"],
+        last_turn_at=props["last_turn_at"],
+        expires_at=props["expires_at"],
+        closed_at=props.get("closed_at"),
+        turn_count=int(props.get("turn_count") or 0),
+        window=tuple(props.get("window") or ()),
+    )
+
+
+def turn_from(props: Mapping[str, Any]) -> Turn:
+    return Turn(
+        memory_id=props["id"],
+        session_id=props.get("session_id") or "",
+        index=int(props.get("turn_index") or 0),
+        role=Role(props.get("turn_role") or Role.USER.value),
+        speaker=props.get("turn_speaker"),
+        content=props["content"],
+        at=props["created_at"],
+    )
+
+
+def job_from(props: Mapping[str, Any]) -> Job:
+    payload = props.get("payload")
+    return Job(
+        id=props["id"],
+        kind=props["kind"],
+        payload=json.loads(payload) if isinstance(payload, str) and payload else {},
+        status=JobStatus(props.get("status") or JobStatus.PENDING.value),
+        attempts=int(props.get("attempts") or 0),
+        created_at=props["created_at"],
+        updated_at=props.get("updated_at") or props["created_at"],
+        error=props.get("error"),
+    )
+
+
+def job_row(job: Job) -> dict[str, Any]:
+    row = job.model_dump(exclude={"payload", "error"})
+    row["status"] = job.status.value
+    row["payload"] = json.dumps(job.payload, sort_keys=True)
+    return row
+
+
+def conflict_from(props: Mapping[str, Any]) -> FactConflict:
+    return FactConflict.model_validate(_drop_tenant(props))
+
+
+def document_job_from(props: Mapping[str, Any]) -> DocumentJob:
+    return DocumentJob.model_validate(_drop_tenant(props))
+
+
+def relation_from(row: Mapping[str, Any]) -> EntityRelation:
+    return EntityRelation.model_validate(row)
+
+
+def memory_merge_from(row: Mapping[str, Any]) -> MemoryMerge:
+    return MemoryMerge.model_validate({k: v for k, v in row.items() if v is not None})
+
+
+def _drop_tenant(props: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in props.items() if k != "tenant_id"}
+
+
+def task_from(props: Mapping[str, Any], entity_ids: Sequence[str] = ()) -> Task:
+    return Task(
+        id=props["id"],
+        content=props["content"],
+        status=TaskStatus(props.get("task_status") or TaskStatus.CANDIDATE.value),
+        priority=TaskPriority(props.get("task_priority") or TaskPriority.MEDIUM.value),
+        confidence=float(props.get("task_confidence") or props.get("confidence") or 0.0),
+        mentions=int(props.get("task_mentions") or 1),
+        created_at=props["created_at"],
+        updated_at=props.get("task_updated_at") or props["created_at"],
+        session_id=props.get("session_id"),
+        user_id=props.get("user_id"),
+        project_id=props.get("project_id"),
+        entity_ids=tuple(sorted(entity_ids)),
+    )
+
+
+def document_from(props: Mapping[str, Any]) -> Document:
+    return Document(
+        id=props["id"],
+        source_path=props["source_path"],
+        content_hash=props["content_hash"],
+        version=int(props.get("version") or 1),
+        created_at=props["created_at"],
+        updated_at=props.get("updated_at") or props["created_at"],
+        project_id=props.get("project_id"),
+        chunk_ids=tuple(props.get("chunk_ids") or ()),
+    )
+
+
+def run_from(props: dict[str, Any]) -> JobRun:
+    data = {k: v for k, v in props.items() if k in JobRun.model_fields and v is not None}
+    data["counts"] = json.loads(props.get("counts") or "{}")
+    return JobRun.model_validate(data)
+
+
+def run_props(run: JobRun) -> dict[str, Any]:
+    props = run.model_dump(exclude={"id", "tenant_id"}, mode="json")
+    props["counts"] = json.dumps(run.counts, sort_keys=True)
+    return props
+
+
+def digest_from(row: Mapping[str, Any]) -> MemoryDigest:
+    return MemoryDigest(
+        id=row["id"],
+        entity_ids=list(row["entity_ids"] or ()),
+        created_at=float(row["created_at"]),
+        importance=row["importance"],
+        pinned=bool(row["pinned"]),
+        length=int(row.get("length") or 0),
+        access_count=int(row.get("access_count") or 0),
+        type=row["type"],
+        user_id=row.get("user_id"),
+        project_id=row.get("project_id"),
+        subject=row.get("subject"),
+        predicate=row.get("predicate"),
+        object=row.get("object"),
+        summarized_by=row.get("summarized_by"),
+    )
+
+
+def restatement_from(row: Mapping[str, Any]) -> Restatement:
+    return Restatement(
+        id=row["id"],
+        type=row["type"],
+        user_id=row.get("user_id"),
+        project_id=row.get("project_id"),
+        content_hash=row.get("content_hash"),
+        created_at=float(row["created_at"]),
+        entity_ids=list(row.get("entity_ids") or ()),
+    )
+
+
+def decay_candidate_from(row: Mapping[str, Any]) -> DecayCandidate:
+    return DecayCandidate(
+        id=row["id"],
+        importance=row["importance"],
+        decay_class=row["decay_class"],
+        created_at=float(row["created_at"]),
+        last_accessed_at=row.get("last_accessed_at"),
+        effective_importance=row.get("effective_importance"),
+    )

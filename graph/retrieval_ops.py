@@ -11,8 +11,7 @@ from dataclasses import dataclass, field
 
 from core.ingest_types import Session
 from core.types import Entity, Memory
-from graph.ingest_ops import session_from
-from graph.records import entity_from, memory_from
+from graph.records import entity_from, memory_from, session_from
 from graph.scoped import Scoped
 
 

@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
 
 Rows = list[dict[str, Any]]
 # Called with each statement's name and rows inside a ``write_many`` transaction; raising
 # rolls the whole transaction back (and the error reaches the caller as it is).
 Check = Callable[[str, Rows], None]
+
+
+class Step(NamedTuple):
+    """One named statement of a ``write_many`` transaction, with its parameters."""
+
+    name: str
+    params: dict[str, Any]
 
 
 class Scoped:
@@ -23,6 +30,6 @@ class Scoped:
         raise NotImplementedError
 
     async def write_many(
-        self, steps: list[tuple[str, dict[str, Any]]], check: Check | None = None
+        self, steps: Sequence[tuple[str, dict[str, Any]]], check: Check | None = None
     ) -> list[Rows]:
         raise NotImplementedError

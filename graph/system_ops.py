@@ -1,5 +1,6 @@
 """The few cross-tenant operations (``store.system``): the tenant list, API keys, the index
-lag of all tenants, which tenant holds an id, and data migrations.
+lag of all tenants, which tenant holds an id, data migrations, and the lifecycle scheduler's
+leader lock.
 
 Their statements live in ``cypher/system/`` (the only ones without ``$tenant``); callers get
 plain values and records back, never a statement name.
@@ -86,3 +87,16 @@ class SystemGraph:
 
     async def record_migration(self, name: str, at: float, changed: int) -> None:
         await self.write("migration_record", migration=name, at=at, changed=changed)
+
+    # -- the lifecycle scheduler's leader lock -------------------------------------------------
+
+    async def acquire_lock(self, lock: str, holder: str, at: float, until: float) -> bool:
+        """Take or renew ``lock`` for ``holder`` until ``until``; False when another holder's
+        lease is still live."""
+        rows = await self.write(
+            "lifecycle_lock_acquire", lock=lock, holder=holder, now=at, until=until
+        )
+        return bool(rows) and rows[0]["holder"] == holder
+
+    async def release_lock(self, lock: str, holder: str) -> None:
+        await self.write("lifecycle_lock_release", lock=lock, holder=holder)

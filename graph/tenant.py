@@ -24,7 +24,7 @@ from graph.transfer import TransferOps
 from graph.viz_ops import VizOps
 
 if TYPE_CHECKING:
-    from collections.abc import Awaitable, Callable, Iterable
+    from collections.abc import Awaitable, Callable, Iterable, Sequence
 
     from neo4j import AsyncManagedTransaction
 
@@ -97,7 +97,7 @@ class TenantGraph(
         return await self._written(lambda tx: run(tx, text, params, name), (name,))
 
     async def write_many(
-        self, steps: list[tuple[str, dict[str, Any]]], check: Check | None = None
+        self, steps: Sequence[tuple[str, dict[str, Any]]], check: Check | None = None
     ) -> list[Rows]:
         """Run several named statements in one transaction (all or nothing). ``check`` sees
         each statement's rows as they come; raising there rolls everything back."""

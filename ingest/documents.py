@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
@@ -30,6 +29,14 @@ from core.settings import Settings
 from core.text import content_hash
 from core.types import Entity, Memory, MemoryType, NewMemory
 from core.validation import check_project_id
+from graph.write_ops import (
+    DocumentMoved,
+    SupersedeLink,
+    claim_document,
+    document_claim_check,
+    publish_chunks,
+    save_document,
+)
 from ingest.extract.chunking import Chunk, chunk_text
 from ingest.write.persist import WriteSet, persist
 from ingest.write.writer import MemoryWriter
@@ -40,7 +47,6 @@ log = logging.getLogger(__name__)
 # Told the chunks written so far and the document's chunk count, after each batch.
 Progress = Callable[[int, int], Awaitable[None]]
 MAX_PATH = 1000
-CLAIM = "ingest_document_claim"
 PLAN_ATTEMPTS = 3  # plans of one version against a path other processes keep writing
 
 
@@ -110,11 +116,11 @@ class DocumentIngester:
         # before it wrote (one version number each, the older chunks superseded).
         async with self.writer.statements.of("document", tenant_id, path):
             for _ in range(PLAN_ATTEMPTS - 1):
-                with contextlib.suppress(_Outdated):
+                with contextlib.suppress(DocumentMoved):
                     return await self._ingest(tenant_id, path, text, project_id, progress)
             try:
                 return await self._ingest(tenant_id, path, text, project_id, progress)
-            except _Outdated as e:
+            except DocumentMoved as e:
                 raise Conflict(
                     f"document {path} kept changing while this version was written "
                     f"({PLAN_ATTEMPTS} attempts): send it again"
@@ -168,13 +174,12 @@ class DocumentIngester:
         }
         if project_id is not None:
             props["project_id"] = project_id
-        ws.after.append(("ingest_document_save", {"source_path": path, "props": props}))
+        ws.after.append(save_document(path, props))
         # Another process may write this path meanwhile (another API replica): the claim
         # reads its version under the tenant node's write, and a newer one than planned for
-        # gives this transaction up (``_Outdated``); ``ingest_document`` plans again.
-        planned = previous.version if previous else 0
-        ws.before.append((CLAIM, {"source_path": path, "claim": new_id(), "at": at}))
-        ws.check = functools.partial(_check_version, planned)
+        # gives this transaction up (``DocumentMoved``); ``ingest_document`` plans again.
+        ws.before.append(claim_document(path, at))
+        ws.check = document_claim_check(previous.version if previous else 0)
         if staged:
             await self._publish(tenant_id, ws, at)
         else:
@@ -246,7 +251,7 @@ class DocumentIngester:
         """The last transaction of a staged version: claim the path, make the new chunks live,
         supersede the old ones and save the document; then the vector payloads follow."""
         ids = [m.id for m in ws.memories]
-        ws.after.insert(0, ("ingest_chunks_publish", {"ids": ids}))
+        ws.after.insert(0, publish_chunks(ids))
         chunks, ws.memories = ws.memories, []  # written already: not created again
         try:
             await persist(self.writer, tenant_id, ws, at)
@@ -270,22 +275,13 @@ class DocumentIngester:
         chunks: Sequence[Chunk],
         memories: Sequence[Memory],
         version: int,
-    ) -> list[dict[str, Any]]:
+    ) -> list[SupersedeLink]:
         tenant = self.writer.graph.tenant(tenant_id)
         headings = await tenant.chunk_headings(list(previous.chunk_ids))
         current = [i for i in previous.chunk_ids if i in headings]
         targets = successors([headings[i] for i in current], chunks)
         reason = f"document {previous.source_path} changed (version {previous.version} → {version})"
         return [
-            {"old_id": old_id, "new_id": memories[t].id, "reason": reason}
+            SupersedeLink(old_id, memories[t].id, reason)
             for old_id, t in zip(current, targets, strict=True)
         ]
-
-
-class _Outdated(Exception):
-    """The document path has a newer version than the write was planned against."""
-
-
-def _check_version(planned: int, name: str, rows: list[dict[str, Any]]) -> None:
-    if name == CLAIM and rows and int(rows[0]["version"]) != planned:
-        raise _Outdated(name)

@@ -19,6 +19,7 @@ from core.ids import check_id
 from core.ingest_types import Task, TaskPriority, TaskStatus
 from core.settings import IngestSettings
 from core.types import MemoryType, NewMemory
+from graph.write_ops import TaskMention
 from ingest.extract.extraction import entities_in_span
 from ingest.extract.task_rules import TaskCandidate, find_tasks
 from ingest.write.sync import IndexSync
@@ -28,7 +29,7 @@ from resolution.types import Resolution
 @dataclass(frozen=True)
 class TaskPlan:
     new: list[tuple[NewMemory, dict[str, Any]]]  # memory to create, extra graph properties
-    mentions: list[dict[str, Any]]  # rows for ``ingest_task_mention``
+    mentions: list[TaskMention]
     repeated: list[Task]  # known tasks said again
 
 
@@ -64,14 +65,7 @@ def plan_tasks(
         confidence = cand.confidence(known.mentions if known else 0)
         priority = priority_of(confidence, settings)
         if known is not None:
-            plan.mentions.append(
-                {
-                    "id": known.id,
-                    "confidence": confidence,
-                    "priority": (priority or known.priority).value,
-                    "at": at,
-                }
-            )
+            plan.mentions.append(TaskMention(known.id, confidence, priority or known.priority, at))
             plan.repeated.append(known)
             continue
         if priority is None:

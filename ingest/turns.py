@@ -27,8 +27,14 @@ from core.resolution_types import Clarification
 from core.settings import Settings
 from core.types import Entity, Memory, MemoryType, NewMemory, indexed_text
 from core.validation import check_content, check_project_id
-from graph.ingest_ops import job_row
 from graph.store import GraphStore
+from graph.write_ops import (
+    SupersedeLink,
+    dedupe_tasks,
+    mention_tasks,
+    save_identity_decisions,
+    save_turn_session,
+)
 from ingest.extract.corrections import Action
 from ingest.extract.extraction import beside_turn, candidates, settle_ours
 from ingest.extract.procedures import extract as extract_procedures
@@ -38,7 +44,7 @@ from ingest.extract.statements import extract as extract_statements
 from ingest.jobs.queue import JobQueue
 from ingest.sessions import check_session_id, next_session
 from ingest.tasks import plan_tasks, scan
-from ingest.write.persist import TASK_DEDUPE, WriteSet, persist
+from ingest.write.persist import WriteSet, persist
 from ingest.write.planning import FactPlanner, fact_keys
 from ingest.write.topics import topic_entities
 from ingest.write.writer import MemoryWriter
@@ -235,15 +241,14 @@ class TurnRecorder:
             for old, item, reason in await self.planner.parameter_changes(tenant, facts, at):
                 memory = self.writer.build(tenant_id, item)
                 extracted.append(memory)
-                ws.pairs.append({"old_id": old.id, "new_id": memory.id, "reason": reason})
+                ws.pairs.append(SupersedeLink(old.id, memory.id, reason))
             for item, extra in tasks.new:
                 memory = self.writer.build(tenant_id, item)
                 extracted.append(memory)
                 ws.extras[memory.id] = extra
             if tasks.new:
-                ws.after.append(
-                    (TASK_DEDUPE, {"claim": new_id(), "rows": _dedupe_rows(extracted, ws, at)})
-                )
+                made = [m for m in extracted if m.type is MemoryType.TASK]
+                ws.after.append(dedupe_tasks(made, ws.extras, at))
 
             props, index = next_session(
                 session, episode.id, at, self.settings.ingest, turn.user_id, turn.project_id
@@ -257,9 +262,9 @@ class TurnRecorder:
             jobs = self._jobs(turn, episode, list(entities), at)
             ws.memories = [episode, *extracted]
             if tasks.mentions:
-                ws.after.append(("ingest_task_mention", {"rows": tasks.mentions}))
+                ws.after.append(mention_tasks(tasks.mentions))
             if resolution.decisions:  # who the turn's names were taken to be, with the turn
-                ws.after.append(("identity_decisions_save", {"rows": list(resolution.decisions)}))
+                ws.after.append(save_identity_decisions(resolution.decisions))
             saved = dict(props)
             if resolution.state is not None:
                 saved |= {
@@ -267,16 +272,7 @@ class TurnRecorder:
                     "entity_tracker_turn": resolution.state.turn,
                     "entity_tracker_at": now(),
                 }
-            ws.after.append(
-                (
-                    "ingest_turn_session",
-                    {
-                        "session_id": session_id,
-                        "props": saved,
-                        "jobs": [job_row(j) for j in jobs],
-                    },
-                )
-            )
+            ws.after.append(save_turn_session(session_id, saved, jobs))
             indexed = await persist(self.writer, tenant_id, ws, at)
         if self.queue is not None and jobs:
             self.queue.schedule(tenant_id, jobs)
@@ -294,7 +290,7 @@ class TurnRecorder:
             tasks=tuple(new_tasks),
             clarification=resolution.clarification,
             superseded=tuple(ws.superseded),
-            conflicts=tuple(FactConflict.model_validate(r) for r in ws.conflicts),
+            conflicts=tuple(ws.conflicts),
             jobs=tuple(j.id for j in jobs),
             session=Session(id=session_id, **props),
         )
@@ -372,18 +368,3 @@ class TurnRecorder:
         session = await tenant.get_session(session_id)
         assert session is not None
         return session
-
-
-def _dedupe_rows(extracted: list[Memory], ws: WriteSet, at: float) -> list[dict[str, Any]]:
-    """The new tasks as ``TASK_DEDUPE`` reads them."""
-    return [
-        {
-            "id": m.id,
-            "key": ws.extras[m.id]["task_key"],
-            "confidence": ws.extras[m.id]["task_confidence"],
-            "priority": ws.extras[m.id]["task_priority"],
-            "at": at,
-        }
-        for m in extracted
-        if m.type is MemoryType.TASK
-    ]

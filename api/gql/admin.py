@@ -60,7 +60,7 @@ class AdminQuery:
     @strawberry.field(description="Every tenant (admin keys only).")
     async def tenants(self, info: Info) -> TenantsResult:
         _require_admin(info)
-        return TenantList(tenants=await info.context.brain.tenants())
+        return TenantList(tenants=await info.context.brain.admin.tenants())
 
     @strawberry.field(
         description="Run a read-only Cypher query with $tenant bound to the tenant acted for "
@@ -72,7 +72,7 @@ class AdminQuery:
         if params is not None and not isinstance(params, dict):
             raise InvalidInput("params must be an object", field="params")
         values: dict[str, Any] = dict(params or {})
-        rows = await info.context.brain.read_only_cypher(info.context.tenant, query, values)
+        rows = await info.context.brain.admin.read_only_cypher(info.context.tenant, query, values)
         return CypherRows(rows=[JSON(row) for row in rows])
 
 
@@ -83,11 +83,11 @@ class AdminMutation:
         self, info: Info, tenant: str, name: str | None = None, admin: bool = False
     ) -> ApiKeyResult:
         _require_admin(info)
-        key_id, key = await info.context.brain.create_api_key(tenant, name, admin)
+        key_id, key = await info.context.brain.admin.create_api_key(tenant, name, admin)
         return NewApiKey(id=strawberry.ID(key_id), tenant=tenant, key=key)
 
     @strawberry.mutation(description="Revoke an API key (admin keys only).")
     async def revoke_api_key(self, info: Info, id: strawberry.ID) -> RevokeKeyResult:
         _require_admin(info)
-        await info.context.brain.revoke_api_key(str(id))
+        await info.context.brain.admin.revoke_api_key(str(id))
         return RevokedKey(id=id)

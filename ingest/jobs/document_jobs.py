@@ -70,10 +70,9 @@ class DocumentJobs:
 
     async def get(self, tenant_id: str, job_id: str) -> DocumentJob:
         """The job's state; another tenant's job is not found."""
-        props = await self.graph.tenant(tenant_id).get_document_job(check_id(job_id))
-        if props is None:
+        job = await self.graph.tenant(tenant_id).get_document_job(check_id(job_id))
+        if job is None:
             raise NotFound("documentJob", job_id)
-        job = DocumentJob.model_validate(props)
         running = job.status in (DocumentJobStatus.QUEUED, DocumentJobStatus.RUNNING)
         if running and now() - job.updated_at > self.settings.document_job_stale_seconds:
             return job.model_copy(

@@ -18,17 +18,18 @@ from collections import defaultdict
 from typing import Any
 
 from core.decay import decay_factor
+from core.lifecycle_types import DecayCandidate, Restatement
 from core.types import DecayClass
 from ingest.lifecycle.context import JobCall, JobContext, batches
 
 _EPSILON = 0.001  # store a new value only when it moved by more than this
 
 
-def _last_touched(row: dict[str, Any]) -> float:
+def _last_touched(row: DecayCandidate) -> float:
     return max(float(row["created_at"]), float(row.get("last_accessed_at") or 0.0))
 
 
-def _effective(row: dict[str, Any], at: float) -> float:
+def _effective(row: DecayCandidate, at: float) -> float:
     try:
         cls = DecayClass(row["decay_class"])
     except ValueError:
@@ -70,22 +71,22 @@ async def prune(ctx: JobContext, call: JobCall) -> dict[str, int]:
     return {"scanned": len(rows), "pruned": len(pruned)}
 
 
-def restatements(rows: list[dict[str, Any]]) -> dict[str, str]:
-    """Memory id -> the id of the first memory that says the same (rows without a content
+def restatements(rows: list[Restatement]) -> dict[str, str]:
+    """Memory id -> the id of the first memory that says the same (memories without a content
     hash are never grouped)."""
-    groups: dict[tuple[Any, ...], list[dict[str, Any]]] = defaultdict(list)
+    groups: dict[tuple[Any, ...], list[Restatement]] = defaultdict(list)
     for row in rows:
-        if row.get("content_hash"):
+        if row.content_hash:
             key = (
-                row["type"],
-                row.get("user_id"),
-                row.get("project_id"),
-                row["content_hash"],
-                tuple(sorted(row.get("entity_ids") or ())),
+                row.type,
+                row.user_id,
+                row.project_id,
+                row.content_hash,
+                tuple(sorted(row.entity_ids)),
             )
             groups[key].append(row)
     out: dict[str, str] = {}
     for group in groups.values():
-        first, *rest = sorted(group, key=lambda r: (float(r["created_at"]), r["id"]))
-        out.update({r["id"]: first["id"] for r in rest})
+        first, *rest = sorted(group, key=lambda r: (r.created_at, r.id))
+        out.update({r.id: first.id for r in rest})
     return out

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
+from core.lifecycle_types import MemoryDigest
 from graph.tenant import TenantGraph
 from ingest.lifecycle.context import JobCall, JobContext, batches
 from ingest.lifecycle.similarity import fetch_vectors, matrix, similar_pairs
@@ -27,33 +28,34 @@ from ingest.lifecycle.statements import same_statement
 _CONTENT_BATCH = 500  # memories hydrated per round trip
 
 
-def _specificity(row: dict[str, Any]) -> tuple[Any, ...]:
+def _specificity(m: MemoryDigest) -> tuple[Any, ...]:
     return (
-        bool(row["pinned"]),
-        len(row["entity_ids"]),
-        row.get("subject") is not None,
-        row.get("predicate") is not None,
-        int(row.get("length") or 0),
-        int(row.get("access_count") or 0),
-        -float(row["created_at"]),  # then the older one: it holds the history
+        m.pinned,
+        len(m.entity_ids),
+        m.subject is not None,
+        m.predicate is not None,
+        m.length,
+        m.access_count,
+        -m.created_at,  # then the older one: it holds the history
     )
 
 
-def compatible(a: dict[str, Any], b: dict[str, Any]) -> bool:
+def compatible(a: MemoryDigest, b: MemoryDigest) -> bool:
     """Could ``a`` and ``b`` say the same thing about the same things?"""
-    for key in ("subject", "predicate", "object"):  # "traffic is 500" is not "... 800"
-        if a.get(key) is not None and b.get(key) is not None and a[key] != b[key]:
+    stated = ((a.subject, b.subject), (a.predicate, b.predicate), (a.object, b.object))
+    for x, y in stated:  # "traffic is 500" is not "... 800"
+        if x is not None and y is not None and x != y:
             return False
-    ea, eb = set(a["entity_ids"]), set(b["entity_ids"])
+    ea, eb = set(a.entity_ids), set(b.entity_ids)
     if not (ea <= eb or eb <= ea):
         return False
-    if a.get("content") is None or b.get("content") is None:
-        return True  # rows without text: the caller compares texts elsewhere
-    return same_statement(a["content"], b["content"])
+    if a.content is None or b.content is None:
+        return True  # memories without text: the caller compares texts elsewhere
+    return same_statement(a.content, b.content)
 
 
 def plan_merges(
-    rows: list[dict[str, Any]], pairs: list[tuple[int, int, float]]
+    rows: list[MemoryDigest], pairs: list[tuple[int, int, float]]
 ) -> dict[int, list[tuple[int, float]]]:
     """Winner index -> [(loser index, similarity)]. Most similar pairs first; a memory that
     lost or won in this run is not merged again (no chains within one run). A memory that
@@ -70,7 +72,7 @@ def plan_merges(
         if i in lost or j in lost or j not in partners[i]:
             continue
         winner, loser = (i, j) if _specificity(rows[i]) >= _specificity(rows[j]) else (j, i)
-        if rows[loser]["pinned"] or loser in won:
+        if rows[loser].pinned or loser in won:
             continue
         if any(not compatible(rows[winner], rows[p]) for p in partners[loser] - {winner}):
             continue
@@ -80,17 +82,18 @@ def plan_merges(
 
 
 async def _with_content(
-    tenant: TenantGraph, members: list[dict[str, Any]], pairs: list[tuple[int, int, float]]
+    tenant: TenantGraph, members: list[MemoryDigest], pairs: list[tuple[int, int, float]]
 ) -> None:
-    """Add the text to the rows that are in a similar pair (the few the guard compares; the
-    listing carries no text, so the job reads a tenant's contents only where they matter)."""
-    wanted = sorted({members[k]["id"] for i, j, _ in pairs for k in (i, j)})
+    """Add the text to the memories that are in a similar pair (the few the guard compares;
+    the listing carries no text, so the job reads a tenant's contents only where they
+    matter)."""
+    wanted = sorted({members[k].id for i, j, _ in pairs for k in (i, j)})
     found: dict[str, str] = {}
     for chunk in batches(wanted, _CONTENT_BATCH):
         found.update({i: m.content for i, m in (await tenant.get_memories(chunk)).items()})
-    for row in members:
-        if row["id"] in found:
-            row["content"] = found[row["id"]]
+    for m in members:
+        if m.id in found:
+            m.content = found[m.id]
 
 
 async def merge_duplicates(ctx: JobContext, call: JobCall) -> dict[str, int]:
@@ -102,43 +105,45 @@ async def merge_duplicates(ctx: JobContext, call: JobCall) -> dict[str, int]:
         project_id=call.scope.project_id,
         session_id=call.scope.session_id,
     )
-    vectors = await fetch_vectors(ctx, call.tenant_id, [r["id"] for r in rows])
-    groups: dict[tuple[Any, ...], list[dict[str, Any]]] = defaultdict(list)
+    vectors = await fetch_vectors(ctx, call.tenant_id, [r.id for r in rows])
+    groups: dict[tuple[Any, ...], list[MemoryDigest]] = defaultdict(list)
     for row in rows:
-        if row["id"] in vectors:
-            groups[(row["type"], row.get("user_id"), row.get("project_id"))].append(row)
+        if row.id in vectors:
+            groups[(row.type, row.user_id, row.project_id)].append(row)
     planned: list[dict[str, Any]] = []
+    raised: dict[str, float] = {}  # winner id -> its importance after the merges
     for members in groups.values():
         if len(members) < 2:
             continue
         pairs = similar_pairs(
-            matrix([m["id"] for m in members], vectors), settings.duplicate_similarity
+            matrix([m.id for m in members], vectors), settings.duplicate_similarity
         )
         await _with_content(tenant, members, pairs)
         for w, losers in plan_merges(members, pairs).items():
             winner = members[w]
-            top = max([winner["importance"], *(members[i]["importance"] for i, _ in losers)])
-            raised = top + settings.merge_importance_bonus
-            importance = round(min(settings.importance_cap, raised), 4)
+            top = max([winner.importance, *(members[i].importance for i, _ in losers)])
+            importance = round(
+                min(settings.importance_cap, top + settings.merge_importance_bonus), 4
+            )
+            raised[winner.id] = importance
             for i, sim in losers:
                 planned.append(
                     {
-                        "loser_id": members[i]["id"],
-                        "winner_id": winner["id"],
+                        "loser_id": members[i].id,
+                        "winner_id": winner.id,
                         "reason": f"duplicate (cosine {sim:.3f}); the more specific memory kept",
                         "similarity": round(sim, 4),
                         "importance": importance,
-                        "before": winner["importance"],
+                        "before": winner.importance,
                     }
                 )
     merged = 0
     for chunk in batches(planned, settings.batch_size):
         applied = await tenant.apply_merges(chunk, call.at)
-        importance = {r["winner_id"]: r["importance"] for r in chunk}
         changes: dict[str, dict[str, Any]] = {}
         for loser_id, winner_id in applied:
             changes[loser_id] = {"superseded_at": call.at}
-            changes[winner_id] = {"importance": importance[winner_id]}
+            changes[winner_id] = {"importance": raised[winner_id]}
         await ctx.writer.sync.show(call.tenant_id, changes=changes, present_only=True)
         merged += len(applied)
         ctx.say(f"{call.tenant_id}: merged {merged} of {len(planned)} duplicates")

@@ -11,7 +11,6 @@ stays within [0, ``importance_cap``]. Every feedback is recorded (a ``Feedback``
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from core.clock import now
 from core.errors import InvalidInput, NotFound
@@ -55,29 +54,20 @@ async def record_feedback(
         raise NotFound("memory", missing[0])
     settings = ctx.settings
     change = delta(helpful, outcome, settings.feedback_step, settings.outcome_boost)
-    rows: list[dict[str, Any]] = []
+    changes: dict[str, tuple[float, float]] = {}
     for memory_id in ids:
         before = found[memory_id].importance
         after = round(min(settings.importance_cap, max(0.0, before + change)), 4)
-        rows.append({"id": memory_id, "before": before, "after": after})
-    at = now()
-    feedback_id = new_id()
-    feedback: dict[str, Any] = {
-        "id": feedback_id,
-        "session_id": session,
-        "helpful": helpful,
-        "outcome": outcome.value if outcome else None,
-        "at": at,
-        "memory_ids": ids,
-    }
-    await tenant.apply_feedback(feedback, rows)
-    changes = {r["id"]: {"importance": r["after"]} for r in rows}
-    await ctx.writer.sync.show(tenant_id, changes=changes, present_only=True)
-    return FeedbackResult(
-        id=feedback_id,
+        changes[memory_id] = (before, after)
+    result = FeedbackResult(
+        id=new_id(),
         session_id=session,
         helpful=helpful,
         outcome=outcome,
-        at=at,
-        changes={r["id"]: (r["before"], r["after"]) for r in rows},
+        at=now(),
+        changes=changes,
     )
+    await tenant.apply_feedback(result)
+    payloads = {i: {"importance": after} for i, (_, after) in changes.items()}
+    await ctx.writer.sync.show(tenant_id, changes=payloads, present_only=True)
+    return result

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from graph.identity_ops import IdentityQuestion
+from graph.identity_ops import IdentityProposal, IdentityQuestion
 from ingest.lifecycle.context import JobCall, JobContext
 
 
@@ -28,7 +28,7 @@ def similarity(a: Sequence[float] | None, b: Sequence[float] | None) -> float | 
     return float(x @ y / norm) if norm else None
 
 
-def proposals(q: IdentityQuestion, threshold: float, margin: float) -> list[dict[str, object]]:
+def proposals(q: IdentityQuestion, threshold: float, margin: float) -> list[IdentityProposal]:
     """The rescored links of one question: each candidate's profile similarity, and
     ``proposed`` for the one that clears ``threshold`` by ``margin`` over the runner-up."""
     scored = [
@@ -44,10 +44,7 @@ def proposals(q: IdentityQuestion, threshold: float, margin: float) -> list[dict
         if best and best[1] >= threshold and (runner_up is None or best[1] - runner_up >= margin)
         else None
     )
-    return [
-        {"id": q.entity.id, "candidate": i, "score": round(s, 4), "proposed": i == chosen}
-        for i, s in scored
-    ]
+    return [IdentityProposal(q.entity.id, i, round(s, 4), i == chosen) for i, s in scored]
 
 
 async def propose_identities(ctx: JobContext, call: JobCall) -> dict[str, int]:
@@ -61,9 +58,9 @@ async def propose_identities(ctx: JobContext, call: JobCall) -> dict[str, int]:
         if not page:
             return counts
         after = page[-1].entity.id
-        rows = [row for q in page for row in proposals(q, threshold, margin)]
-        await tenant.propose_identities(rows, call.at)
+        rescored = [p for q in page for p in proposals(q, threshold, margin)]
+        await tenant.propose_identities(rescored, call.at)
         counts["questions"] += len(page)
-        counts["rescored"] += len(rows)
-        counts["proposed"] += sum(1 for r in rows if r["proposed"])
+        counts["rescored"] += len(rescored)
+        counts["proposed"] += sum(1 for p in rescored if p.proposed)
         ctx.say(f"{call.tenant_id}: weighed {counts['questions']} identity questions")

@@ -18,11 +18,11 @@ from __future__ import annotations
 import logging
 import time
 from collections import Counter
-from typing import Any
 
 import networkx as nx
 import numpy as np
 
+from core.lifecycle_types import MemoryDigest
 from core.types import Memory, MemoryType, NewMemory
 from ingest.lifecycle.context import JobCall, JobContext
 from ingest.lifecycle.similarity import Matrix, fetch_vectors, matrix, similar_pairs
@@ -39,13 +39,13 @@ _SUMMARY_PROMPT = (
 
 
 def clusters(
-    rows: list[dict[str, Any]], m: Matrix, threshold: float, minimum: int
+    rows: list[MemoryDigest], m: Matrix, threshold: float, minimum: int
 ) -> list[list[int]]:
     """Communities of episodes that share an entity and are similar, largest first."""
     g: nx.Graph[int] = nx.Graph()
     g.add_nodes_from(range(len(rows)))
     for i, j, sim in similar_pairs(m, threshold):
-        if set(rows[i]["entity_ids"]) & set(rows[j]["entity_ids"]):
+        if set(rows[i].entity_ids) & set(rows[j].entity_ids):
             g.add_edge(i, j, weight=sim)
     g.remove_nodes_from([n for n, degree in list(g.degree()) if degree == 0])
     if g.number_of_nodes() < minimum:
@@ -89,9 +89,9 @@ async def _llm_summary(ctx: JobContext, contents: list[str], fallback: str) -> s
     return text if 0 < len(text) <= 2000 else fallback
 
 
-def _common(rows: list[dict[str, Any]], key: str) -> str | None:
-    values = {r.get(key) for r in rows}
-    return values.pop() if len(values) == 1 else None
+def _common(values: list[str | None]) -> str | None:
+    distinct = set(values)
+    return distinct.pop() if len(distinct) == 1 else None
 
 
 async def compress_episodes(ctx: JobContext, call: JobCall) -> dict[str, int]:
@@ -106,32 +106,32 @@ async def compress_episodes(ctx: JobContext, call: JobCall) -> dict[str, int]:
             project_id=call.scope.project_id,
             session_id=call.scope.session_id,
         )
-        if r["entity_ids"] and r["summarized_by"] is None  # summarized once
+        if r.entity_ids and r.summarized_by is None  # summarized once
     ]
-    vectors = await fetch_vectors(ctx, call.tenant_id, [r["id"] for r in rows])
-    rows = [r for r in rows if r["id"] in vectors]
+    vectors = await fetch_vectors(ctx, call.tenant_id, [r.id for r in rows])
+    rows = [r for r in rows if r.id in vectors]
     counts = {"episodes": len(rows), "patterns": 0, "compressed": 0}
     if len(rows) < settings.pattern_min_episodes:
         return counts
-    m = matrix([r["id"] for r in rows], vectors)
+    m = matrix([r.id for r in rows], vectors)
     found = clusters(rows, m, settings.pattern_similarity, settings.pattern_min_episodes)
     for start in range(0, len(found), _PATTERNS_PER_BATCH):
         batch = [
             [rows[i] for i in members] for members in found[start : start + _PATTERNS_PER_BATCH]
         ]
-        memories = await tenant.get_memories([r["id"] for chosen in batch for r in chosen])
+        memories = await tenant.get_memories([r.id for chosen in batch for r in chosen])
         patterns: list[tuple[Memory, list[str]]] = []
         for chosen in batch:
-            chosen = [r for r in chosen if r["id"] in memories]
+            chosen = [r for r in chosen if r.id in memories]
             if len(chosen) < settings.pattern_min_episodes:
                 continue
-            contents = [memories[r["id"]].content for r in chosen]
-            created = [float(r["created_at"]) for r in chosen]
-            sub = matrix([r["id"] for r in chosen], vectors)
+            contents = [memories[r.id].content for r in chosen]
+            created = [r.created_at for r in chosen]
+            sub = matrix([r.id for r in chosen], vectors)
             summary = extractive_summary(contents, sub, created, settings.pattern_max_sentences)
             summary = await _llm_summary(ctx, contents, summary)
             pattern = _pattern(ctx, call, chosen, summary, min(created))
-            patterns.append((pattern, [r["id"] for r in chosen]))
+            patterns.append((pattern, [r.id for r in chosen]))
         if not patterns:
             continue
         # Graph first (patterns unindexed, episodes linked), then the vectors: a crash in
@@ -145,21 +145,21 @@ async def compress_episodes(ctx: JobContext, call: JobCall) -> dict[str, int]:
 
 
 def _pattern(
-    ctx: JobContext, call: JobCall, chosen: list[dict[str, Any]], summary: str, since: float
+    ctx: JobContext, call: JobCall, chosen: list[MemoryDigest], summary: str, since: float
 ) -> Memory:
-    entity_counts = Counter(e for r in chosen for e in r["entity_ids"])
+    entity_counts = Counter(e for r in chosen for e in r.entity_ids)
     half = len(chosen) / 2
     entities = [e for e, n in entity_counts.most_common() if n >= half] or [
         entity_counts.most_common(1)[0][0]
     ]
-    top = max(float(r["importance"] or 0.0) for r in chosen)
+    top = max(float(r.importance or 0.0) for r in chosen)
     return ctx.writer.build(
         call.tenant_id,
         NewMemory(
             content=summary,
             type=MemoryType.PATTERN,
-            user_id=_common(chosen, "user_id"),
-            project_id=_common(chosen, "project_id"),
+            user_id=_common([r.user_id for r in chosen]),
+            project_id=_common([r.project_id for r in chosen]),
             importance=min(ctx.settings.importance_cap, round(top + 0.1, 4)),
             created_at=call.at,
             valid_from=since,

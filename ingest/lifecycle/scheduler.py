@@ -60,19 +60,13 @@ class Scheduler:
                 await self._task
             self._task = None
         with contextlib.suppress(BrainError):
-            await self.graph.system.write("lifecycle_lock_release", lock=LOCK, holder=self.holder)
+            await self.graph.system.release_lock(LOCK, self.holder)
 
     async def acquire(self) -> bool:
         """Take or renew the leader lock; False when another live process holds it."""
         at = now()
-        rows = await self.graph.system.write(
-            "lifecycle_lock_acquire",
-            lock=LOCK,
-            holder=self.holder,
-            now=at,
-            until=at + self.settings.lock_ttl_seconds,
-        )
-        return bool(rows) and rows[0]["holder"] == self.holder
+        until = at + self.settings.lock_ttl_seconds
+        return await self.graph.system.acquire_lock(LOCK, self.holder, at, until)
 
     def due(self, last: dict[str, float], at: float, since: float | None = None) -> list[JobName]:
         """Jobs whose interval has passed since their last finished run, or (never run)

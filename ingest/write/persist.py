@@ -19,17 +19,22 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from core.errors import BackendError
+from core.ingest_types import FactConflict
 from core.types import Memory
 from graph.memories import create_step
-from graph.scoped import Check
+from graph.scoped import Check, Step
+from graph.write_ops import (
+    SupersedeLink,
+    create_conflicts,
+    ensure_tenant,
+    mark_indexed,
+    supersede,
+    written,
+)
 from ingest.write.sync import IndexSync
 from ingest.write.writer import MemoryWriter
 
 log = logging.getLogger(__name__)
-
-Step = tuple[str, dict[str, Any]]
-SUPERSEDE = "ingest_supersede_batch"
-TASK_DEDUPE = "ingest_task_dedupe"
 
 
 @dataclass
@@ -38,10 +43,11 @@ class WriteSet:
 
     memories: list[Memory] = field(default_factory=list)
     extras: dict[str, dict[str, Any]] = field(default_factory=dict)  # memory id → properties
-    pairs: list[dict[str, Any]] = field(default_factory=list)  # {old_id, new_id, reason}
-    conflicts: list[dict[str, Any]] = field(default_factory=list)
-    before: list[Step] = field(default_factory=list)  # statements run before the memories
-    after: list[Step] = field(default_factory=list)  # statements run after the links
+    pairs: list[SupersedeLink] = field(default_factory=list)
+    conflicts: list[FactConflict] = field(default_factory=list)
+    # Steps (``graph/write_ops.py``) run before the memories, and after the links.
+    before: list[Step] = field(default_factory=list)
+    after: list[Step] = field(default_factory=list)
     # Vectors already being computed (memory id → its vector), e.g. a turn's own text,
     # started before the rest of the write was known.
     vectors: dict[str, Awaitable[list[float]]] = field(default_factory=dict)
@@ -49,7 +55,7 @@ class WriteSet:
     # current end of their chain when a concurrent write superseded one first.
     superseded: list[str] = field(default_factory=list)
     # New tasks another writer had created too, set by ``persist``: new id → the task that
-    # absorbed it (the new one is gone; see ``TASK_DEDUPE``).
+    # absorbed it (the new one is gone; see ``graph.write_ops.dedupe_tasks``).
     folded: dict[str, str] = field(default_factory=dict)
     # Sees each statement's rows inside the transaction; raising gives the write up.
     check: Check | None = None
@@ -62,12 +68,11 @@ def steps_of(ws: WriteSet, at: float) -> list[Step]:
     if ws.memories:
         steps.append(create_step(ws.memories, at, ws.extras))
     else:
-        steps.insert(0, ("tenant_ensure", {"at": at}))
+        steps.insert(0, ensure_tenant(at))
     if ws.pairs:
-        pairs = [{**p, "reason_after_another": _after_another(p["reason"])} for p in ws.pairs]
-        steps.append((SUPERSEDE, {"pairs": pairs, "at": at}))
+        steps.append(supersede(ws.pairs, at))
     if ws.conflicts:
-        steps.append(("ingest_conflict_create", {"rows": ws.conflicts}))
+        steps.append(create_conflicts(ws.conflicts))
     return [*steps, *ws.after]
 
 
@@ -86,7 +91,7 @@ async def persist(writer: MemoryWriter, tenant_id: str, ws: WriteSet, at: float)
         # writes' pending marks ride along instead: one transaction instead of two.
         async with sync.marks.writing(tenant_id):
             carried = sync.marks.take(tenant_id)
-            marks = [("memory_mark_indexed", {"ids": carried, "indexed": True})] if carried else []
+            marks = [mark_indexed(carried)] if carried else []
             steps = steps_of(ws, at)
             try:
                 results = await tenant.write_many([*steps, *marks], ws.check)
@@ -96,15 +101,8 @@ async def persist(writer: MemoryWriter, tenant_id: str, ws: WriteSet, at: float)
     except BaseException:
         embedding.cancel()
         raise
-    made = zip(steps, results[: len(steps)], strict=True)
-    linked, folded = [], []
-    for (name, _), rows in made:
-        if name == SUPERSEDE:
-            linked.append(rows)
-        elif name == TASK_DEDUPE:
-            folded.extend(rows)
-    ws.superseded = list(dict.fromkeys(r["old_id"] for rows in linked for r in rows))
-    ws.folded = {r["id"]: r["into"] for r in folded}
+    outcome = written(steps, results[: len(steps)])
+    ws.superseded, ws.folded = outcome.superseded, outcome.folded
     computed = _without(embedding, ws, set(ws.folded)) if ws.folded else embedding
     try:
         # The caller does not wait for the mark (``ingest/write/marks.py``): the memories are
@@ -147,9 +145,3 @@ async def _vectors(sync: IndexSync, ws: WriteSet) -> list[list[float]]:
         raise
     computed = dict(zip((m.id for m in rest), await fresh, strict=True))
     return [early[m.id] if m.id in early else computed[m.id] for m in ws.memories]
-
-
-def _after_another(reason: str | None) -> str:
-    """The reason of a link made to the end of a chain another write extended since the
-    caller read it (``cypher/ingest_supersede_batch.cypher``)."""
-    return f"{reason or 'superseded'} (after a concurrent change)"

@@ -5,12 +5,13 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from core.ids import new_id
+from core.ingest_types import FactConflict
 from core.settings import IngestSettings
 from core.types import Memory, NewMemory
 from graph.tenant import TenantGraph
+from graph.write_ops import SupersedeLink
 from ingest.extract.corrections import Action, FactPlan, plan_fact
 from ingest.extract.extraction import Candidate
 from ingest.extract.procedures import QUANTITY, parameter_update
@@ -141,21 +142,21 @@ class FactPlanner:
         fact it replaces, or a conflict with each fact it contradicts."""
         for old in plan.existing:
             if plan.action is Action.SUPERSEDE:
-                ws.pairs.append({"old_id": old.id, "new_id": memory.id, "reason": plan.reason})
+                ws.pairs.append(SupersedeLink(old.id, memory.id, plan.reason))
             elif plan.action is Action.CONFLICT:
-                ws.conflicts.append(self.conflict_row(memory, old, plan, at))
+                ws.conflicts.append(self.conflict(memory, old, plan, at))
 
     @staticmethod
-    def conflict_row(memory: Memory, old: Memory, plan: FactPlan, at: float) -> dict[str, Any]:
-        return {
-            "id": new_id(),
-            "memory_id": memory.id,
-            "existing_id": old.id,
-            "subject": memory.subject or "",
-            "predicate": memory.predicate or "",
-            "reason": plan.reason or "contradiction",
-            "at": at,
-        }
+    def conflict(memory: Memory, old: Memory, plan: FactPlan, at: float) -> FactConflict:
+        return FactConflict(
+            id=new_id(),
+            memory_id=memory.id,
+            existing_id=old.id,
+            subject=memory.subject or "",
+            predicate=memory.predicate or "",
+            reason=plan.reason or "contradiction",
+            at=at,
+        )
 
 
 def fact_keys(tenant_id: str, found: Iterable[Candidate]) -> list[tuple[str, ...]]:

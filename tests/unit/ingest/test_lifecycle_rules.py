@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from core.lifecycle_types import FeedbackOutcome, JobName
+from core.lifecycle_types import FeedbackOutcome, JobName, MemoryDigest
 from core.settings import LifecycleSettings
 from ingest.lifecycle.decay import _effective
 from ingest.lifecycle.duplicates import compatible, plan_merges
@@ -21,7 +21,7 @@ from ingest.lifecycle.similarity import similar_pairs
 from ingest.lifecycle.upkeep import drifted
 
 
-def row(i: str, entities: tuple[str, ...] = (), **extra: Any) -> dict[str, Any]:
+def row(i: str, entities: tuple[str, ...] = (), **extra: Any) -> MemoryDigest:
     base = {
         "id": i,
         "entity_ids": list(entities),
@@ -33,7 +33,7 @@ def row(i: str, entities: tuple[str, ...] = (), **extra: Any) -> dict[str, Any]:
         "created_at": 100.0,
         "importance": 0.5,
     }
-    return {**base, **extra}
+    return MemoryDigest(**{**base, **extra})
 
 
 def test_the_more_specific_memory_wins_and_pins_never_lose() -> None:

@@ -1,0 +1,92 @@
+"""The memory writes the ``Brain`` facade offers (``brain.memory_writes``): remember, supersede,
+forget, erase and the core-memory changes, over the one ``MemoryWriter``.
+
+Each write keeps the read side's caches true: a change to a pinned memory invalidates the
+tenant's core memory (``retrieval/core_cache.py``), an erase of an entity its name cache, and
+new or corrected memories queue a refresh of the profiles of the entities they are about.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from api.disk import DiskPurge
+from core.errors import InvalidInput
+from core.ids import check_id
+from core.types import EraseReport, Memory, NewMemory
+from ingest.service import IngestService
+from resolution.resolver import Resolver
+from retrieval.core_cache import CoreCache
+
+
+class MemoryWrites:
+    """Checks ids, writes through the ingest side's writer, keeps the caches fresh."""
+
+    def __init__(
+        self, ingest: IngestService, resolver: Resolver, core: CoreCache, disk: DiskPurge
+    ) -> None:
+        self.ingest = ingest
+        self.writer = ingest.writer
+        self.resolver = resolver
+        self.core = core
+        self.disk = disk
+
+    async def remember_many(self, tenant_id: str, items: Sequence[NewMemory]) -> list[Memory]:
+        stored = await self.writer.remember(tenant_id, items)
+        if any(m.pinned for m in stored):
+            self.core.invalidate(tenant_id)  # core memory shows it on the next read
+        await self.ingest.refresh_profiles_later(
+            tenant_id, [e for m in stored for e in m.entity_ids]
+        )
+        return stored
+
+    async def supersede(
+        self, tenant_id: str, memory_id: str, content: str, reason: str | None = None
+    ) -> Memory:
+        new = await self.writer.supersede(tenant_id, check_id(memory_id), content, reason)
+        if new.pinned:
+            self.core.invalidate(tenant_id)  # the new version replaces the old in core
+        await self.ingest.refresh_profiles_later(tenant_id, new.entity_ids)
+        return new
+
+    async def forget(self, tenant_id: str, memory_id: str) -> Memory:
+        forgotten = await self.writer.forget(tenant_id, check_id(memory_id))
+        if forgotten.pinned:
+            self.core.invalidate(tenant_id)
+        return forgotten
+
+    async def erase(
+        self,
+        tenant_id: str,
+        memory_ids: Sequence[str],
+        entity_id: str | None,
+        user_id: str | None,
+    ) -> EraseReport:
+        """See ``Brain.erase``."""
+        entity = check_id(entity_id, "entityId") if entity_id is not None else None
+        report = await self.writer.erase(
+            tenant_id,
+            memory_ids,
+            entity,
+            user_id,
+            reprofile=self.resolver.profiles.reprofile_entities,
+            purge=self.disk.after_erase,
+        )
+        if report.entity_ids:
+            self.resolver.names.invalidate(tenant_id)
+        self.core.invalidate(tenant_id)
+        return report
+
+    async def update_core(self, tenant_id: str, memory_id: str, content: str) -> Memory:
+        current = await self.writer.graph.tenant(tenant_id).get_memory(check_id(memory_id))
+        if not current.pinned:
+            raise InvalidInput(f"memory {memory_id} is not core memory", field="id")
+        return await self.supersede(tenant_id, memory_id, content, "core memory updated")
+
+    async def unpin_core(self, tenant_id: str, memory_id: str) -> Memory:
+        tenant = self.writer.graph.tenant(tenant_id)
+        await tenant.get_memory(check_id(memory_id))
+        await tenant.set_pinned([memory_id], False)
+        self.core.invalidate(tenant_id)
+        await self.writer.sync.show(tenant_id, changes={memory_id: {"pinned": False}})
+        return await tenant.get_memory(memory_id)
