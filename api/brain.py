@@ -346,6 +346,11 @@ class Brain:
     ) -> list[DescribedQuestion]:
         return await self.entity_ops.identity_questions(tenant_id, first, after)
 
+    async def identity_decisions(
+        self, tenant_id: str, entity_id: str, limit: int = 50
+    ) -> list[dict[str, Any]]:
+        return await self.entity_ops.identity_decisions(tenant_id, entity_id, limit)
+
     async def confirm_same_entity(
         self,
         tenant_id: str,

@@ -118,12 +118,15 @@ class EntityOperations:
         described = describe_all(entities, parents)
         return [DescribedQuestion(q, described) for q in found]
 
-    async def identity_decisions(self, tenant_id: str, entity_id: str) -> list[dict[str, Any]]:
-        """The write path's automatic identity decisions about an entity, newest first
-        (``brain identity decisions``); NotFound for an unknown entity."""
+    async def identity_decisions(
+        self, tenant_id: str, entity_id: str, limit: int = 50
+    ) -> list[dict[str, Any]]:
+        """The write path's automatic identity decisions that chose, created or weighed an
+        entity, newest first (``identityDecisions``, ``brain identity decisions``); NotFound
+        for an unknown entity."""
         tenant = self.graph.tenant(tenant_id)
         await tenant.get_entity(check_id(entity_id, "entityId"))
-        return await tenant.identity_decisions(entity_id)
+        return await tenant.identity_decisions(entity_id, limit)
 
     async def confirm_same_entity(
         self,

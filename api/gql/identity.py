@@ -1,10 +1,10 @@
-"""GraphQL identity curation: `identityQuestions`, `confirmSameEntity`,
+"""GraphQL identity curation: `identityQuestions`, `identityDecisions`, `confirmSameEntity`,
 `confirmDistinctEntities` (types, result unions and resolvers together)."""
 
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated
+from typing import Annotated, Any
 
 import strawberry
 
@@ -77,6 +77,65 @@ class IdentityQuestionConnection:
 
 
 @strawberry.type
+class WeighedCandidate:
+    """A same-named entity a decision weighed, with its score and why."""
+
+    entity_id: strawberry.ID
+    score: float
+    reason: str | None
+
+
+@strawberry.type
+class IdentityDecision:
+    """Who the write path took a mention to be, with the scores that decided it: the record
+    that lets a wrong link be found (and undone with `confirmSameEntity`, `mergeEntities` /
+    `unmergeEntities`)."""
+
+    id: strawberry.ID
+    mention: str = strawberry.field(description="The name as written.")
+    memory_id: strawberry.ID | None = strawberry.field(
+        description="The memory (a turn, a document chunk) whose text it was."
+    )
+    entity_id: strawberry.ID | None = strawberry.field(
+        description="The entity it was linked to or created as."
+    )
+    outcome: str = strawberry.field(
+        description="linked (to a known entity), new (a different person), or provisional "
+        "(could not tell: an open identity question)."
+    )
+    candidates: list[WeighedCandidate] = strawberry.field(
+        description="The known same-named entities weighed, best first as scored."
+    )
+    at: datetime | None
+
+    @staticmethod
+    def of(row: dict[str, Any]) -> IdentityDecision:
+        ids, scores = row.get("candidates") or [], row.get("scores") or []
+        reasons = row.get("reasons") or []
+        return IdentityDecision(
+            id=strawberry.ID(row["id"]),
+            mention=row.get("mention") or "",
+            memory_id=row.get("memory_id"),
+            entity_id=row.get("entity_id"),
+            outcome=row.get("outcome") or "",
+            candidates=[
+                WeighedCandidate(
+                    entity_id=strawberry.ID(i),
+                    score=float(scores[n]) if n < len(scores) else 0.0,
+                    reason=reasons[n] if n < len(reasons) and reasons[n] else None,
+                )
+                for n, i in enumerate(ids)
+            ],
+            at=to_datetime(float(row["at"])) if row.get("at") is not None else None,
+        )
+
+
+@strawberry.type
+class IdentityDecisionList:
+    decisions: list[IdentityDecision]
+
+
+@strawberry.type
 class DistinctEntities:
     entity_id: strawberry.ID
     other_id: strawberry.ID
@@ -85,6 +144,10 @@ class DistinctEntities:
 IdentityQuestionsResult = Annotated[
     IdentityQuestionConnection | InvalidInputError | ForbiddenError,
     strawberry.union("IdentityQuestionsResult"),
+]
+IdentityDecisionsResult = Annotated[
+    IdentityDecisionList | NotFoundError | InvalidInputError | ForbiddenError,
+    strawberry.union("IdentityDecisionsResult"),
 ]
 ConfirmSameResult = Annotated[
     EntityMerge | NotFoundError | InvalidInputError | ConflictError | ForbiddenError,
@@ -114,6 +177,18 @@ class IdentityQuery:
         pairs, page_info = paginate(page, size, lambda q: encode_cursor(q.question.entity.id))
         edges = [IdentityQuestionEdge(cursor=c, node=IdentityQuestion.of(q)) for c, q in pairs]
         return IdentityQuestionConnection(edges=edges, page_info=page_info)
+
+    @strawberry.field(
+        description="The write path's automatic identity decisions that linked, created or "
+        "weighed an entity, newest first, each with its scores."
+    )
+    async def identity_decisions(
+        self, info: Info, entity_id: strawberry.ID, first: int = 50
+    ) -> IdentityDecisionsResult:
+        ctx = info.context
+        size = check_first(first, ctx.brain.settings.api.max_page_size)
+        rows = await ctx.brain.identity_decisions(ctx.tenant, str(entity_id), size)
+        return IdentityDecisionList(decisions=[IdentityDecision.of(r) for r in rows])
 
 
 @strawberry.type

@@ -49,7 +49,7 @@ def _org(result: dict[str, Any], name: str) -> dict[str, Any]:
     return found
 
 
-async def test_four_sarahs_and_a_cue(brain: Brain, tenant_id: str) -> None:
+async def test_four_sarahs_and_a_cue(brain: Brain, tenant_id: str, other_tenant_id: str) -> None:
     """The issue's turns, one per session: four different Sarahs, then a known one re-mentioned
     with a cue links to her (and not to a same-named one)."""
     _, key = await create_key(brain.graph, tenant_id)
@@ -82,11 +82,16 @@ async def test_four_sarahs_and_a_cue(brain: Brain, tenant_id: str) -> None:
     again = await _turn(client, "s5", "Sarah from Brightpath sent the logo.")
     assert _person(again)["id"] == designer["id"]
     assert await brain.graph.tenant(tenant_id).entity_count() == 8  # 4 Sarahs, 3 orgs, Cork
-    decisions = await brain.graph.tenant(tenant_id).identity_decisions(designer["id"])
-    linked = [d for d in decisions if d["outcome"] == "linked"]
-    assert linked and linked[0]["memory_id"] == again["episode"]["id"]
-    scores = dict(zip(linked[0]["candidates"], linked[0]["scores"], strict=True))
+    found = await client.data(DECISIONS, id=designer["id"])
+    linked = [d for d in found["identityDecisions"]["decisions"] if d["outcome"] == "linked"]
+    assert linked and linked[0]["memoryId"] == again["episode"]["id"]
+    assert linked[0]["mention"] == "Sarah" and linked[0]["entityId"] == designer["id"]
+    scores = {c["entityId"]: c["score"] for c in linked[0]["candidates"]}
     assert scores[designer["id"]] == 1.0 and scores[okafor["id"]] == 0.0
+    assert set(scores) == sarahs  # every Sarah known then was weighed
+    other = Client(brain, (await create_key(brain.graph, other_tenant_id))[1])
+    unseen = (await other.data(DECISIONS, id=designer["id"]))["identityDecisions"]
+    assert unseen["__typename"] == "NotFoundError"  # another tenant's entity
 
 
 async def test_undecidable_mention_is_provisional_and_curated(
@@ -217,6 +222,9 @@ async def test_a_provisional_namesake_is_not_left_out_of_reads(
 
 CONSOLIDATE = """mutation { consolidate(tasks: [REPROFILE, PROPOSE_IDENTITIES]) {
   __typename ... on ConsolidationReport { runs { job status counts { name value } } } } }"""
+DECISIONS = """query($id: ID!) { identityDecisions(entityId: $id) {
+  __typename ... on IdentityDecisionList { decisions { id mention memoryId entityId outcome at
+    candidates { entityId score reason } } } ... on Error { message } } }"""
 PROPOSALS = """query { identityQuestions(first: 10) { ... on IdentityQuestionConnection {
   edges { node { entity { id } candidates { entity { id } score proposed } } } } } }"""
 
