@@ -41,6 +41,7 @@ from core.lifecycle_types import (
     JobRun,
     MemoryMerge,
 )
+from core.resolution_types import IdentityDecision
 from core.retrieval_types import (
     AssembledContext,
     ContextRequest,
@@ -348,7 +349,7 @@ class Brain:
 
     async def identity_decisions(
         self, tenant_id: str, entity_id: str, limit: int = 50
-    ) -> list[dict[str, Any]]:
+    ) -> list[IdentityDecision]:
         return await self.entity_ops.identity_decisions(tenant_id, entity_id, limit)
 
     async def confirm_same_entity(

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from core.errors import Conflict, InvalidInput, NotFound
 from core.ids import check_id
+from core.resolution_types import IdentityDecision
 from core.types import Entity, EntityMerge, EntityRelation, EntityType
 from core.validation import check_text
 from graph.identity_ops import IdentityQuestion
@@ -120,7 +120,7 @@ class EntityOperations:
 
     async def identity_decisions(
         self, tenant_id: str, entity_id: str, limit: int = 50
-    ) -> list[dict[str, Any]]:
+    ) -> list[IdentityDecision]:
         """The write path's automatic identity decisions that chose, created or weighed an
         entity, newest first (``identityDecisions``, ``brain identity decisions``); NotFound
         for an unknown entity."""

@@ -206,8 +206,8 @@ async def identity(
             }
             print(json.dumps(row))
     elif action == "decisions":
-        for row in await brain.entity_ops.identity_decisions(tenant_id, ids[0]):
-            print(json.dumps(row, default=str))
+        for decision in await brain.identity_decisions(tenant_id, ids[0]):
+            print(json.dumps(dataclasses.asdict(decision)))
     elif action == "same":
         merge = await brain.confirm_same_entity(tenant_id, ids[0], ids[1], reason, by="cli")
         print(json.dumps({"merge": merge.id, "keep": merge.keep_id, "drop": list(merge.drop_ids)}))

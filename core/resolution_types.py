@@ -46,3 +46,19 @@ class References:
     excluded: tuple[str, ...] = ()  # people its names did not mean (namesakes, asked about)
     described: tuple[str, ...] = ()  # the resolved entities by their key facts
     tracked: tuple[TrackedEntity, ...] = ()  # the session's entities, most salient first
+
+
+@dataclass(frozen=True)
+class IdentityDecision:
+    """Who the write path took a mention to be, with the scores that decided it: a recorded
+    automatic decision (``identityDecisions``), so a wrong link can be found and undone."""
+
+    id: str
+    mention: str  # the name as written
+    outcome: str  # linked | new | provisional
+    entity_id: str | None = None  # the entity linked to or created
+    memory_id: str | None = None  # the memory whose text it was
+    candidates: tuple[str, ...] = ()  # the same-named entities weighed
+    scores: tuple[float, ...] = ()  # one per candidate
+    reasons: tuple[str | None, ...] = ()  # one per candidate
+    at: float | None = None

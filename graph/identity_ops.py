@@ -15,9 +15,10 @@ from typing import Any
 
 from core.clock import now
 from core.errors import InvalidInput, NotFound
+from core.resolution_types import IdentityDecision
 from core.types import Entity, EntityType
 from graph.entities import EntityOps, _entity_row
-from graph.records import entity_from
+from graph.records import entity_from, identity_decision_from
 
 MAX_REASON = 500
 
@@ -94,10 +95,10 @@ class IdentityOps(EntityOps):
         if rows:
             await self.write("identity_decisions_save", rows=list(rows))
 
-    async def identity_decisions(self, entity_id: str, limit: int = 50) -> list[dict[str, Any]]:
+    async def identity_decisions(self, entity_id: str, limit: int = 50) -> list[IdentityDecision]:
         """The automatic decisions that chose, created or weighed ``entity_id``, newest first."""
         rows = await self.read("identity_decisions_of", id=entity_id, limit=int(limit))
-        return [dict(r["d"]) for r in rows]
+        return [identity_decision_from(r["d"]) for r in rows]
 
     async def identity_questions(
         self, first: int, after: str | None = None

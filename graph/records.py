@@ -39,6 +39,7 @@ from core.lifecycle_types import (
     MemoryMerge,
     Restatement,
 )
+from core.resolution_types import IdentityDecision
 from core.types import Entity, EntityMerge, EntityRelation, Memory
 
 # Every property and parameter name that holds an instant, in any statement: a number under
@@ -166,6 +167,20 @@ def entity_from(props: Mapping[str, Any]) -> Entity:
         if key in data:
             data[key] = tuple(data[key])
     return Entity.model_validate(data)
+
+
+def identity_decision_from(props: Mapping[str, Any]) -> IdentityDecision:
+    return IdentityDecision(
+        id=str(props["id"]),
+        mention=str(props.get("mention") or ""),
+        outcome=str(props.get("outcome") or ""),
+        entity_id=props.get("entity_id"),
+        memory_id=props.get("memory_id"),
+        candidates=tuple(props.get("candidates") or ()),
+        scores=tuple(float(x) for x in props.get("scores") or ()),
+        reasons=tuple(props.get("reasons") or ()),
+        at=float(props["at"]) if props.get("at") is not None else None,
+    )
 
 
 def merge_from(props: Mapping[str, Any]) -> EntityMerge:

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any
+from typing import Annotated
 
 import strawberry
 
@@ -15,6 +15,7 @@ from api.gql.errors import ConflictError, ForbiddenError, InvalidInputError, Not
 from api.gql.nodes import EntityNode
 from api.gql.pagination import PageInfo, check_first, decode_cursor, encode_cursor, paginate
 from core.clock import to_datetime
+from core.resolution_types import IdentityDecision as Decision
 
 Info = strawberry.Info[Context, None]
 
@@ -109,24 +110,22 @@ class IdentityDecision:
     at: datetime | None
 
     @staticmethod
-    def of(row: dict[str, Any]) -> IdentityDecision:
-        ids, scores = row.get("candidates") or [], row.get("scores") or []
-        reasons = row.get("reasons") or []
+    def of(found: Decision) -> IdentityDecision:
         return IdentityDecision(
-            id=strawberry.ID(row["id"]),
-            mention=row.get("mention") or "",
-            memory_id=row.get("memory_id"),
-            entity_id=row.get("entity_id"),
-            outcome=row.get("outcome") or "",
+            id=strawberry.ID(found.id),
+            mention=found.mention,
+            memory_id=strawberry.ID(found.memory_id) if found.memory_id else None,
+            entity_id=strawberry.ID(found.entity_id) if found.entity_id else None,
+            outcome=found.outcome,
             candidates=[
                 WeighedCandidate(
                     entity_id=strawberry.ID(i),
-                    score=float(scores[n]) if n < len(scores) else 0.0,
-                    reason=reasons[n] if n < len(reasons) and reasons[n] else None,
+                    score=found.scores[n] if n < len(found.scores) else 0.0,
+                    reason=found.reasons[n] if n < len(found.reasons) else None,
                 )
-                for n, i in enumerate(ids)
+                for n, i in enumerate(found.candidates)
             ],
-            at=to_datetime(float(row["at"])) if row.get("at") is not None else None,
+            at=to_datetime(found.at),
         )
 
 
