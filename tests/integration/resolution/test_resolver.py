@@ -11,7 +11,7 @@ import pytest
 from api.brain import Brain
 from core.errors import BackendError, InvalidInput
 from core.settings import ResolutionSettings, Settings
-from core.types import EntityType, NewMemory
+from core.types import Entity, EntityType, NewMemory
 from graph.runtime import GraphRuntime, open_graph
 from resolution.gazetteer import KnownName
 from resolution.resolver import Resolver
@@ -171,13 +171,9 @@ def test_fastcoref_configured_but_absent_fails_at_start(resolver: Resolver) -> N
         Resolver(resolver.graph, resolver.embedder, ResolutionSettings(coref="fastcoref"))
 
 
-async def test_entities_are_reused_only_until_the_tenant_changes_them(
-    resolver: Resolver, tenant_id: str
-) -> None:
-    """A resolve keeps the namesakes it weighed (``entity_cache.py``), and the next one uses
-    them; a write that only touches memories leaves them valid, a write that changes an
-    entity makes them stale: here the two Peters swap organisations, and the same cue
-    settles on the other one."""
+async def _two_peters(resolver: Resolver, tenant_id: str) -> tuple[Entity, ...]:
+    """Acme Media, Globex Labs, Peter Novak (of Acme) and Peter Okafor (of Globex), with
+    their profiles built."""
     g = resolver.graph.tenant(tenant_id)
     acme = await g.create_entity("Acme Media", EntityType.ORG, at=AT)
     globex = await g.create_entity("Globex Labs", EntityType.ORG, at=AT)
@@ -186,6 +182,18 @@ async def test_entities_are_reused_only_until_the_tenant_changes_them(
     await g.update_entity(novak.id, parent_id=acme.id)
     await g.update_entity(okafor.id, parent_id=globex.id)
     await resolver.profiles.refresh(tenant_id, [novak.id, okafor.id])  # no write on reads
+    return acme, globex, novak, okafor
+
+
+async def test_entities_are_reused_only_until_the_tenant_changes_them(
+    resolver: Resolver, tenant_id: str
+) -> None:
+    """A resolve keeps the namesakes it weighed (``entity_cache.py``), and the next one uses
+    them; a write that only touches memories leaves them valid, a write that changes an
+    entity makes them stale: here the two Peters swap organisations, and the same cue
+    settles on the other one."""
+    g = resolver.graph.tenant(tenant_id)
+    acme, globex, novak, okafor = await _two_peters(resolver, tenant_id)
     query = "What did Peter from Acme Media say?"
 
     def meant(result: object) -> list[str]:
@@ -221,14 +229,8 @@ async def test_kept_entities_and_names_are_renewed_in_the_background_after_the_t
     nlp = await resolver.parser.load()
     other = await open_graph(settings, attach=True)  # a second process on the same graph
     try:
-        g, elsewhere = embedded_graph.store.tenant(tenant_id), other.store.tenant(tenant_id)
-        acme = await g.create_entity("Acme Media", EntityType.ORG, at=AT)
-        globex = await g.create_entity("Globex Labs", EntityType.ORG, at=AT)
-        novak = await g.create_entity("Peter Novak", EntityType.PERSON, at=AT)
-        okafor = await g.create_entity("Peter Okafor", EntityType.PERSON, at=AT)
-        await g.update_entity(novak.id, parent_id=acme.id)
-        await g.update_entity(okafor.id, parent_id=globex.id)
-        await resolver.profiles.refresh(tenant_id, [novak.id, okafor.id])
+        elsewhere = other.store.tenant(tenant_id)
+        acme, globex, novak, okafor = await _two_peters(resolver, tenant_id)
         query = "What did Peter from Acme Media say?"
 
         async def meant() -> list[str]:
