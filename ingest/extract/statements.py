@@ -19,6 +19,8 @@ from dataclasses import replace
 from typing import Any
 
 from ingest.extract import rules
+from ingest.extract import statement_changes as changes
+from ingest.extract import statement_copular as copular
 from ingest.extract import statement_facts as facts
 from ingest.extract import statement_parts as parts
 from ingest.extract import statement_prefs as prefs
@@ -37,9 +39,7 @@ from ingest.extract.statement_words import (
     REPORTING,
     SCHEDULING,
     SUBJECTS,
-    SUBSTITUTING,
     TAKING_OVER,
-    VAGUE,
 )
 
 Token = Any  # spacy.tokens.Token; spaCy is untyped here
@@ -295,7 +295,7 @@ def _read(verb: Token, subj: Token | None, s: Sentence) -> list[Extracted]:
     if lemma == "be" and subj is not None and subj.lower_ == "i":
         return prefs.fan(verb, s)  # "I'm a big fan of short headlines"
     if lemma in {"be", "become"} and subj is not None:
-        return _copular(verb, subj, s)
+        return copular.copular(verb, subj, s)
     if subj is not None and parts.misread_copula(verb):
         # "The default branch is develop": the small model reads a progressive; the word
         # after "is" is the value.
@@ -306,10 +306,10 @@ def _read(verb: Token, subj: Token | None, s: Sentence) -> list[Extracted]:
     if subj is not None and (found := _stated(verb, lemma, subj, s)):
         return found
     changing = parts.changing(verb) or (lemma in LOCATING and subj is not None)
-    if changing and (found := _change(verb, subj, s)):
+    if changing and (found := changes.change(verb, subj, s)):
         return found
     if lemma in PLACING and subj is not None and parts.subject_kind(subj) == "topic":
-        return _change(verb, subj, s)  # "the status dashboard sits on Grafana Cloud"
+        return changes.change(verb, subj, s)  # "the status dashboard sits on Grafana Cloud"
     if lemma in _ROUTING and subj is not None and (found := _routed(verb, subj, s)):
         return found
     if subj is not None and subj.lower_ in {"i", "we"}:
@@ -408,275 +408,3 @@ def _commands(verb: Token) -> bool:
 
 
 # -- facts -------------------------------------------------------------------------------------
-
-
-def _copular(verb: Token, subj: Token, s: Sentence) -> list[Extracted]:
-    """ "X is Y", "X is on Y", "X is now Y", "X is no longer Y", "X is hosted on Y"."""
-    attr = next((c for c in verb.children if c.dep_ in {"attr", "oprd"}), None)
-    acomp = next((c for c in verb.children if c.dep_ == "acomp"), None)
-    located = parts.location(verb)
-    owner = parts.named_owner(subj)
-    if owner is not None:  # "Globex's CTO is Omar Haddad"
-        return facts.owned(subj, owner, attr or _named_acomp(acomp), located, s)
-    kind = parts.subject_kind(subj)
-    if kind is None:
-        return []
-    named_value = acomp is not None and (acomp.pos_ == "PROPN" or parts.attribute_noun(subj))
-    if attr is None and acomp is not None and (parts.numeric(acomp) or named_value):
-        attr = acomp  # "the newsletter tool is Mailchimp" (read as an adjective)
-    moved = _up_or_down(verb)
-    if attr is None and moved is not None:
-        attr = moved  # "traffic is up to 3000 visits a day"
-    if attr is None and located is None:  # "the cadence is now one week", "it's Friday"
-        near = [
-            *verb.children,
-            *(g for c in verb.children if c.dep_ == "advmod" for g in c.children),
-        ]
-        attr = next((c for c in near if c.dep_ == "npadvmod" and _dated(c)), None)
-    if attr is None and located is None:
-        passive = next((c for c in verb.children if c.dep_ in {"acomp", "xcomp"}), None)
-        if passive is not None and passive.lemma_.lower() in LOCATING:
-            located = parts.location(passive)
-        if located is None:
-            return []
-    dated = parts.dated_as(subj)
-    if dated == "old":
-        return []  # "the old address was 4 Mill Lane": a value no longer current
-    moved = moved or _quantified_move(attr)  # "traffic is up to 3000" read as "up to 3000"
-    if attr is not None and attr.pos_ == "NOUN" and _indefinite(attr) and kind == "topic":
-        return []  # "the launch was a success", "the project is a nightmare": a judgement
-    negated = parts.negated(verb)
-    correction = parts.now(verb) or negated or verb.lemma_.lower() == "become" or dated == "new"
-    correction = correction or moved is not None
-    if kind == "name":
-        return _named(verb, subj, attr, located, negated, correction, s)
-    adjective_value = attr is not None and attr.pos_ == "ADJ" and parts.attribute_noun(subj)
-    vague = attr is not None and attr.pos_ in {"PRON", "ADJ"} and not parts.numeric(attr)
-    if vague and not adjective_value:
-        return []  # "X is great", "X is it"
-    if (
-        attr is not None
-        and not parts.numeric(attr)
-        and (attr.lemma_.lower() in VAGUE or parts.judged(attr))
-    ):
-        return []  # "color-coding is a great way to ...": an opinion, not a value
-    if attr is not None and parts.judged_value(attr):
-        return []  # "the colors were amazing", "the colors are so vivid"
-    if attr is not None and (attr.lemma_ == subj.lemma_ or parts.speakers(attr)):
-        return []  # "progress is progress", "the Hobbit is one of my favorites"
-    if attr is not None:
-        value = parts.value(attr)
-        if len(value.split()) > _LONGEST_VALUE:
-            return []  # "this promotion is a reward for all the hustle ...": a thought
-        return [facts.fact(s, subj, kind, "value", value, negated, correction)]
-    assert located is not None
-    when = located.ent_type_ in {"DATE", "TIME"}  # "the weekly sync is on Monday"
-    pred = "value" if when else "location"
-    return [facts.fact(s, subj, kind, pred, parts.value(located), negated, correction)]
-
-
-def _up_or_down(verb: Token) -> Token | None:
-    for adv in verb.children:
-        if adv.dep_ == "advmod" and adv.lower_ in {"up", "down"}:
-            to = next((c for c in adv.children if c.dep_ == "prep" and c.lower_ == "to"), None)
-            pobj = next((c for c in to.children if c.dep_ == "pobj"), None) if to else None
-            if pobj is not None and parts.numeric(pobj):
-                return pobj
-    return None
-
-
-def _quantified_move(attr: Token | None) -> Token | None:
-    if attr is None:
-        return None
-    moved = any(
-        c.dep_ == "quantmod" and c.lower_ in {"up", "down"}
-        for t in attr.subtree
-        for c in t.children
-    )
-    return attr if moved else None
-
-
-def _indefinite(attr: Token) -> bool:
-    """ "a success", "a waste of time": a kind, not a value (numbers aside: "a week"; a
-    relation to a name stays: "a subsidiary of Orion Holdings")."""
-    det = any(c.dep_ == "det" and c.lower_ in {"a", "an"} for c in attr.children)
-    of = next((c for c in attr.children if c.dep_ == "prep" and c.lower_ == "of"), None)
-    pobj = next((c for c in of.children if c.dep_ == "pobj"), None) if of else None
-    related = pobj is not None and pobj.pos_ == "PROPN"
-    return det and not parts.numeric(attr) and not related
-
-
-def _dated(tok: Token) -> bool:
-    return parts.numeric(tok) or tok.ent_type_ in {"DATE", "TIME"}
-
-
-_LONGEST_VALUE = 8  # words; "500 visits a week", "head of procurement at Dunmore Foods"
-
-
-def _named_acomp(acomp: Token | None) -> Token | None:
-    return acomp if acomp is not None and acomp.pos_ == "PROPN" else None
-
-
-def _named(
-    verb: Token,
-    subj: Token,
-    attr: Token | None,
-    located: Token | None,
-    negated: bool,
-    correction: bool,
-    s: Sentence,
-) -> list[Extracted]:
-    """A named subject: "Sarah Okafor is the head of procurement at our client Dunmore Foods"
-    states a role and an employer, each as a statement of its own."""
-    if attr is None:
-        assert located is not None
-        org = parts.proper(located)
-        if org is None:
-            return []
-        pred = "location" if parts.place(org) else "employer"
-        return [facts.fact(s, subj, "name", pred, parts.value(org), negated, correction)]
-    said_as_role = attr.pos_ == "NOUN" or (attr.pos_ == "PROPN" and parts.acronym(attr))
-    if not said_as_role or parts.numeric(attr) or not parts.role_noun(attr):
-        return []
-    if parts.place(subj):
-        return []  # "Barcelona is a must-visit city": a place has no role
-    role = parts.role(attr)
-    out = [facts.fact(s, subj, "name", "role", role, negated, correction)]
-    org = parts.employer(attr) or parts.employer(verb)
-    if org is not None:
-        out.append(facts.fact(s, subj, "name", "employer", org, negated, correction))
-    if len(out) > 1:
-        name = parts.subject_text(subj)
-        out = [_restated(e, name) for e in out]
-    return out
-
-
-def _change(verb: Token, subj: Token | None, s: Sentence) -> list[Extracted]:
-    """ "We moved the staging server to AWS", "the threshold changed to 90%", "Peter moved to
-    Berlin": the thing changed (the object, else the subject) gets the value after "to"."""
-    lemma = verb.lemma_.lower()
-    bare = parts.bare_value(verb)
-    thing = _changed_thing(verb, subj, bare)
-    if thing is None:
-        return []
-    kind = parts.subject_kind(thing)
-    target = _new_value(verb, subj)
-    if kind is None or (target is None and bare is None):
-        return []
-    if target is not None:
-        value = parts.value(target)
-    else:
-        assert bare is not None
-        value = bare.text if _for_topic(bare) is thing else parts.bare_text(bare)
-    pred = "location" if lemma in LOCATING or parts.location(verb) is not None else "value"
-    if target is not None and target.ent_type_ in {"DATE", "TIME"}:
-        pred = "value"  # "the webinar moves to Wednesdays": when, not where
-    own = _object(verb)
-    if kind == "name" and thing is subj and own is not None and _its(own):
-        pred = own.lemma_.lower()  # "changed its name to Cirrus"
-    elif kind == "name":
-        if lemma not in LOCATING:
-            return []
-        pred = "location"
-    changed = parts.changing(verb) or parts.now(verb)  # "runs on Linode" states, "moved" changes
-    return [facts.fact(s, thing, kind, pred, value, parts.negated(verb), changed)]
-
-
-def _changed_thing(verb: Token, subj: Token | None, bare: Token | None) -> Token | None:
-    """What a change verb changes: the topic after "as" ("dropped Zoom for Google Meet as our
-    video tool"), the object, the subject of a misread "to X", the topic after "for" ("gone
-    from Heroku to Render for the API"), else the subject; the subject itself when the object
-    is its own ("Nimbus has changed its name")."""
-    obj = next((c for c in verb.children if c.dep_ in {"dobj", "nsubjpass"}), None)
-    if _its(obj) and subj is not None and parts.subject_kind(subj) == "name":
-        return subj
-    thing = _as_topic(verb) or obj
-    if thing is None and bare is not None:
-        thing = next((c for c in bare.children if c.dep_ == "nsubj"), None)
-    if thing is None:
-        thing = _for_topic(verb) or (_for_topic(bare) if bare is not None else None)
-    if thing is None and subj is not None and subj.lower_ not in {"we", "i", "you"}:
-        thing = subj
-    return thing
-
-
-def _new_value(verb: Token, subj: Token | None) -> Token | None:
-    """The value a change sets: after "to"; after "with"/"for" for a substitution, or its
-    subject ("Linear has replaced Jira as our issue tracker"); the place of a locating verb."""
-    lemma = verb.lemma_.lower()
-    target = parts.to_value(verb) or _range_end(verb)
-    if target is None and lemma in SUBSTITUTING:
-        target = _substitute(verb)  # "replaced the old CRM with Pipedrive"
-        topic = _as_topic(verb)
-        if target is None and topic is not None and subj is not None:
-            target = subj if subj.lower_ not in {"we", "i", "you"} else None
-    if target is None and lemma in LOCATING | PLACING:
-        obj = _object(verb)
-        target = parts.location(verb) or (parts.location(obj) if obj is not None else None)
-    return target
-
-
-def _range_end(verb: Token) -> Token | None:
-    """ "increased from 200 to 350 dollars": the small model reads "200 to 350 dollars" as one
-    quantity after "from"; its end is the value (``parts.value`` keeps what follows "to")."""
-    for prep in verb.children:
-        if prep.dep_ == "prep" and prep.lower_ == "from":
-            pobj = next((c for c in prep.children if c.dep_ == "pobj"), None)
-            if pobj is not None and any(
-                t.dep_ == "quantmod" and t.lower_ == "to" for t in pobj.subtree
-            ):
-                return pobj
-    return None
-
-
-def _object(verb: Token) -> Token | None:
-    return next((c for c in verb.children if c.dep_ == "dobj"), None)
-
-
-def _as_topic(verb: Token) -> Token | None:
-    """ "We dropped Zoom for Google Meet as our video tool": the topic whose value changed is
-    the one after "as" (the object is the old value)."""
-    for prep in verb.children:
-        if prep.dep_ == "prep" and prep.lower_ == "as":
-            pobj = next((c for c in prep.children if c.dep_ == "pobj"), None)
-            if pobj is not None and parts.subject_kind(pobj) == "topic":
-                return pobj
-    return None
-
-
-def _for_topic(verb: Token) -> Token | None:
-    for prep in verb.children:
-        if prep.dep_ == "prep" and prep.lower_ == "for":
-            pobj = next((c for c in prep.children if c.dep_ == "pobj"), None)
-            if pobj is not None and parts.subject_kind(pobj) == "topic":
-                return pobj
-    return None
-
-
-def _its(thing: Token | None) -> bool:
-    """ "its name", "their office": an attribute of the clause's own subject."""
-    return thing is not None and any(
-        c.dep_ == "poss" and c.lower_ in {"its", "their"} for c in thing.children
-    )
-
-
-def _substitute(verb: Token) -> Token | None:
-    """The new value of a substitution: the object of "with" or "for"."""
-    for prep in verb.children:
-        if prep.dep_ == "prep" and prep.lower_ in {"with", "for"}:
-            pobj = next((c for c in prep.children if c.dep_ == "pobj"), None)
-            if pobj is not None and pobj.pos_ in {"PROPN", "NOUN"}:
-                return pobj
-    return None
-
-
-def _restated(fact: Extracted, name: str) -> Extracted:
-    """One fact of a sentence stating several, as a sentence of its own."""
-    value = fact.object or ""
-    neg = "no longer " if fact.negated else ""
-    if fact.predicate == "employer":
-        text = f"{name} {'no longer works' if fact.negated else 'works'} at {value}."
-    else:
-        article = "the " if " of " in value else ("an " if value[:1] in "aeiou" else "a ")
-        text = f"{name} is {neg}{article}{value}."
-    return Extracted(**{**fact.__dict__, "content": text, "subject_at": 0})
