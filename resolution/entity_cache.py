@@ -12,7 +12,7 @@ valid, and the writers of a new profile or a new parent replace the entities the
 (``ProfileBuilder``, ``linking.py``). Entries are renewed after ``ttl`` seconds: the bound on
 staleness when another process writes the same graph (several API replicas on one Neo4j; the
 embedded engine has one process). An entry past ``ttl`` is still served while one background
-read renews it (``due``, ``renew``), so no request pays for reading a crowd of namesakes again
+read renews it (``CacheRenewal``, over ``due`` and ``renew``), so no request pays for reading a crowd of namesakes again
 because time passed; one past twice ``ttl`` (the renewal failed or never ran) is dropped.
 
 Profile embeddings are kept as arrays (3 KB each instead of ~12 KB of Python floats; the
@@ -22,6 +22,8 @@ kept is read again when context has to weigh it.
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import time
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
@@ -29,6 +31,9 @@ from collections.abc import Iterable, Mapping, Sequence
 import numpy as np
 
 from core.types import Entity
+from graph.store import GraphStore
+
+log = logging.getLogger(__name__)
 
 
 class _Tenant:
@@ -217,3 +222,51 @@ class EntityCache:
             self._profiles -= len(found.profiles)
             return None
         return found
+
+
+class CacheRenewal:
+    """Reads a tenant's kept entities again in the background once they are past the cache's
+    ``ttl`` (``EntityCache.due``); requests keep using the kept ones meanwhile."""
+
+    def __init__(self, graph: GraphStore, cache: EntityCache) -> None:
+        self._graph = graph
+        self._cache = cache
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def start(self, tenant_id: str, writes: int) -> None:
+        """Start a renewal if the tenant's entry is due (a no-op otherwise)."""
+        due = self._cache.due(tenant_id, writes)
+        if due is None:
+            return
+        task = asyncio.ensure_future(self._renew(tenant_id, writes, *due))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def close(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    async def _renew(
+        self, tenant_id: str, writes: int, ids: list[str], profiled: list[str]
+    ) -> None:
+        cache = self._cache
+        since = cache.seq
+        tenant = self._graph.tenant(tenant_id)
+        try:
+            # The entities without their vectors, then in full only those whose profile
+            # embedding changed since it was kept: a few rows, not hundreds of vectors.
+            found = await tenant.renewal_entities(ids, profiled)
+            heads = {i: found[i][1] for i in profiled if i in found}
+            changed = cache.changed_profiles(tenant_id, writes, heads)
+            full = await tenant.resolution_entities(changed, changed) if changed else {}
+        except Exception:  # the kept entries age out at twice the ttl; a later resolve retries
+            log.warning("renewing the entity cache of a tenant failed", exc_info=True)
+            cache.renewed(tenant_id)
+            return
+        if self._graph.entity_writes_of(tenant_id) != writes:
+            cache.renewed(tenant_id)
+            return
+        entities = [full.get(i, entity) for i, (entity, _) in found.items()]
+        carried = [i for i in heads if i not in changed]
+        cache.renew(tenant_id, writes, entities, profiled, since, carried)

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
-import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, field
@@ -34,7 +33,7 @@ from core.text import normalize_name
 from core.types import Entity, EntityType
 from graph.store import GraphStore
 from resolution.disambiguate import Disambiguator, Scored
-from resolution.entity_cache import EntityCache
+from resolution.entity_cache import CacheRenewal, EntityCache
 from resolution.gazetteer import Gazetteer, GazetteerCache, KnownName
 from resolution.identity import PENDING
 from resolution.linking import link_new
@@ -52,7 +51,6 @@ from resolution.types import (
 )
 from retrieval.embedding.embedder import Embedder
 
-log = logging.getLogger(__name__)
 _CREATION_STRIPES = 64  # entity-creation locks, shared by tenants that hash alike
 
 MAX_SESSION_ID = 200
@@ -115,7 +113,7 @@ class Resolver:
         self.profiles = ProfileBuilder(graph, embedder, settings, self.entities)
         self._session_locks: OrderedDict[tuple[str, str], asyncio.Lock] = OrderedDict()
         self._creation_locks = StripedLocks(_CREATION_STRIPES)
-        self._renewals: set[asyncio.Task[None]] = set()  # ``EntityCache.due``, in flight
+        self.renewal = CacheRenewal(graph, self.entities)
 
     async def load(self) -> None:
         """Load the spaCy model now rather than on the first call."""
@@ -300,7 +298,7 @@ class Resolver:
         # Turns and reads alike use what earlier ones read while the tenant's entities have
         # not changed (``entity_cache.py``).
         turn.entities.update(self.entities.get(turn.tenant_id, writes, missing, needs_profile))
-        self._renew_cache(turn.tenant_id, writes)
+        self.renewal.start(turn.tenant_id, writes)  # once the kept entities are past the ttl
         missing = [i for i in missing if i not in turn.entities]
         if missing:
             profiled = [i for i in needs_profile if i in missing]
@@ -311,45 +309,10 @@ class Resolver:
                 self.entities.put(turn.tenant_id, writes, found.values(), profiled, since)
         return {i: turn.entities[i] for i in wanted if i in turn.entities}
 
-    def _renew_cache(self, tenant_id: str, writes: int) -> None:
-        """Read the tenant's cached entities again in the background once they are past the
-        cache's ``ttl``; requests keep using the kept ones meanwhile (``entity_cache.py``)."""
-        due = self.entities.due(tenant_id, writes)
-        if due is None:
-            return
-        task = asyncio.ensure_future(self._renew(tenant_id, writes, *due))
-        self._renewals.add(task)
-        task.add_done_callback(self._renewals.discard)
-
-    async def _renew(
-        self, tenant_id: str, writes: int, ids: list[str], profiled: list[str]
-    ) -> None:
-        since = self.entities.seq
-        tenant = self.graph.tenant(tenant_id)
-        try:
-            # The entities without their vectors, then in full only those whose profile
-            # embedding changed since it was kept: a few rows, not hundreds of vectors.
-            found = await tenant.renewal_entities(ids, profiled)
-            heads = {i: found[i][1] for i in profiled if i in found}
-            changed = self.entities.changed_profiles(tenant_id, writes, heads)
-            full = await tenant.resolution_entities(changed, changed) if changed else {}
-        except Exception:  # the kept entries age out at twice the ttl; a later resolve retries
-            log.warning("renewing the entity cache of a tenant failed", exc_info=True)
-            self.entities.renewed(tenant_id)
-            return
-        if self.graph.entity_writes_of(tenant_id) != writes:
-            self.entities.renewed(tenant_id)
-            return
-        entities = [full.get(i, entity) for i, (entity, _) in found.items()]
-        carried = [i for i in heads if i not in changed]
-        self.entities.renew(tenant_id, writes, entities, profiled, since, carried)
-
     async def close(self) -> None:
         """Stop background cache renewals (the graph is closing)."""
         await self.names.close()
-        for task in list(self._renewals):
-            task.cancel()
-        await asyncio.gather(*self._renewals, return_exceptions=True)
+        await self.renewal.close()
 
     def _pools(
         self, g: Gazetteer, names: Sequence[tuple[int, Mention]]
