@@ -12,8 +12,9 @@ valid, and the writers of a new profile or a new parent replace the entities the
 (``ProfileBuilder``, ``linking.py``). Entries are renewed after ``ttl`` seconds: the bound on
 staleness when another process writes the same graph (several API replicas on one Neo4j; the
 embedded engine has one process). An entry past ``ttl`` is still served while one background
-read renews it (``CacheRenewal``, over ``due`` and ``renew``), so no request pays for reading a crowd of namesakes again
-because time passed; one past twice ``ttl`` (the renewal failed or never ran) is dropped.
+read renews it (``CacheRenewal``, over ``due`` and ``renew``), so no request pays for reading
+a crowd of namesakes again because time passed; one past twice ``ttl`` (the renewal failed or
+never ran) is dropped.
 
 Profile embeddings are kept as arrays (3 KB each instead of ~12 KB of Python floats; the
 same values), at most ``max_profiles`` over all tenants; an entity whose embedding was not
