@@ -62,3 +62,24 @@ class IdentityDecision:
     scores: tuple[float, ...] = ()  # one per candidate
     reasons: tuple[str | None, ...] = ()  # one per candidate
     at: float | None = None
+
+
+@dataclass(frozen=True)
+class NewRelation:
+    """A relation a new person was stated to have ("Sarah from the law firm Brandt & Voss")."""
+
+    target_id: str
+    relation: str  # works_for | belongs_to | located_in | client_of
+    since: float
+
+
+@dataclass(frozen=True)
+class NewIdentity:
+    """A person the write path decided is none of the known entities of that name, or could
+    not tell (``entity.provisional``), as the caller's transaction is to create it: with its
+    role tags and organisation, a scored ``POSSIBLY_SAME_AS`` link to each candidate it may
+    be (id, score), and the relations the text stated."""
+
+    entity: Entity
+    links: tuple[tuple[str, float], ...] = ()
+    relations: tuple[NewRelation, ...] = ()

@@ -27,6 +27,13 @@ def _alias_norm(alias: str) -> str:
     return norm
 
 
+def alias_row(tenant_id: str, text: str) -> dict[str, str]:
+    """An ``Alias`` node's properties: keyed "<tenant>|<normalized alias>" (one unique-index
+    hit inside the tenant)."""
+    norm = _alias_norm(text)
+    return {"key": f"{tenant_id}|{norm}", "norm": norm, "text": text}
+
+
 def _entity_row(
     texts: list[str],
     type: EntityType,
@@ -53,8 +60,7 @@ class EntityOps(Scoped):
         return f"{self.tenant_id}|{norm}"
 
     def _alias_row(self, text: str) -> dict[str, str]:
-        norm = _alias_norm(text)
-        return {"key": self._alias_key(norm), "norm": norm, "text": text}
+        return alias_row(self.tenant_id, text)
 
     async def create_entity(
         self,

@@ -46,7 +46,12 @@ ENTITY_NEUTRAL = frozenset(
         "ingest_conflict_create",
         "ingest_task_dedupe",
         "ingest_task_mention",
+        "ingest_job_create",
+        "ingest_job_update",
         "ingest_job_delete",
+        # A search's access counts, flushed every few seconds: it used to make every turn
+        # after a search read the tenant's entities again.
+        "retrieval_record_access",
         "memory_create",
         "memory_supersede",
         "memory_mark_indexed",

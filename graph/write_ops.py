@@ -17,7 +17,9 @@ from typing import Any
 
 from core.ids import new_id
 from core.ingest_types import FactConflict, Job, TaskPriority
+from core.resolution_types import NewIdentity
 from core.types import Memory
+from graph.entities import alias_row
 from graph.records import job_row
 from graph.scoped import Check, Rows, Step
 
@@ -119,6 +121,51 @@ def mention_tasks(mentions: Sequence[TaskMention]) -> Step:
 def save_identity_decisions(decisions: Sequence[Mapping[str, object]]) -> Step:
     """The resolver's automatic identity decisions, stored with the turn that made them."""
     return Step("identity_decisions_save", {"rows": list(decisions)})
+
+
+def create_identities(
+    tenant_id: str, identities: Sequence[NewIdentity], source_memory_id: str | None
+) -> list[Step]:
+    """The people a turn introduced (``NewIdentity``), each with its aliases, its
+    ``POSSIBLY_SAME_AS`` links and the relations the text stated (citing the turn's memory):
+    run before the memories that link them. The entities are as resolution built them, ids
+    included, so the turn refers to them before they exist."""
+    steps: list[Step] = []
+    for identity in identities:
+        e = identity.entity
+        row = {
+            "id": e.id,
+            "name": e.name,
+            "type": e.type.value,
+            "aliases": list(e.aliases),
+            "parent_id": e.parent_id,
+            "context_tags": list(e.context_tags),
+            "first_seen": e.first_seen,
+            "last_seen": e.last_seen,
+            "provisional": e.provisional,
+        }
+        aliases = [alias_row(tenant_id, a) for a in e.aliases]
+        props = {k: v for k, v in row.items() if v is not None}
+        steps.append(Step("entity_create", {"row": props, "aliases": aliases}))
+    for identity in identities:  # each end of a link or relation exists by now
+        e = identity.entity
+        if identity.links:
+            links = [{"id": i, "score": round(float(s), 4)} for i, s in identity.links]
+            steps.append(
+                Step("identity_link_candidates", {"id": e.id, "links": links, "at": e.first_seen})
+            )
+        for rel in identity.relations:
+            relation = {
+                "id": new_id(),
+                "source_id": e.id,
+                "target_id": rel.target_id,
+                "relation": rel.relation,
+                "since": rel.since,
+                "until": None,
+                "source_memory_id": source_memory_id,
+            }
+            steps.append(Step("entity_relate_once", {"row": relation, "set_parent": False}))
+    return steps
 
 
 def save_turn_session(session_id: str, props: Mapping[str, Any], jobs: Sequence[Job]) -> Step:

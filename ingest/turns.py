@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,6 +31,7 @@ from core.validation import check_content, check_project_id
 from graph.store import GraphStore
 from graph.write_ops import (
     SupersedeLink,
+    create_identities,
     dedupe_tasks,
     mention_tasks,
     save_identity_decisions,
@@ -138,12 +140,22 @@ class TurnRecorder:
     async def _record(
         self, tenant_id: str, turn: TurnInput, content: str, session_id: str, at: float
     ) -> TurnResult:
-        # The turn's own vector needs nothing below: start it now (the model runs in a thread).
-        vector = asyncio.ensure_future(self._embed(indexed_text(content, turn.speaker)))
+        # The turn's own vector needs nothing but the text. It starts once the text is
+        # resolved: the parse and the model would share the cores (and the parse holds the
+        # interpreter), and the graph transaction it then overlaps is mostly waiting.
+        started: list[asyncio.Future[list[float]]] = []
+
+        def vector() -> asyncio.Future[list[float]]:
+            if not started:
+                text = indexed_text(content, turn.speaker)
+                started.append(asyncio.ensure_future(self._embed(text)))
+            return started[0]
+
         try:
             return await self._record_with(tenant_id, turn, content, session_id, at, vector)
         finally:
-            vector.cancel()  # a no-op once persist has it; frees the model on a failed turn
+            for v in started:
+                v.cancel()  # a no-op once persist has it; frees the model on a failed turn
 
     async def _embed(self, text: str) -> list[float]:
         return (await self.writer.embedder.embed_documents([text]))[0]
@@ -155,7 +167,7 @@ class TurnRecorder:
         content: str,
         session_id: str,
         at: float,
-        vector: asyncio.Future[list[float]],
+        vector: Callable[[], asyncio.Future[list[float]]],
     ) -> TurnResult:
         tenant = self.graph.tenant(tenant_id)
         # One read gives the session's window and its entity tracker; the resolver parses
@@ -175,6 +187,7 @@ class TurnRecorder:
         except BaseException:
             speaker.cancel()
             raise
+        vector()  # resolved: the model has the cores (see ``_record``)
         session, _ = await read
         entities = {r.entity.id: r.entity for r in resolution.resolved if r.entity is not None}
         said_by = await speaker
@@ -258,11 +271,13 @@ class TurnRecorder:
                 "turn_speaker": turn.speaker,
                 "turn_index": index,
             }
-            ws.vectors[episode.id] = vector
+            ws.vectors[episode.id] = vector()
             jobs = self._jobs(turn, episode, list(entities), at)
             ws.memories = [episode, *extracted]
             if tasks.mentions:
                 ws.after.append(mention_tasks(tasks.mentions))
+            if resolution.created:  # people the turn introduced: before the memories link them
+                ws.before.extend(create_identities(tenant_id, resolution.created, episode.id))
             if resolution.decisions:  # who the turn's names were taken to be, with the turn
                 ws.after.append(save_identity_decisions(resolution.decisions))
             saved = dict(props)
@@ -274,6 +289,7 @@ class TurnRecorder:
                 }
             ws.after.append(save_turn_session(session_id, saved, jobs))
             indexed = await persist(self.writer, tenant_id, ws, at)
+        self.resolver.introduced(tenant_id, resolution.created)
         if self.queue is not None and jobs:
             self.queue.schedule(tenant_id, jobs)
 

@@ -111,11 +111,15 @@ class GazetteerCache:
         self._locks: dict[str, asyncio.Lock] = {}
         self._reloading: dict[str, list[KnownName]] = {}  # tenant → names added meanwhile
         self._tasks: set[asyncio.Task[None]] = set()
+        self._adding: dict[str, asyncio.Task[None]] = {}  # tenant → its latest ``extend_soon``
 
     async def get(self, tenant_id: str, nlp: Any) -> Gazetteer:
         """The tenant's gazetteer. One past ``ttl`` is still returned while a background load
         replaces it (a request never waits for a reload because time passed); one past twice
         ``ttl`` (the reload failed) and a missing one are loaded before returning."""
+        adding = self._adding.get(tenant_id)
+        if adding is not None:  # names a committed write added: this text may use them
+            await asyncio.shield(adding)
         found = self._items.get(tenant_id)
         if found is not None:
             age = time.monotonic() - found.loaded_at
@@ -189,6 +193,34 @@ class GazetteerCache:
             if tenant_id in self._reloading:  # the reload's read may predate them
                 self._reloading[tenant_id].extend(added)
             await asyncio.to_thread(found.add, added)
+
+    def extend_soon(self, tenant_id: str, names: Iterable[KnownName]) -> None:
+        """``extend`` off the caller's path (the ruler takes milliseconds to extend): the
+        tenant's next ``get`` waits for it, so no later text misses the names."""
+        added = list(names)
+        if not added or tenant_id not in self._items:
+            return
+        before = self._adding.get(tenant_id)
+
+        async def add() -> None:
+            if before is not None:
+                await asyncio.shield(before)
+            try:
+                await self.extend(tenant_id, added)
+            except Exception:  # the next load has them: the graph has the entities
+                log.warning("adding names to a tenant's gazetteer failed", exc_info=True)
+                self.invalidate(tenant_id)
+
+        task = asyncio.ensure_future(add())
+        self._adding[tenant_id] = task
+        self._tasks.add(task)
+
+        def done(t: asyncio.Task[None]) -> None:
+            self._tasks.discard(t)
+            if self._adding.get(tenant_id) is t:
+                del self._adding[tenant_id]
+
+        task.add_done_callback(done)
 
     def invalidate(self, tenant_id: str | None = None) -> None:
         """Forget one tenant's names (or all): after merges, erasures or imports."""

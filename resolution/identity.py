@@ -313,19 +313,20 @@ async def settle(
             entity = verdict.entity
             if entity is None:
                 links = [(w.entity.id, w.score) for w in verdict.possible]
-                # The decisions so far and this one go in the creation's transaction.
-                decisions.append(_decision(turn, m, None, verdict))
-                async with resolver.creating(turn.tenant_id):
-                    entity = await tenant.create_identity(
-                        m.text,
-                        EntityType.PERSON,
-                        verdict.outcome == "provisional",
-                        links,
-                        turn.at,
-                        decisions,
-                    )
-                decisions = []
-                created.append(entity)
+                provisional = verdict.outcome == "provisional"
+                if turn.source_memory_id is not None:
+                    # Created by the caller's transaction, with the memory that names them.
+                    entity = _introduce(turn, m.text, provisional, links)
+                    decisions.append(_decision(turn, m, entity, verdict))
+                else:
+                    # The decisions so far and this one go in the creation's transaction.
+                    decisions.append(_decision(turn, m, None, verdict))
+                    async with resolver.creating(turn.tenant_id):
+                        entity = await tenant.create_identity(
+                            m.text, EntityType.PERSON, provisional, links, turn.at, decisions
+                        )
+                    decisions = []
+                    created.append(entity)
                 turn.entities[entity.id] = entity
             elif not _obvious(verdict):
                 decisions.append(_decision(turn, m, entity, verdict))
@@ -339,6 +340,26 @@ async def settle(
     else:
         await tenant.save_identity_decisions(decisions)
     return created
+
+
+def _introduce(
+    turn: Turn, name: str, provisional: bool, links: Sequence[tuple[str, float]]
+) -> Entity:
+    """A person for the caller's transaction to create (``Turn.introduced``), as
+    ``create_identity`` would have."""
+    text = name.strip()
+    entity = Entity(
+        id=new_id(),
+        tenant_id=turn.tenant_id,
+        name=text,
+        type=EntityType.PERSON,
+        aliases=(text,),
+        first_seen=turn.at,
+        last_seen=turn.at,
+        provisional=provisional,
+    )
+    turn.introduced[entity.id] = tuple(links)
+    return entity
 
 
 def _obvious(verdict: Verdict) -> bool:

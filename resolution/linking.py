@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
+from core.resolution_types import NewRelation
 from core.text import normalize_name
 from core.types import Entity, EntityType
 from resolution.cues import OURS
@@ -120,9 +121,10 @@ async def link_new(resolver: Resolver, turn: Turn, names: Sequence[tuple[int, Me
     created.extend(await settle(resolver, turn, names, entity_for, _our_org(turn)))
     changed |= await _relations(resolver, turn, entity_for)
     _current(turn, changed)
+    changed -= set(turn.introduced)  # named and profiled once the caller created them
     fresh = {e.id: turn.entities.get(e.id, e) for e in created}
     if fresh or changed:
-        await resolver.names.extend(
+        resolver.names.extend_soon(
             turn.tenant_id,
             [KnownName(a, e.id, e.type) for e in fresh.values() for a in (e.name, *e.aliases)]
             + [
@@ -162,6 +164,7 @@ async def _relations(
         subject = lookup(rel.subject)
         if subject is None:
             continue
+        new = subject.id in turn.introduced  # not in the graph yet: its creation says it all
         if rel.relation in _TAG_RELATIONS:
             tag = f"{rel.relation}:{rel.object}"
             current = turn.entities.get(subject.id, subject)
@@ -169,7 +172,10 @@ async def _relations(
                 kept = list(current.context_tags)
                 if rel.relation == "role" and states_change(turn.parsed.text):
                     kept = [t for t in kept if not t.startswith("role:")]  # "an editor now"
-                updated = await tenant.update_entity(subject.id, context_tags=[*kept, tag])
+                if new:
+                    updated = current.model_copy(update={"context_tags": (*kept, tag)})
+                else:
+                    updated = await tenant.update_entity(subject.id, context_tags=[*kept, tag])
                 turn.entities[subject.id] = updated
                 changed.add(subject.id)
             continue
@@ -177,6 +183,10 @@ async def _relations(
             continue
         target = _our_org(turn) if rel.object == OURS else lookup(rel.object)
         if target is None or target.id == subject.id:
+            continue
+        if new:
+            _relate_new(turn, subject.id, target, rel.relation)
+            changed.add(subject.id)
             continue
         # A relation stated again (the usual case) costs this read; a new one, one write
         # that checks again under the source's lock (turns stating it at once record it once).
@@ -198,6 +208,18 @@ async def _relations(
                 writes = resolver.graph.entity_writes_of(turn.tenant_id)
                 resolver.entities.replace(turn.tenant_id, writes, [current])
     return changed
+
+
+def _relate_new(turn: Turn, subject_id: str, target: Entity, relation: str) -> None:
+    """A relation of a person this turn introduces, created with them; works-for and
+    belongs-to make the target their organisation, as ``relate_once`` would."""
+    stated = turn.introduced_relations.setdefault(subject_id, [])
+    if any(r.target_id == target.id and r.relation == relation for r in stated):
+        return
+    stated.append(NewRelation(target.id, relation, turn.at))
+    current = turn.entities[subject_id]
+    if relation in ("works_for", "belongs_to") and current.parent_id is None:
+        turn.entities[subject_id] = current.model_copy(update={"parent_id": target.id})
 
 
 def _our_org(turn: Turn) -> Entity | None:

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from core.clock import now
 from core.errors import BackendError, InvalidInput
 from core.locks import StripedLocks
-from core.resolution_types import Clarification, TrackedEntity
+from core.resolution_types import Clarification, NewIdentity, NewRelation, TrackedEntity
 from core.settings import ResolutionSettings
 from core.text import normalize_name
 from core.types import Entity, EntityType
@@ -80,6 +80,16 @@ class Turn:
     source_memory_id: str | None = None  # the memory the text becomes: relations cite it
     writing: bool = False  # the write path: a known person's name waits for ``identity.py``
     decisions: list[dict[str, object]] = field(default_factory=list)  # left to the caller
+    # With a ``source_memory_id``: the people this text introduces (id → their scored
+    # candidates) and the relations stated of them, created by the caller's transaction.
+    introduced: dict[str, tuple[tuple[str, float], ...]] = field(default_factory=dict)
+    introduced_relations: dict[str, list[NewRelation]] = field(default_factory=dict)
+
+    def new_identities(self) -> tuple[NewIdentity, ...]:
+        return tuple(
+            NewIdentity(self.entities[i], links, tuple(self.introduced_relations.get(i, ())))
+            for i, links in self.introduced.items()
+        )
 
 
 def check_coref_backend(settings: ResolutionSettings) -> None:
@@ -151,8 +161,11 @@ class Resolver:
         rebuilt before returning (a candidate without a profile is still profiled on demand
         when context has to choose). ``source_memory_id``: the id the caller gives the memory
         of this text; relations the text states record it (erasing that memory erases them),
-        and the identity decisions about its names that create no entity come back in
-        ``Resolution.decisions`` for the caller to store with that memory, in its transaction.
+        and the identity decisions about its names come back in ``Resolution.decisions``, the
+        people it introduces (a known name that is someone new, or maybe) in
+        ``Resolution.created``, for the caller to store with that memory, in its transaction,
+        and to announce with ``introduced`` once committed: the turn's path makes no extra
+        transaction for them, and a failed turn leaves no entity behind.
         ``light``: a search query's parse, without the statistical NER (``Parser.parse``).
 
         Raises:
@@ -282,6 +295,7 @@ class Resolver:
             others,
             described,
             tuple(turn.decisions),
+            turn.new_identities(),
         )
 
     async def turn_entities(
@@ -439,8 +453,24 @@ class Resolver:
                 text, EntityType.PERSON, EntityType.PERSON, at=at
             )
         if fresh:
-            await self.names.extend(tenant_id, [KnownName(text, entity.id, entity.type)])
+            self.names.extend_soon(tenant_id, [KnownName(text, entity.id, entity.type)])
         return entity if entity.type is EntityType.PERSON else None
+
+    def introduced(self, tenant_id: str, created: Sequence[NewIdentity]) -> None:
+        """The caller committed these people (``Resolution.created``): their names join the
+        tenant's gazetteer, so the next text finds them (its resolve waits for them; this
+        call does not)."""
+        if not created:
+            return
+        names = [
+            KnownName(a, c.entity.id, c.entity.type) for c in created for a in c.entity.aliases
+        ]
+        self.names.extend_soon(tenant_id, names)
+        # As committed, without a profile yet (the turn's job builds it and replaces them):
+        # the next text naming them reads nothing.
+        people = [c.entity for c in created]
+        writes = self.graph.entity_writes_of(tenant_id)
+        self.entities.put(tenant_id, writes, people, [e.id for e in people])
 
     def creating(self, tenant_id: str) -> asyncio.Lock:
         """Held while a turn creates an entity in ``tenant_id`` (one lock per stripe of

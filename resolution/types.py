@@ -10,7 +10,7 @@ from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from core.resolution_types import Clarification, TrackedEntity
+from core.resolution_types import Clarification, NewIdentity, TrackedEntity
 from core.types import Entity, EntityType
 
 
@@ -86,6 +86,9 @@ class Resolution:
     # Writes with a ``source_memory_id``: identity decision records (``identity.py``) left for
     # the caller to store in the transaction that creates that memory.
     decisions: tuple[dict[str, object], ...] = ()
+    # And the people it introduced (new or provisional), for that transaction to create
+    # before the memory; ``EntityResolver.introduced`` once it committed.
+    created: tuple[NewIdentity, ...] = ()
 
     @property
     def entity_ids(self) -> list[str]:
@@ -130,7 +133,9 @@ class EntityResolver(Protocol):
         (default now); ``create_missing`` creates entities for confident new names and
         declared aliases (the write path); reads never create. ``profiles_later`` leaves the
         profiles of created or changed entities to the caller's queued refresh.
-        ``source_memory_id`` is the memory the text becomes: relations it states cite it.
+        ``source_memory_id`` is the memory the text becomes: relations it states cite it, and
+        the people it introduces are left for the caller to create with that memory
+        (``Resolution.created``, then ``introduced``).
         """
         ...
 
@@ -141,6 +146,11 @@ class EntityResolver(Protocol):
     async def speaker(self, tenant_id: str, name: str, at: float) -> Entity | None:
         """The person a turn's speaker name stands for (created when new); None for a role
         name ("assistant") or a name several people share."""
+        ...
+
+    def introduced(self, tenant_id: str, created: Sequence[NewIdentity]) -> None:
+        """The caller committed the people a ``resolve`` with a ``source_memory_id`` left it
+        to create (``Resolution.created``): later texts find them by name."""
         ...
 
 

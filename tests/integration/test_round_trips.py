@@ -109,6 +109,40 @@ async def test_record_turn_round_trips(brain: Brain, warm: str) -> None:
     assert (await brain.memory(warm, result.episode.id)).indexed
 
 
+async def test_a_turn_introducing_a_namesake_writes_once(
+    brain: Brain, warm: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ "My cousin Anna" when Anna Weber is known: a provisional Anna, created in the turn's
+    one transaction with her link to Anna Weber and the decision, not in one of her own."""
+    transactions: list[int] = []
+    write = brain.graph._execute_write
+
+    async def counted(work):  # type: ignore[no-untyped-def]
+        if _counting.get() is not None:
+            transactions.append(1)
+        return await write(work)
+
+    monkeypatch.setattr(brain.graph, "_execute_write", counted)
+    turn = TurnInput(session_id="s2", user_id="u1", content="My cousin Anna called.")
+    with observed(brain.graph):
+        result, sent = await statements(lambda: brain.ingest.record_turn(warm, turn))
+    [anna] = [e for e in result.entities if e.name == "Anna"]
+    assert anna.provisional
+    assert len(transactions) == 1, sent
+    assert sent == Counter(
+        {
+            "ingest_session_get": 1,
+            "entity_create": 1,  # the transaction: Anna, ...
+            "identity_link_candidates": 1,  # ... possibly Anna Weber, ...
+            "memory_create": 1,  # ... the turn about her, ...
+            "identity_decisions_save": 1,  # ... why she is someone else, maybe, ...
+            "ingest_turn_session": 1,  # ... and the session
+        }
+    ), sent
+    [question] = await brain.graph.tenant(warm).identity_questions(10)
+    assert question.entity.id == anna.id
+
+
 async def test_search_round_trips(brain: Brain, warm: str) -> None:
     query = SearchQuery(query="What did Anna Weber say about the client?", session_id="s1")
     with observed(brain.graph):

@@ -207,6 +207,7 @@ async def test_entities_are_reused_only_until_the_tenant_changes_them(
     assert kept[novak.id].profile_embedding is not None
     assert kept[novak.id].profile_embedding == (await g.get_entity(novak.id)).profile_embedding
     await g.mark_indexed([novak.id])  # a memory-only write (no such memory: nothing changes)
+    await g.record_access({novak.id: 1}, AT)  # a search's access counts, flushed: the same
     assert g._store.entity_writes_of(tenant_id) == writes
     assert set(resolver.entities.get(tenant_id, writes, both)) == set(both)
     assert meant(await resolver.resolve(tenant_id, query, at=AT)) == [novak.id]
