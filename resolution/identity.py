@@ -35,7 +35,8 @@ from resolution.types import Mention, ResolvedMention
 
 if TYPE_CHECKING:
     from resolution.disambiguate import Scored
-    from resolution.resolver import Resolver, Turn
+    from resolution.resolver import Resolver
+    from resolution.turn import Turn
 
 PENDING = "pending"  # ResolvedMention.method of a person's name awaiting this decision
 ROLE = "role:"

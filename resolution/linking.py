@@ -23,7 +23,8 @@ from resolution.patterns import find_type_declarations
 from resolution.types import Mention, ResolvedMention
 
 if TYPE_CHECKING:
-    from resolution.resolver import Resolver, Turn
+    from resolution.resolver import Resolver
+    from resolution.turn import Turn
 
 _RELATION_TYPES = {"works_for", "belongs_to", "located_in", "client_of"}
 # Relations kept as declared tags of the subject ("role:designer", "related_to_speaker:cousin").

@@ -24,7 +24,8 @@ from resolution.types import Mention, ResolvedMention
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from resolution.resolver import Resolver, Turn
+    from resolution.resolver import Resolver
+    from resolution.turn import Turn
 
 
 def settle_by_cues(turn: Turn, names: Sequence[tuple[int, Mention]]) -> None:

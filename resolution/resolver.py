@@ -22,12 +22,11 @@ import asyncio
 import importlib.util
 from collections import OrderedDict
 from collections.abc import Awaitable, Sequence
-from dataclasses import dataclass, field
 
 from core.clock import now
 from core.errors import BackendError, InvalidInput
 from core.locks import StripedLocks
-from core.resolution_types import Clarification, NewIdentity, NewRelation, TrackedEntity
+from core.resolution_types import Clarification, NewIdentity, TrackedEntity
 from core.settings import ResolutionSettings
 from core.text import normalize_name
 from core.types import Entity, EntityType
@@ -41,9 +40,9 @@ from resolution.parse import PRONOUNS, Parser
 from resolution.profiles import ProfileBuilder
 from resolution.reading import describe_turn, namesakes, settle_by_cues
 from resolution.tracker import EntityTracker, dump_state, load_state
+from resolution.turn import Turn
 from resolution.types import (
     Mention,
-    ParsedText,
     Resolution,
     ResolvedMention,
     TrackerState,
@@ -59,37 +58,6 @@ GENERIC_SPEAKERS = frozenset(
     {"user", "assistant", "system", "tool", "bot", "me", "ai", "human", "agent", "customer"}
 )
 FOCUSED = 0.5  # tracker salience at which an entity counts as "in the conversation's focus"
-
-
-@dataclass
-class Turn:
-    """Working data of one resolve call (shared with ``linking.py``)."""
-
-    tenant_id: str
-    parsed: ParsedText
-    at: float
-    gazetteer: Gazetteer
-    state: TrackerState | None
-    resolved: dict[int, ResolvedMention] = field(default_factory=dict)  # by mention index
-    clarification: Clarification | None = None
-    entities: dict[str, Entity] = field(default_factory=dict)
-    asked: set[str] = field(default_factory=set)  # ids read from the graph in this turn
-    before: list[TrackedEntity] = field(default_factory=list)  # the stored state's entities
-    scene_hints: set[str] = field(default_factory=set)
-    profiles_later: bool = False  # the caller refreshes changed profiles off the request path
-    source_memory_id: str | None = None  # the memory the text becomes: relations cite it
-    writing: bool = False  # the write path: a known person's name waits for ``identity.py``
-    decisions: list[dict[str, object]] = field(default_factory=list)  # left to the caller
-    # With a ``source_memory_id``: the people this text introduces (id → their scored
-    # candidates) and the relations stated of them, created by the caller's transaction.
-    introduced: dict[str, tuple[tuple[str, float], ...]] = field(default_factory=dict)
-    introduced_relations: dict[str, list[NewRelation]] = field(default_factory=dict)
-
-    def new_identities(self) -> tuple[NewIdentity, ...]:
-        return tuple(
-            NewIdentity(self.entities[i], links, tuple(self.introduced_relations.get(i, ())))
-            for i, links in self.introduced.items()
-        )
 
 
 def check_coref_backend(settings: ResolutionSettings) -> None:
