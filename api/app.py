@@ -36,7 +36,7 @@ from api.export import export_lines
 from api.gql.schema import build_schema
 from api.metrics import Metrics
 from api.web import page, wants_page, web_dir, web_routes
-from core.errors import BrainError
+from core.errors import BackendError, BrainError
 from core.settings import Settings
 
 log = logging.getLogger("brain.api")
@@ -251,6 +251,10 @@ def create_app(
         """The caller's tenant as JSONL, streamed (what `brain export` writes)."""
         try:
             principal = await caller(ref["brain"], request)
+        except BackendError as e:  # the key could not be checked: not the caller's fault
+            log.warning("export: %s", e)
+            message = "a storage engine failed; retry the request"
+            return JSONResponse({"error": {"code": e.code, "message": message}}, 503)
         except BrainError as e:
             return JSONResponse({"error": {"code": e.code, "message": e.message}}, 403)
         lines = export_lines(ref["brain"], principal.tenant_id)

@@ -33,37 +33,55 @@ from api.gql.tasks import TaskMutation, TaskQuery
 from api.gql.turns import TurnMutation
 from api.gql.viz import SCALARS as VIZ_SCALARS
 from api.gql.viz import VizQuery
-from core.errors import BrainError, EngineUnavailable
+from core.errors import BackendError, BrainError, EngineUnavailable
 from core.settings import ApiSettings
 
 log = logging.getLogger(__name__)
 
 
+# What a client reads for a storage failure instead of the driver's text.
+_STORAGE_MESSAGES = {
+    EngineUnavailable.code: "The graph engine is unavailable right now; retry the request",
+    BackendError.code: "A storage engine failed; quote the request id when reporting it",
+}
+
+
 class LoggedMaskErrors(MaskErrors):
-    """Mask unexpected errors; log them with the request id that the client sees (in the
-    masked error's ``extensions.requestId`` and the response's ``X-Request-Id`` header)."""
+    """Mask unexpected errors and storage failures; log them with the request id that the
+    client sees (in the masked error's ``extensions.requestId`` and the response's
+    ``X-Request-Id`` header). A storage failure keeps its code (``BACKEND_ERROR``,
+    ``ENGINE_UNAVAILABLE``: retry) but not its text, which names the engine's address and the
+    driver's internals."""
 
     def __init__(self) -> None:
         super().__init__(should_mask_error=self._mask, error_message="Internal error")
 
     def anonymise_error(self, error: GraphQLError) -> GraphQLError:
         masked = super().anonymise_error(error)
-        masked.extensions = error.extensions  # the request id ``_mask`` put there
+        masked.extensions = error.extensions  # the request id and code ``_mask`` put there
+        code = (error.extensions or {}).get("code")
+        if code in _STORAGE_MESSAGES:
+            masked.message = _STORAGE_MESSAGES[code]
         return masked
 
     def _mask(self, error: GraphQLError) -> bool:
-        if isinstance(error.original_error, EngineUnavailable):
-            # Not a bug: the engine is restarting. Say so, so that clients retry.
-            error.extensions = {**(error.extensions or {}), "code": EngineUnavailable.code}
-            return False
-        if error.original_error is None or isinstance(
-            error.original_error, (BrainError, GraphQLError)
-        ):
-            return False  # validation and variable-coercion errors, expected failures: safe
+        original = error.original_error
+        if original is None or isinstance(original, GraphQLError):
+            return False  # validation and variable-coercion errors: safe
+        if isinstance(original, BrainError) and not isinstance(original, BackendError):
+            return False  # expected failures (not found, invalid input, ...): safe
         ctx = self.execution_context.context
         request_id = getattr(ctx, "request_id", "-")
-        log.error("request %s failed", request_id, exc_info=error.original_error)
-        error.extensions = {**(error.extensions or {}), "requestId": request_id}
+        extensions = {**(error.extensions or {}), "requestId": request_id}
+        if isinstance(original, EngineUnavailable):
+            # Not a bug: the engine is restarting. Say so, so that clients retry.
+            log.warning("request %s: %s", request_id, original)
+            extensions["code"] = EngineUnavailable.code
+        else:
+            log.error("request %s failed", request_id, exc_info=original)
+            if isinstance(original, BackendError):
+                extensions["code"] = BackendError.code
+        error.extensions = extensions
         return True
 
 

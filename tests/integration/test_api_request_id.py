@@ -9,6 +9,7 @@ import pytest
 
 from api.auth import create_key
 from api.brain import Brain
+from core.errors import BackendError, EngineUnavailable
 from tests.integration.api_client import Client
 
 pytestmark = pytest.mark.integration
@@ -56,3 +57,43 @@ async def test_a_masked_error_quotes_the_response_header(
     assert error["extensions"]["requestId"] == resp.headers["x-request-id"]
     logged = [r for r in caplog.records if r.getMessage().endswith("failed")]
     assert logged and resp.headers["x-request-id"] in logged[0].getMessage()
+
+
+@pytest.mark.parametrize(
+    ("error", "code", "level"),
+    [
+        (BackendError, "BACKEND_ERROR", logging.ERROR),
+        (EngineUnavailable, "ENGINE_UNAVAILABLE", logging.WARNING),
+    ],
+)
+async def test_a_storage_failure_keeps_its_code_not_the_drivers_text(
+    admin: Client,
+    brain: Brain,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+    error: type[BackendError],
+    code: str,
+    level: int,
+) -> None:
+    """The driver's text names the engine's address and internals: the client gets the code
+    (retry on ENGINE_UNAVAILABLE) and the request id; the log gets the text."""
+    driver = (
+        "graph read failed: Failed to read from defunct connection IPv4Address(('10.0.0.7', 7687))"
+    )
+
+    async def failing() -> list[str]:
+        raise error(driver)
+
+    monkeypatch.setattr(brain.graph.system, "tenants", failing)
+    with caplog.at_level(logging.WARNING):
+        resp = await admin.post({"query": "{ tenants { __typename } }"})
+    (answer,) = resp.json()["errors"]
+    assert answer["extensions"]["code"] == code
+    assert answer["extensions"]["requestId"] == resp.headers["x-request-id"]
+    assert "10.0.0.7" not in resp.text and "defunct" not in resp.text
+    assert answer["message"] and answer["message"] != "Internal error"
+    logged = [r for r in caplog.records if resp.headers["x-request-id"] in r.getMessage()]
+    assert logged and logged[0].levelno == level
+    assert "10.0.0.7" in (
+        logged[0].getMessage() + str(logged[0].exc_info and logged[0].exc_info[1])
+    )
