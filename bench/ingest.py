@@ -19,12 +19,15 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import itertools
 import json
 import os
 import random
 import tempfile
 import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -43,11 +46,13 @@ from core.heap import freeze_startup_heap
 from core.ingest_types import Role, TurnInput
 from core.settings import GraphSettings, Settings
 from core.types import EntityType, MemoryType, NewMemory
-from graph.runtime import open_graph
+from graph.runtime import GraphRuntime, open_graph
+from graph.store import GraphStore
 from ingest.service import IngestService
 from ingest.write.writer import MemoryWriter
 from resolution.resolver import Resolver
 from retrieval.factory import build_embedder, build_vector_index
+from retrieval.vector_index import VectorIndex
 
 TENANT = "bench-ingest"
 LOCOMO = Path("/work/shared/data/locomo")
@@ -84,9 +89,25 @@ def locomo_turns(limit: int) -> list[tuple[str, str, str]]:
     return out[:limit] if limit else out
 
 
-async def run(
-    n: int, turns: int, locomo_limit: int, data_dir: Path, warmup: float
-) -> dict[str, Any]:
+@dataclass
+class Bench:
+    """The ingest side on the embedded engines, as ``brain serve`` builds it."""
+
+    runtime: GraphRuntime
+    embedder: TimedEmbedder
+    index: VectorIndex
+    service: IngestService
+    writer: MemoryWriter
+
+    @property
+    def graph(self) -> GraphStore:
+        return self.runtime.store
+
+
+@contextlib.asynccontextmanager
+async def ingest_bench(data_dir: Path) -> AsyncIterator[Bench]:
+    """Open the graph, the embedder, the vector index, the resolver and the ingest service in
+    ``data_dir``; close them all on the way out."""
     settings = Settings(data_dir=data_dir, graph=GraphSettings(heap="2g"))
     runtime = await open_graph(settings)
     embedder = TimedEmbedder(build_embedder(settings.embedder))
@@ -104,46 +125,70 @@ async def run(
         profile_refresh=resolver.refresh_profiles,
     )
     writer = MemoryWriter(graph, index, embedder, settings.limits)  # type: ignore[arg-type]
-    rng = random.Random(3)
     try:
-        tenant = graph.tenant(TENANT)
-        people = [
-            await tenant.create_entity(f"{NAMES[i % len(NAMES)]} {i}", EntityType.PERSON)
-            for i in range(200)
-        ]
-        print(f"preloading {n} memories ...", flush=True)
-        start = time.perf_counter()
-        texts = synthetic_texts(n)
-        for lo in range(0, n, 500):
-            items = [
-                NewMemory(
-                    content=t,
-                    type=rng.choice([MemoryType.FACT, MemoryType.EPISODIC]),
-                    entity_ids=[rng.choice(people).id],
-                )
-                for t in texts[lo : lo + 500]
-            ]
-            await writer.remember(TENANT, items)
-        preload_s = time.perf_counter() - start
-        print(f"  preloaded in {preload_s:.1f}s", flush=True)
-        await index.optimize()
+        yield Bench(runtime, embedder, index, service, writer)
+    finally:
+        await service.stop()
+        await index.close()
+        await embedder.close()
+        await runtime.close()
 
-        # Turns for ``warmup`` seconds, not measured, in sessions the measured turns never
-        # use: a fresh graph engine compiles its hot code during its first few hundred
-        # statements (see bench/retrieval.py), which a long-running service pays once.
-        warm = 0
-        deadline = time.monotonic() + warmup
-        texts = itertools.chain.from_iterable(
-            business_turns(500, seed=11 + k) for k in itertools.count()
-        )
-        for text in texts:
-            if time.monotonic() >= deadline:
-                break
-            await service.record_turn(
-                TENANT, TurnInput(session_id=f"warm-up-{warm // 20}", user_id="u", content=text)
+
+async def preload(bench: Bench, n: int) -> float:
+    """``n`` memories about 200 people in ``TENANT`` through the durable bulk path (batches
+    of 500); returns the seconds it took."""
+    rng = random.Random(3)
+    tenant = bench.graph.tenant(TENANT)
+    people = [
+        await tenant.create_entity(f"{NAMES[i % len(NAMES)]} {i}", EntityType.PERSON)
+        for i in range(200)
+    ]
+    print(f"preloading {n} memories ...", flush=True)
+    start = time.perf_counter()
+    texts = synthetic_texts(n)
+    for lo in range(0, n, 500):
+        items = [
+            NewMemory(
+                content=t,
+                type=rng.choice([MemoryType.FACT, MemoryType.EPISODIC]),
+                entity_ids=[rng.choice(people).id],
             )
-            warm += 1
-        freeze_startup_heap()  # as `brain serve` does before serving
+            for t in texts[lo : lo + 500]
+        ]
+        await bench.writer.remember(TENANT, items)
+    seconds = time.perf_counter() - start
+    print(f"  preloaded in {seconds:.1f}s", flush=True)
+    await bench.index.optimize()
+    return seconds
+
+
+async def warm_up(bench: Bench, seconds: float) -> int:
+    """Turns for ``seconds``, not measured, in sessions the measured turns never use (a
+    fresh graph engine compiles its hot code during its first few hundred statements, see
+    bench/retrieval.py, which a long-running service pays once); then the start-up heap is
+    frozen as ``brain serve`` does before serving. Returns the turns recorded."""
+    warm = 0
+    deadline = time.monotonic() + seconds
+    texts = itertools.chain.from_iterable(
+        business_turns(500, seed=11 + k) for k in itertools.count()
+    )
+    for text in texts:
+        if time.monotonic() >= deadline:
+            break
+        turn = TurnInput(session_id=f"warm-up-{warm // 20}", user_id="u", content=text)
+        await bench.service.record_turn(TENANT, turn)
+        warm += 1
+    freeze_startup_heap()
+    return warm
+
+
+async def run(
+    n: int, turns: int, locomo_limit: int, data_dir: Path, warmup: float
+) -> dict[str, Any]:
+    async with ingest_bench(data_dir) as bench:
+        graph, embedder, service = bench.graph, bench.embedder, bench.service
+        preload_s = await preload(bench, n)
+        warm = await warm_up(bench, warmup)
         samples: list[float] = []
         embed: list[float] = []
         trips: list[int] = []
@@ -196,11 +241,6 @@ async def run(
                 "turns_per_s": round(len(rows) / locomo_s, 1),
             },
         }
-    finally:
-        await service.stop()
-        await index.close()
-        await embedder.close()
-        await runtime.close()
 
 
 def main() -> None:

@@ -3,7 +3,8 @@
     python -m bench.turn_phases [--memories 25000] [--turns 300] [--warmup 20]
                                 [--out bench/results/turn_phases.json]
 
-The same tenant, preload, warm-up and turns as ``bench.ingest``. Each measured turn records
+The same tenant, preload, warm-up and turns as ``bench.ingest`` (its ``ingest_bench``,
+``preload`` and ``warm_up``). Each measured turn records
 when (ms after the call) its text was parsed, its resolution was done, its graph transaction
 started and committed, and its vectors were shown, plus the time and count of every graph
 statement it sent. Turns are grouped by what their statements say they did: ``create`` (a
@@ -18,8 +19,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import itertools
-import random
 import tempfile
 import time
 from collections import defaultdict
@@ -28,28 +27,17 @@ from pathlib import Path
 from typing import Any
 
 from bench.common import (
-    NAMES,
     forget_query_vectors,
     machine,
     percentiles,
-    synthetic_texts,
     write_json,
 )
-from bench.ingest import TENANT, business_turns
-from bench.storage import TimedEmbedder
-from core.heap import freeze_startup_heap
+from bench.ingest import TENANT, business_turns, ingest_bench, preload, warm_up
 from core.ingest_types import TurnInput
-from core.settings import GraphSettings, Settings
-from core.types import EntityType, MemoryType, NewMemory
-from graph.runtime import open_graph
 from graph.tenant import TenantGraph
-from ingest.service import IngestService
 from ingest.turns import TurnRecorder
 from ingest.write.sync import IndexSync
-from ingest.write.writer import MemoryWriter
 from resolution.parse import Parser
-from resolution.resolver import Resolver
-from retrieval.factory import build_embedder, build_vector_index
 
 # (class, method, mark at its end, mark at its start): the phases along a turn.
 PHASES = [
@@ -109,49 +97,10 @@ def kind_of(statements: list[str]) -> str:
 
 
 async def run(n: int, turns: int, warmup: float, data_dir: Path) -> dict[str, Any]:
-    settings = Settings(data_dir=data_dir, graph=GraphSettings(heap="2g"))
-    runtime = await open_graph(settings)
-    embedder = TimedEmbedder(build_embedder(settings.embedder))
-    index = build_vector_index(settings, embedder.dimension)
-    await index.open()
-    graph = runtime.store
-    resolver = Resolver(graph, embedder, settings.resolution)  # type: ignore[arg-type]
-    await resolver.load()
-    service = IngestService.build(
-        settings, graph, index, embedder, resolver, profile_refresh=resolver.refresh_profiles
-    )
-    writer = MemoryWriter(graph, index, embedder, settings.limits)  # type: ignore[arg-type]
-    try:
-        tenant = graph.tenant(TENANT)
-        people = [
-            await tenant.create_entity(f"{NAMES[i % len(NAMES)]} {i}", EntityType.PERSON)
-            for i in range(200)
-        ]
-        print(f"preloading {n} memories ...", flush=True)
-        rng = random.Random(3)
-        texts = synthetic_texts(n)
-        for lo in range(0, n, 500):
-            items = [
-                NewMemory(
-                    content=t,
-                    type=rng.choice([MemoryType.FACT, MemoryType.EPISODIC]),
-                    entity_ids=[rng.choice(people).id],
-                )
-                for t in texts[lo : lo + 500]
-            ]
-            await writer.remember(TENANT, items)
-        await index.optimize()
-        deadline = time.monotonic() + warmup
-        warm = itertools.chain.from_iterable(
-            business_turns(500, seed=11 + k) for k in itertools.count()
-        )
-        for k, text in enumerate(warm):
-            if time.monotonic() >= deadline:
-                break
-            turn = TurnInput(session_id=f"warm-up-{k // 20}", user_id="u", content=text)
-            await service.record_turn(TENANT, turn)
-        freeze_startup_heap()
-
+    async with ingest_bench(data_dir) as bench:
+        graph, embedder, service = bench.graph, bench.embedder, bench.service
+        await preload(bench, n)
+        await warm_up(bench, warmup)
         marks = Marks()
         phases: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
         statements: dict[str, list[float]] = defaultdict(list)
@@ -191,10 +140,6 @@ async def run(n: int, turns: int, warmup: float, data_dir: Path) -> dict[str, An
                 for name, v in sorted(statements.items(), key=lambda kv: -sum(kv[1]))
             },
         }
-    finally:
-        await index.close()
-        await embedder.close()
-        await runtime.close()
 
 
 def main() -> None:
