@@ -104,17 +104,17 @@ def _object(verb: Token) -> Token | None:
 def _as_topic(verb: Token) -> Token | None:
     """ "We dropped Zoom for Google Meet as our video tool": the topic whose value changed is
     the one after "as" (the object is the old value)."""
-    for prep in verb.children:
-        if prep.dep_ == "prep" and prep.lower_ == "as":
-            pobj = next((c for c in prep.children if c.dep_ == "pobj"), None)
-            if pobj is not None and parts.subject_kind(pobj) == "topic":
-                return pobj
-    return None
+    return _topic_after(verb, "as")
 
 
 def _for_topic(verb: Token) -> Token | None:
+    return _topic_after(verb, "for")
+
+
+def _topic_after(verb: Token, preposition: str) -> Token | None:
+    """The object of ``preposition`` on the verb, when it is one of the tenant's topics."""
     for prep in verb.children:
-        if prep.dep_ == "prep" and prep.lower_ == "for":
+        if prep.dep_ == "prep" and prep.lower_ == preposition:
             pobj = next((c for c in prep.children if c.dep_ == "pobj"), None)
             if pobj is not None and parts.subject_kind(pobj) == "topic":
                 return pobj
