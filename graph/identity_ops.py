@@ -15,10 +15,12 @@ from typing import Any
 
 from core.clock import now
 from core.errors import InvalidInput, NotFound
-from core.resolution_types import IdentityDecision
+from core.ids import new_id
+from core.resolution_types import IdentityDecision, NewIdentity
 from core.types import Entity, EntityType
-from graph.entities import EntityOps, _entity_row
+from graph.entities import EntityOps
 from graph.records import entity_from, identity_decision_from
+from graph.write_ops import create_identities, save_identity_decisions
 
 MAX_REASON = 500
 
@@ -52,6 +54,25 @@ class IdentityProposal:
     proposed: bool
 
 
+def identity_entity(
+    tenant_id: str, name: str, type: EntityType, provisional: bool, at: float | None
+) -> Entity:
+    """An entity born from a mention that matched known ones, as ``create_identities``
+    writes it: known by that name alone, seen first at ``at`` (now when None)."""
+    text = name.strip()
+    when = now() if at is None else at
+    return Entity(
+        id=new_id(),
+        tenant_id=tenant_id,
+        name=text,
+        type=type,
+        aliases=(text,),
+        first_seen=when,
+        last_seen=when,
+        provisional=provisional,
+    )
+
+
 class IdentityOps(EntityOps):
     async def create_identity(
         self,
@@ -66,27 +87,13 @@ class IdentityOps(EntityOps):
         said it is someone else, or could not tell); ``provisional`` with a scored
         ``POSSIBLY_SAME_AS`` link to each of ``links`` (candidate id, score), and the
         ``decisions`` that led to it (``save_identity_decisions``; an ``entity_id`` of None
-        is this entity). One transaction."""
-        text = name.strip()
-        row = _entity_row([text], type, None, (), at)
-        row["provisional"] = bool(provisional)
-        steps: list[tuple[str, dict[str, Any]]] = [
-            ("entity_create", {"row": row, "aliases": [self._alias_row(text)]}),
-        ]
-        if links:
-            rows = [{"id": i, "score": round(float(s), 4)} for i, s in links]
-            steps.append(
-                (
-                    "identity_link_candidates",
-                    {"id": row["id"], "links": rows, "at": row["first_seen"]},
-                )
-            )
+        is this entity). One transaction; a turn puts the same steps in its own
+        (``create_identities``)."""
+        entity = identity_entity(self.tenant_id, name, type, provisional, at)
+        steps = create_identities(self.tenant_id, [NewIdentity(entity, tuple(links))], None)
         if decisions:
-            rows = [
-                d if d["entity_id"] is not None else {**d, "entity_id": row["id"]}
-                for d in decisions
-            ]
-            steps.append(("identity_decisions_save", {"rows": rows}))
+            rows = [{**d, "entity_id": d["entity_id"] or entity.id} for d in decisions]
+            steps.append(save_identity_decisions(rows))
         created, *_ = await self.write_many(steps)
         return entity_from(created[0]["e"])
 

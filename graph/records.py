@@ -189,6 +189,15 @@ def merge_from(props: Mapping[str, Any]) -> EntityMerge:
     return EntityMerge.model_validate(data)
 
 
+def entity_row(entity: Entity) -> dict[str, Any]:
+    """Graph properties of a new entity (``cypher/entity_create.cypher``'s ``$row``): its
+    aliases and tags as lists; the tenant, set by the statement, and empty values left out."""
+    row = entity.model_dump(exclude={"tenant_id"})
+    row["type"] = entity.type.value
+    row["aliases"], row["context_tags"] = list(entity.aliases), list(entity.context_tags)
+    return {k: v for k, v in row.items() if v is not None}
+
+
 def memory_row(memory: Memory) -> dict[str, Any]:
     """Graph properties of a memory (entity links are relationships, not properties)."""
     row = memory.model_dump(exclude={"entity_ids", "tenant_id"})

@@ -20,7 +20,7 @@ from core.ingest_types import FactConflict, Job, TaskPriority
 from core.resolution_types import NewIdentity
 from core.types import Memory
 from graph.entities import alias_row
-from graph.records import job_row
+from graph.records import entity_row, job_row
 from graph.scoped import Check, Rows, Step
 
 SUPERSEDE = "ingest_supersede_batch"
@@ -130,23 +130,16 @@ def create_identities(
     ``POSSIBLY_SAME_AS`` links and the relations the text stated (citing the turn's memory):
     run before the memories that link them. The entities are as resolution built them, ids
     included, so the turn refers to them before they exist."""
-    steps: list[Step] = []
-    for identity in identities:
-        e = identity.entity
-        row = {
-            "id": e.id,
-            "name": e.name,
-            "type": e.type.value,
-            "aliases": list(e.aliases),
-            "parent_id": e.parent_id,
-            "context_tags": list(e.context_tags),
-            "first_seen": e.first_seen,
-            "last_seen": e.last_seen,
-            "provisional": e.provisional,
-        }
-        aliases = [alias_row(tenant_id, a) for a in e.aliases]
-        props = {k: v for k, v in row.items() if v is not None}
-        steps.append(Step("entity_create", {"row": props, "aliases": aliases}))
+    steps = [
+        Step(
+            "entity_create",
+            {
+                "row": entity_row(identity.entity),
+                "aliases": [alias_row(tenant_id, a) for a in identity.entity.aliases],
+            },
+        )
+        for identity in identities
+    ]
     for identity in identities:  # each end of a link or relation exists by now
         e = identity.entity
         if identity.links:

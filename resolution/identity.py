@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 from core.ids import new_id
 from core.text import normalize_name
 from core.types import Entity, EntityType
+from graph.identity_ops import identity_entity
 from resolution.cues import KIN as KIN_WORDS
 from resolution.cues import OURS
 from resolution.types import Mention, ResolvedMention
@@ -346,19 +347,8 @@ async def settle(
 def _introduce(
     turn: Turn, name: str, provisional: bool, links: Sequence[tuple[str, float]]
 ) -> Entity:
-    """A person for the caller's transaction to create (``Turn.introduced``), as
-    ``create_identity`` would have."""
-    text = name.strip()
-    entity = Entity(
-        id=new_id(),
-        tenant_id=turn.tenant_id,
-        name=text,
-        type=EntityType.PERSON,
-        aliases=(text,),
-        first_seen=turn.at,
-        last_seen=turn.at,
-        provisional=provisional,
-    )
+    """A person for the caller's transaction to create (``Turn.introduced``)."""
+    entity = identity_entity(turn.tenant_id, name, EntityType.PERSON, provisional, turn.at)
     turn.introduced[entity.id] = tuple(links)
     return entity
 
