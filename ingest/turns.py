@@ -15,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -140,22 +139,12 @@ class TurnRecorder:
     async def _record(
         self, tenant_id: str, turn: TurnInput, content: str, session_id: str, at: float
     ) -> TurnResult:
-        # The turn's own vector needs nothing but the text. It starts once the text is
-        # resolved: the parse and the model would share the cores (and the parse holds the
-        # interpreter), and the graph transaction it then overlaps is mostly waiting.
-        started: list[asyncio.Future[list[float]]] = []
-
-        def vector() -> asyncio.Future[list[float]]:
-            if not started:
-                text = indexed_text(content, turn.speaker)
-                started.append(asyncio.ensure_future(self._embed(text)))
-            return started[0]
-
+        started: list[asyncio.Future[list[float]]] = []  # the turn's vector, once started
         try:
-            return await self._record_with(tenant_id, turn, content, session_id, at, vector)
+            return await self._record_with(tenant_id, turn, content, session_id, at, started)
         finally:
-            for v in started:
-                v.cancel()  # a no-op once persist has it; frees the model on a failed turn
+            for vector in started:
+                vector.cancel()  # a no-op once persist has it; frees the model on a failed turn
 
     async def _embed(self, text: str) -> list[float]:
         return (await self.writer.embedder.embed_documents([text]))[0]
@@ -167,7 +156,7 @@ class TurnRecorder:
         content: str,
         session_id: str,
         at: float,
-        vector: Callable[[], asyncio.Future[list[float]]],
+        started: list[asyncio.Future[list[float]]],
     ) -> TurnResult:
         tenant = self.graph.tenant(tenant_id)
         # One read gives the session's window and its entity tracker; the resolver parses
@@ -187,7 +176,11 @@ class TurnRecorder:
         except BaseException:
             speaker.cancel()
             raise
-        vector()  # resolved: the model has the cores (see ``_record``)
+        # The turn's own vector needs nothing but the text. It starts once the text is
+        # resolved: the parse and the model would share the cores (and the parse holds the
+        # interpreter), and the graph transaction it then overlaps is mostly waiting.
+        vector = asyncio.ensure_future(self._embed(indexed_text(content, turn.speaker)))
+        started.append(vector)
         session, _ = await read
         entities = {r.entity.id: r.entity for r in resolution.resolved if r.entity is not None}
         said_by = await speaker
@@ -271,7 +264,7 @@ class TurnRecorder:
                 "turn_speaker": turn.speaker,
                 "turn_index": index,
             }
-            ws.vectors[episode.id] = vector()
+            ws.vectors[episode.id] = vector
             jobs = self._jobs(turn, episode, list(entities), at)
             ws.memories = [episode, *extracted]
             if tasks.mentions:
