@@ -141,6 +141,9 @@ async def test_a_turn_introducing_a_namesake_writes_once(
     ), sent
     [question] = await brain.graph.tenant(warm).identity_questions(10)
     assert question.entity.id == anna.id
+    # She is kept as committed: the next text naming her does not read her from the graph.
+    writes = brain.graph.entity_writes_of(warm)
+    assert brain.resolver.entities.get(warm, writes, [anna.id]) == {anna.id: anna}
 
 
 async def test_search_round_trips(brain: Brain, warm: str) -> None:
