@@ -11,6 +11,7 @@ this process's merges, erasures and imports drop the tenant's entry (``invalidat
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import threading
 import time
@@ -46,7 +47,12 @@ class Gazetteer:
         self.by_norm: dict[str, set[str]] = {}
         self.by_token: dict[str, set[str]] = {}
         self.types: dict[str, EntityType] = {}
-        self.ruler = EntityRuler(nlp, phrase_matcher_attr="LOWER", overwrite_ents=True)
+        # The ruler matches lowercased tokens, so its patterns need only the tokenizer: over
+        # the full model, adding a pattern parsed it (2 ms a name, 165 ms for 300), and the
+        # ruler switched the shared model's NER off meanwhile, under a parse in another thread.
+        self.ruler = EntityRuler(
+            _tokenizer_of(nlp), phrase_matcher_attr="LOWER", overwrite_ents=True
+        )
 
     def add(self, names: Iterable[KnownName]) -> None:
         """Add names (idempotent); call from a worker thread (the ruler tokenizes patterns)."""
@@ -98,6 +104,14 @@ class Gazetteer:
             ):
                 out |= self.by_norm[key]
         return out
+
+
+@functools.lru_cache(maxsize=4)
+def _tokenizer_of(nlp: Any) -> Any:
+    """A pipeline of ``nlp``'s language with no components, sharing its vocabulary."""
+    import spacy
+
+    return spacy.blank(nlp.lang, vocab=nlp.vocab)
 
 
 class GazetteerCache:

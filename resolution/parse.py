@@ -71,6 +71,7 @@ class Parser:
     def __init__(self, settings: ResolutionSettings) -> None:
         self._settings = settings
         self._nlp: Any = None
+        self._ops: Any = None
         self._lock = asyncio.Lock()
 
     async def load(self) -> Any:
@@ -82,9 +83,14 @@ class Parser:
 
     def _load(self) -> Any:
         import spacy
+        from thinc.api import NumpyOps, use_ops
 
+        # numpy's matrix product, not thinc's default (blis): the same parses, and on the
+        # small matrices of one turn blis took 2.5-3.5 times as long (docs/BENCHMARKS.md).
+        self._ops = NumpyOps(use_blis=False)
         try:
-            return spacy.load(self._settings.spacy_model)
+            with use_ops("numpy", use_blis=False):
+                return spacy.load(self._settings.spacy_model)
         except OSError as e:
             raise BackendError(f"spaCy model {self._settings.spacy_model!r} not found") from e
 
@@ -113,6 +119,13 @@ class Parser:
         gazetteer: Gazetteer | None = None,
         light: bool = False,
     ) -> ParsedText:
+        if self._ops is not None:
+            from thinc.api import set_current_ops
+
+            # thinc keeps its current backend in a context variable, and a worker thread runs
+            # each call in a fresh copy of the caller's context: unset, the parser looked
+            # the backend up again on every call (a registry scan and two failed imports).
+            set_current_ops(self._ops)
         doc = nlp(text, disable=[p for p in _HEAVY if p in nlp.pipe_names]) if light else nlp(text)
         ner = [(e.text, e.start_char, e.end_char, e.label_) for e in doc.ents]
         if gazetteer is not None and gazetteer.by_norm:

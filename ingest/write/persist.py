@@ -135,13 +135,16 @@ def _without(
 
 
 async def _vectors(sync: IndexSync, ws: WriteSet) -> list[list[float]]:
-    """One vector per memory of ``ws``, in order: the ones started early, the rest in a batch."""
-    rest = [m for m in ws.memories if m.id not in ws.vectors]
+    """One vector per memory of ``ws``, in order: the ones started early, the rest in a batch.
+    A memory with the text of one started early shares its vector (a preference or fact
+    extracted from a turn is often the whole turn: "I prefer short summaries.")."""
+    early = {m.indexed_text: ws.vectors[m.id] for m in ws.memories if m.id in ws.vectors}
+    rest = [m for m in ws.memories if m.indexed_text not in early]
     fresh = asyncio.ensure_future(sync.embed(rest))
     try:
-        early = {i: await v for i, v in ws.vectors.items()}
+        started = {text: await v for text, v in early.items()}
     except BaseException:
         fresh.cancel()
         raise
     computed = dict(zip((m.id for m in rest), await fresh, strict=True))
-    return [early[m.id] if m.id in early else computed[m.id] for m in ws.memories]
+    return [computed[m.id] if m.id in computed else started[m.indexed_text] for m in ws.memories]

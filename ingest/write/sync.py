@@ -42,8 +42,14 @@ class IndexSync:
         self.marks = IndexMarks(graph)  # the ingest path's deferred ``indexed`` marks
 
     async def embed(self, memories: Sequence[Memory]) -> list[list[float]]:
-        """The vectors of these memories, in order (what ``show`` upserts)."""
-        return await self.embedder.embed_documents([m.indexed_text for m in memories])
+        """The vectors of these memories, in order (what ``show`` upserts); a text is
+        embedded once however many of them have it."""
+        texts = [m.indexed_text for m in memories]
+        distinct = list(dict.fromkeys(texts))
+        if len(distinct) == len(texts):
+            return await self.embedder.embed_documents(texts)
+        vectors = dict(zip(distinct, await self.embedder.embed_documents(distinct), strict=True))
+        return [vectors[t] for t in texts]
 
     async def show(
         self,

@@ -326,3 +326,24 @@ async def test_the_mark_statement_never_runs_beside_an_ingest_write(
     await asyncio.gather(write(), flushing)
     assert seen == [True] and marks.batches == 2
     assert not marks._gates  # idle tenants are forgotten
+
+
+async def test_a_memory_with_the_turns_own_text_shares_its_vector(
+    ingest: IngestService, brain: Brain, tenant_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    embedder = ingest.writer.embedder
+    embedded: list[str] = []
+    real = embedder.embed_documents
+
+    async def counted(texts: list[str]) -> list[list[float]]:
+        embedded.extend(texts)
+        return await real(texts)
+
+    monkeypatch.setattr(embedder, "embed_documents", counted)
+    said = "I prefer short summaries for the quarterly report."
+    result = await ingest.record_turn(tenant_id, TurnInput(session_id="s", content=said))
+    [preference] = [m for m in result.extracted if m.type is MemoryType.PREFERENCE]
+    assert preference.content == said and result.episode.indexed and preference.indexed
+    assert embedded.count(said) == 1  # embedded once, for the turn and its preference
+    hits = await brain.search(tenant_id, SearchQuery(query="how long should summaries be?"))
+    assert {result.episode.id, preference.id} <= {h.memory.id for h in hits.hits}

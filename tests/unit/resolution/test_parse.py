@@ -192,3 +192,52 @@ async def test_stated_roles_survive_the_parse_check(
 ) -> None:
     parsed = await parser.parse(text, AT)
     assert role in {(r.subject, r.object) for r in parsed.relations if r.relation == "role"}
+
+
+async def test_names_with_punctuation_are_found_by_the_ruler(parser: Parser) -> None:
+    nlp = await parser.load()
+    g = Gazetteer(nlp)
+    names = ["Brandt & Voss", "O'Neil-Smith", "Originality.ai", "U.S. Steel Co.", "Zoë Müller"]
+    g.add([KnownName(n, f"e{i}", EntityType.ORG) for i, n in enumerate(names)])
+    text = "Brandt & Voss and o'neil-smith met U.S. Steel Co. about Originality.ai and Zoë Müller."
+    parsed = await parser.parse(text, AT, g)
+    assert sorted(m.text for m in parsed.mentions if m.source == "ruler") == sorted(
+        ["Brandt & Voss", "o'neil-smith", "U.S. Steel Co.", "Originality.ai", "Zoë Müller"]
+    )
+
+
+async def test_adding_names_leaves_the_shared_model_alone(
+    parser: Parser, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Names are added from worker threads while other threads parse with the same model:
+    an add that switched the model's components off (spaCy's ruler does so to tokenize its
+    patterns with the pipeline it belongs to) would parse those texts without NER."""
+    nlp = await parser.load()
+
+    def switched(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the shared model's pipeline was changed")
+
+    monkeypatch.setattr(nlp, "select_pipes", switched)
+    g = Gazetteer(nlp)
+    g.add([KnownName(f"Peter {i}", f"p{i}", EntityType.PERSON) for i in range(50)])
+    assert nlp.pipe_names == ["tok2vec", "tagger", "parser", "attribute_ruler", "lemmatizer", "ner"]
+    assert g.exact("peter 7") == {"p7"}
+
+
+async def test_each_parse_runs_on_the_loaded_backend(
+    parser: Parser, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A worker thread runs each parse in a fresh copy of the caller's context; thinc keeps its
+    backend there, so unless the parse sets it, every call looked it up again (a registry
+    scan and failed imports) and got blis instead of numpy's matrix product."""
+    import thinc.backends
+
+    looked_up: list[object] = []
+    real = thinc.backends.require_cpu
+    monkeypatch.setattr(thinc.backends, "require_cpu", lambda: looked_up.append(1) or real())
+    first = await parser.parse("Sarah from Dunmore Foods sent the invoice.", AT)
+    again = await parser.parse("Sarah from Dunmore Foods sent the invoice.", AT)
+    assert looked_up == []
+    assert [(t.dep_, t.head.i) for t in first.doc] == [(t.dep_, t.head.i) for t in again.doc]
+    nlp = await parser.load()
+    assert all(not nlp.get_pipe(name).model.ops.use_blis for name in ("tok2vec", "parser", "ner"))
