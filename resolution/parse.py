@@ -83,16 +83,17 @@ class Parser:
 
     def _load(self) -> Any:
         import spacy
-        from thinc.api import NumpyOps, use_ops
+        from thinc.api import get_current_ops
 
-        # numpy's matrix product, not thinc's default (blis): the same parses, and on the
-        # small matrices of one turn blis took 2.5-3.5 times as long (docs/BENCHMARKS.md).
-        self._ops = NumpyOps(use_blis=False)
         try:
-            with use_ops("numpy", use_blis=False):
-                return spacy.load(self._settings.spacy_model)
+            nlp = spacy.load(self._settings.spacy_model)
         except OSError as e:
             raise BackendError(f"spaCy model {self._settings.spacy_model!r} not found") from e
+        # thinc's default CPU backend (blis). numpy's matrix product is faster on one turn's
+        # small matrices alone, but its OpenBLAS threads spin on the core the graph engine and
+        # the event loop need: recordTurn's CPU doubled (docs/BENCHMARKS.md, stop 25).
+        self._ops = get_current_ops()
+        return nlp
 
     async def parse(
         self, text: str, at: float, gazetteer: Gazetteer | None = None, light: bool = False

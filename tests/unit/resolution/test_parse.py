@@ -229,7 +229,7 @@ async def test_each_parse_runs_on_the_loaded_backend(
 ) -> None:
     """A worker thread runs each parse in a fresh copy of the caller's context; thinc keeps its
     backend there, so unless the parse sets it, every call looked it up again (a registry
-    scan and failed imports) and got blis instead of numpy's matrix product."""
+    scan and failed imports)."""
     import thinc.backends
 
     looked_up: list[object] = []
@@ -239,5 +239,3 @@ async def test_each_parse_runs_on_the_loaded_backend(
     again = await parser.parse("Sarah from Dunmore Foods sent the invoice.", AT)
     assert looked_up == []
     assert [(t.dep_, t.head.i) for t in first.doc] == [(t.dep_, t.head.i) for t in again.doc]
-    nlp = await parser.load()
-    assert all(not nlp.get_pipe(name).model.ops.use_blis for name in ("tok2vec", "parser", "ner"))
