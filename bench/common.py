@@ -93,3 +93,30 @@ def forget_query_vectors(embedder: Any) -> None:
     queries = getattr(inner, "queries", None)
     if queries is not None:
         queries.clear()
+
+
+def thread_cpu(pid: int) -> dict[str, float]:
+    """CPU seconds used so far by each thread of process ``pid``, summed by thread name
+    (Linux ``/proc``; empty elsewhere). Java names its JIT threads "C1/C2 CompilerThre"."""
+    tick = os.sysconf("SC_CLK_TCK")
+    out: dict[str, float] = {}
+    try:
+        tids = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return out
+    for tid in tids:
+        try:
+            with open(f"/proc/{pid}/task/{tid}/comm") as f:
+                name = f.read().strip()
+            with open(f"/proc/{pid}/task/{tid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:  # the thread ended meanwhile
+            continue
+        out[name] = out.get(name, 0.0) + (int(fields[11]) + int(fields[12])) / tick
+    return out
+
+
+def cpu_per_turn(before: dict[str, float], after: dict[str, float], turns: int) -> dict[str, float]:
+    """Milliseconds of CPU per turn by thread name between two ``thread_cpu`` readings."""
+    used = {k: (v - before.get(k, 0.0)) * 1000 / turns for k, v in after.items()}
+    return {k: round(v, 2) for k, v in sorted(used.items(), key=lambda kv: -kv[1]) if v > 0}

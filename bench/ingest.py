@@ -1,7 +1,7 @@
 """Ingest benchmark on the embedded engines (issue 3: ingestion and resolution).
 
     python -m bench.ingest [--memories 25000] [--turns 300] [--locomo-limit 0]
-                           [--warmup 30] [--out bench/results/ingest.json]
+                           [--warmup 120] [--out bench/results/ingest.json]
 
 1. Preloads ``--memories`` memories into one tenant through the durable bulk path (batches of
    500, with 200 entities), records turns for ``--warmup`` seconds (not measured; the graph
@@ -10,7 +10,10 @@
    turns spread over sessions — the full synchronous path: resolve (spaCy + alias index +
    context disambiguation), rule extraction, correction planning, one graph transaction,
    embedding the turn and its extractions on CPU, vector upsert, mark indexed. Time spent in
-   embedding calls (overlapping the rest) and graph statements per turn are reported too.
+   embedding calls (overlapping the rest) and graph statements per turn are reported too, and
+   the CPU each measured turn used by thread, in this process and in the graph engine (its
+   "C1/C2 CompilerThre" threads are the JIT: still busy means the warm-up was too short; at
+   60 s it still took 5-10 ms of CPU a turn, at 180 s 0.4 ms).
 2. Batch-ingests the shared LoCoMo conversations (/work/shared/data/locomo) turn by turn into a
    fresh tenant with ``recordTurn`` (one session per LoCoMo session) and reports turns/s.
 """
@@ -35,10 +38,12 @@ from bench.common import (
     NAMES,
     ORGS,
     TOPICS,
+    cpu_per_turn,
     forget_query_vectors,
     machine,
     percentiles,
     synthetic_texts,
+    thread_cpu,
     write_json,
 )
 from bench.storage import TimedEmbedder
@@ -193,7 +198,12 @@ async def run(
         embed: list[float] = []
         trips: list[int] = []
         load_before = os.getloadavg()[0]
+        engine = bench.runtime.engine
+        engine_pid = engine.info.pid if engine is not None and engine.info is not None else None
+        cpu_before: dict[str, dict[str, float]] = {}
         for i, text in enumerate(business_turns(turns + 20)):
+            if i == 20:  # warm-up excluded
+                cpu_before = _cpu(engine_pid)
             before, sent = embedder.seconds, graph.round_trips
             forget_query_vectors(embedder)
             t0 = time.perf_counter()
@@ -205,6 +215,7 @@ async def run(
                 embed.append((embedder.seconds - before) * 1000)
                 trips.append(graph.round_trips - sent)
         load_after = os.getloadavg()[0]
+        cpu = {k: cpu_per_turn(cpu_before[k], v, turns) for k, v in _cpu(engine_pid).items()}
         record = percentiles(samples)
         print(f"recordTurn at {n} memories: {record}", flush=True)
 
@@ -235,12 +246,22 @@ async def run(
             "record_turn_embedding": percentiles(embed),
             "record_turn_graph_statements": round(sum(trips) / len(trips), 2),
             "load_average_1m_during_record_turn": [round(load_before, 2), round(load_after, 2)],
+            # CPU per measured turn by thread; "C1/C2 CompilerThre" in the engine: its JIT
+            # still compiling (the warm-up was too short for a steady state).
+            "record_turn_cpu_ms_per_turn": cpu,
             "locomo": {
                 "turns": len(rows),
                 "seconds": round(locomo_s, 1),
                 "turns_per_s": round(len(rows) / locomo_s, 1),
             },
         }
+
+
+def _cpu(engine_pid: int | None) -> dict[str, dict[str, float]]:
+    found = {"service": thread_cpu(os.getpid())}
+    if engine_pid is not None:
+        found["engine"] = thread_cpu(engine_pid)
+    return found
 
 
 def main() -> None:
@@ -252,7 +273,7 @@ def main() -> None:
     p.add_argument("--locomo-limit", type=int, default=0, help="0: every LoCoMo turn")
     p.add_argument("--out", type=Path, default=Path("bench/results/ingest.json"))
     p.add_argument("--data-dir", type=Path, help="default: a fresh temporary directory")
-    p.add_argument("--warmup", type=float, default=30.0, help="seconds of unmeasured turns first")
+    p.add_argument("--warmup", type=float, default=120.0, help="seconds of unmeasured turns first")
     args = p.parse_args()
     with tempfile.TemporaryDirectory(prefix="brain-bench-") as tmp:
         result = asyncio.run(
@@ -271,6 +292,9 @@ def main() -> None:
     print(f"{'  time in embedding calls':<36}{e['p50_ms']:>10}{e['p95_ms']:>10}")
     print(f"graph statements per recordTurn: {result['record_turn_graph_statements']}")
     print(f"load average (1 min) before/after: {result['load_average_1m_during_record_turn']}")
+    for side, threads in result["record_turn_cpu_ms_per_turn"].items():
+        top = ", ".join(f"{k} {v}" for k, v in list(threads.items())[:4])
+        print(f"CPU ms per turn, {side}: {round(sum(threads.values()), 1)} ({top})")
     lo = result["locomo"]
     print(f"LoCoMo batch ingest: {lo['turns']} turns in {lo['seconds']} s", end=" ")
     print(f"= {lo['turns_per_s']} turns/s")
