@@ -41,6 +41,31 @@ async def test_remembered_memory_is_searchable_at_once(brain: Brain, tenant_id: 
     assert await counts(brain, tenant_id) == (2, 2)
 
 
+async def test_a_batch_embeds_each_text_once(
+    brain: Brain, tenant_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    embedded: list[str] = []
+    real = brain.embedder.embed_documents
+
+    async def counted(texts: list[str]) -> list[list[float]]:
+        embedded.extend(texts)
+        return await real(texts)
+
+    monkeypatch.setattr(brain.embedder, "embed_documents", counted)
+    said = "Invoices over 5,000 euros need a second approval"
+    fact, rule, other = await brain.remember_many(
+        tenant_id,
+        [
+            NewMemory(content=said, type=MemoryType.FACT),
+            NewMemory(content=said, type=MemoryType.PROCEDURAL),
+            NewMemory(content="The office cat is called Miso"),
+        ],
+    )
+    assert sorted(embedded) == sorted([said, other.content])  # the shared text once
+    hits = await brain.search(tenant_id, SearchQuery(query="who approves large invoices?"))
+    assert {fact.id, rule.id} <= {h.memory.id for h in hits.hits[:3]}
+
+
 @pytest.mark.parametrize(
     "content",
     ["", "   \n\t", "x" * 40_000, "nul \x00 byte"],
