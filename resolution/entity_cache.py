@@ -38,7 +38,15 @@ log = logging.getLogger(__name__)
 
 
 class _Tenant:
-    __slots__ = ("entities", "loaded_at", "profiles", "renewing", "replaced", "writes")
+    __slots__ = (
+        "entities",
+        "loaded_at",
+        "profiles",
+        "relations",
+        "renewing",
+        "replaced",
+        "writes",
+    )
 
     def __init__(self, writes: int) -> None:
         self.writes = writes
@@ -48,6 +56,8 @@ class _Tenant:
         # Entities read with their profile embedding: the embedding, or None (it has none).
         self.profiles: dict[str, np.ndarray | None] = {}
         self.replaced: dict[str, int] = {}  # id -> the ``EntityCache.seq`` of its replacement
+        # Relations known to exist: (source id, target id, relation), read or written here.
+        self.relations: set[tuple[str, str, str]] = set()
 
 
 class EntityCache:
@@ -129,6 +139,28 @@ class EntityCache:
         while len(self._tenants) > self._max_tenants:
             _, dropped = self._tenants.popitem(last=False)
             self._profiles -= len(dropped.profiles)
+
+    def related(self, tenant_id: str, writes: int, relation: tuple[str, str, str]) -> bool:
+        """Is this relation (source id, target id, relation) known to exist: read or written
+        by this process since the tenant's entities last changed, within the ttl?"""
+        found = self._valid(tenant_id, writes)
+        return found is not None and relation in found.relations
+
+    def note_relations(
+        self, tenant_id: str, writes: int, relations: Iterable[tuple[str, str, str]]
+    ) -> None:
+        """Relations found in the graph (or written) when the tenant's entity write count was
+        ``writes`` (taken before the read): a turn stating one again reads nothing. Only an
+        entity write removes a relation, and it makes the tenant's entry stale."""
+        if self._ttl <= 0:
+            return
+        found = self._valid(tenant_id, writes)
+        if found is None:
+            found = self._tenants[tenant_id] = _Tenant(writes)
+        for relation in relations:
+            if len(found.relations) >= self._max_entities:
+                break
+            found.relations.add(relation)
 
     def replace(self, tenant_id: str, writes: int, entities: Iterable[Entity]) -> None:
         """Entities just changed by a write that does not count as an entity write (a new

@@ -189,10 +189,18 @@ async def _relations(
             _relate_new(turn, subject.id, target, rel.relation)
             changed.add(subject.id)
             continue
-        # A relation stated again (the usual case) costs this read; a new one, one write
-        # that checks again under the source's lock (turns stating it at once record it once).
+        # A relation stated again (the usual case) is found in the entity cache, or costs
+        # this read once; a new one, one write that checks again under the source's lock
+        # (turns stating it at once record it once).
+        stated = (subject.id, target.id, rel.relation)
+        writes = resolver.graph.entity_writes_of(turn.tenant_id)
+        if resolver.entities.related(turn.tenant_id, writes, stated):
+            continue
         existing = await tenant.relations(subject.id)
-        if any(r.target_id == target.id and r.relation == rel.relation for r in existing):
+        known = [(r.source_id, r.target_id, r.relation) for r in existing]
+        if resolver.graph.entity_writes_of(turn.tenant_id) == writes:
+            resolver.entities.note_relations(turn.tenant_id, writes, known)
+        if stated in known:
             continue
         created, current = await tenant.relate_once(
             subject.id,
@@ -202,11 +210,12 @@ async def _relations(
             source_memory_id=turn.source_memory_id,
             set_parent=rel.relation in ("works_for", "belongs_to"),
         )
+        if resolver.graph.entity_writes_of(turn.tenant_id) == writes:
+            resolver.entities.note_relations(turn.tenant_id, writes, [stated])
         if created:
             turn.entities[subject.id] = current
             changed.add(subject.id)
             if current.parent_id != subject.parent_id:  # not an entity write: ENTITY_NEUTRAL
-                writes = resolver.graph.entity_writes_of(turn.tenant_id)
                 resolver.entities.replace(turn.tenant_id, writes, [current])
     return changed
 

@@ -275,21 +275,29 @@ class Resolver:
         if not missing:
             return {i: turn.entities[i] for i in wanted if i in turn.entities}
         turn.asked.update(missing)
-        needs_profile = {i for i in missing if full and i in full}
-        writes = self.graph.entity_writes_of(turn.tenant_id)
-        # Turns and reads alike use what earlier ones read while the tenant's entities have
-        # not changed (``entity_cache.py``).
-        turn.entities.update(self.entities.get(turn.tenant_id, writes, missing, needs_profile))
-        self.renewal.start(turn.tenant_id, writes)  # once the kept entities are past the ttl
-        missing = [i for i in missing if i not in turn.entities]
-        if missing:
-            profiled = [i for i in needs_profile if i in missing]
-            since = self.entities.seq
-            found = await self.graph.tenant(turn.tenant_id).resolution_entities(missing, profiled)
-            turn.entities.update(found)
-            if self.graph.entity_writes_of(turn.tenant_id) == writes:
-                self.entities.put(turn.tenant_id, writes, found.values(), profiled, since)
+        needs_profile = [i for i in missing if full and i in full]
+        turn.entities.update(await self._kept_or_read(turn.tenant_id, missing, needs_profile))
         return {i: turn.entities[i] for i in wanted if i in turn.entities}
+
+    async def _kept_or_read(
+        self, tenant_id: str, ids: Sequence[str], profiled: Sequence[str] = ()
+    ) -> dict[str, Entity]:
+        """Entities by id, those in ``profiled`` with their profile embedding (None where
+        they have none): what the entity cache kept, the rest read and kept. Turns and reads
+        alike use what earlier ones read while the tenant's entities have not changed
+        (``entity_cache.py``)."""
+        writes = self.graph.entity_writes_of(tenant_id)
+        found = self.entities.get(tenant_id, writes, ids, profiled)
+        self.renewal.start(tenant_id, writes)  # once the kept entities are past the ttl
+        rest = [i for i in ids if i not in found]
+        if rest:
+            need = [i for i in profiled if i in rest]
+            since = self.entities.seq
+            read = await self.graph.tenant(tenant_id).resolution_entities(rest, need)
+            found.update(read)
+            if self.graph.entity_writes_of(tenant_id) == writes:
+                self.entities.put(tenant_id, writes, read.values(), need, since)
+        return found
 
     async def close(self) -> None:
         """Stop background cache renewals (the graph is closing)."""
@@ -373,8 +381,10 @@ class Resolver:
         if not candidates or len(candidates) > self.settings.max_candidates:
             return None, []  # too many to tell apart by context alone: a cue or a question
         missing = [c.id for c in candidates if not c.profile_embedding]
-        if missing:  # read without their vectors (a large pool): read them now
-            found = await self.graph.tenant(turn.tenant_id).resolution_entities(missing, missing)
+        if missing:  # read without their vectors (a large pool): kept ones, or read now
+            # (a name with more namesakes than context weighs: every turn naming it read
+            # the few it weighs again, before they were kept)
+            found = await self._kept_or_read(turn.tenant_id, missing, missing)
             turn.entities.update({i: e for i, e in found.items() if e.profile_embedding})
             candidates = [turn.entities.get(c.id, c) for c in candidates]
             missing = [c.id for c in candidates if not c.profile_embedding]

@@ -146,6 +146,24 @@ async def test_a_turn_introducing_a_namesake_writes_once(
     assert brain.resolver.entities.get(warm, writes, [anna.id]) == {anna.id: anna}
 
 
+async def test_a_relation_stated_again_is_not_read_again(brain: Brain, warm: str) -> None:
+    """The first turn saying where Anna works reads her relations and records the new one;
+    the next turn saying it again finds it in the entity cache (it read her relations on
+    every such turn before)."""
+    acme = await brain.create_entity(warm, "Acme Media", EntityType.ORG)
+    text = "Anna Weber works for Acme Media."
+    first = TurnInput(session_id="s2", user_id="u1", content=text)
+    again = TurnInput(session_id="s3", user_id="u1", content=text)
+    with observed(brain.graph):
+        _, sent_first = await statements(lambda: brain.ingest.record_turn(warm, first))
+        result, sent = await statements(lambda: brain.ingest.record_turn(warm, again))
+    assert sent_first["entity_relations"] == 1 and sent_first["entity_relate_once"] == 1
+    assert "entity_relations" not in sent and "entity_relate_once" not in sent, sent
+    [anna] = [e for e in result.entities if e.name == "Anna Weber"]
+    relations = await brain.graph.tenant(warm).relations(anna.id)
+    assert [(r.target_id, r.relation) for r in relations] == [(acme.id, "works_for")]
+
+
 async def test_search_round_trips(brain: Brain, warm: str) -> None:
     query = SearchQuery(query="What did Anna Weber say about the client?", session_id="s1")
     with observed(brain.graph):

@@ -218,6 +218,38 @@ async def test_entities_are_reused_only_until_the_tenant_changes_them(
     assert meant(await resolver.resolve(tenant_id, query, at=AT)) == [okafor.id]
 
 
+async def test_namesakes_weighed_from_a_larger_pool_are_kept_with_their_profiles(
+    resolver: Resolver, tenant_id: str
+) -> None:
+    """A name with more namesakes than context weighs at once (``max_candidates``) reads its
+    pool without profile embeddings; the ones context then weighs are read with theirs once
+    and kept, so the next text naming them reads nothing (every turn used to read them)."""
+    narrow = resolver.settings.model_copy(update={"max_candidates": 2})
+    small = Resolver(resolver.graph, resolver.embedder, narrow, resolver.parser)
+    g = resolver.graph.tenant(tenant_id)
+    _, _, novak, okafor = await _two_peters(small, tenant_id)
+    # A third Peter, provisional: in the pool, not weighed by a read (it is a "maybe").
+    await g.create_identity("Peter", EntityType.PERSON, True, [(novak.id, 0.5)], at=AT)
+    query = "What did Peter from Acme Media say?"
+    sent: list[str] = []
+    resolver.graph.observer = lambda name, seconds: sent.append(name)
+    try:
+        first = await small.resolve(tenant_id, query, at=AT)
+        reads_first = sent.count("resolution_entity_get")
+        sent.clear()
+        again = await small.resolve(tenant_id, query, at=AT)
+    finally:
+        resolver.graph.observer = None
+    meant = [r.entity.id for r in first.resolved if r.entity and r.mention.text == "Peter"]
+    assert meant == [novak.id]
+    assert [r.entity_ids for r in (first, again)] == [first.entity_ids] * 2
+    assert reads_first >= 1  # the pool, then the two weighed with their profiles
+    assert "resolution_entity_get" not in sent, sent
+    writes = g._store.entity_writes_of(tenant_id)
+    kept = small.entities.get(tenant_id, writes, [novak.id, okafor.id], [novak.id, okafor.id])
+    assert kept[okafor.id].profile_embedding is not None
+
+
 async def test_kept_entities_and_names_are_renewed_in_the_background_after_the_ttl(
     settings: Settings, embedded_graph: GraphRuntime, embedder: Embedder, tenant_id: str
 ) -> None:
