@@ -10,6 +10,12 @@ is written leaves a memory that is in the vector index but still ``indexed=false
 reconciler re-upserts it (idempotent) and marks it. ``flush`` writes what is pending now
 (graceful shutdown, tests that read the flag).
 
+The batch also waits while a tenant is writing: marks of a tenant whose latest ingest write
+began less than ``delay`` ago are left for its next write, which is likely to come (a
+conversation, an import). Written by the batch, they were a transaction of their own landing
+beside the next turn's parse every second or third turn; now they are written by the batch
+only once the tenant has been quiet for ``delay``.
+
 A tenant's mark statement never runs beside its ingest writes (``writing``): on ArcadeDB two
 concurrent transactions that touch the same pages conflict, and the loser is retried after a
 backoff of ~20 ms plus the whole transaction again, which was a turn's slowest path. The
@@ -24,6 +30,8 @@ import asyncio
 import contextlib
 import contextvars
 import logging
+import math
+import time
 from collections.abc import AsyncIterator, Iterable
 
 from core.errors import BackendError
@@ -53,6 +61,9 @@ class IndexMarks:
         self._task: asyncio.Task[None] | None = None
         self._waiting = False  # the task is in its delay, not writing
         self._gates: dict[str, _Gate] = {}
+        # Tenant → when (monotonic) its latest ingest write began; dropped when its marks
+        # are written.
+        self._began: dict[str, float] = {}
         self.batches = 0  # statements written; tests use it to prove batching
 
     @property
@@ -85,6 +96,7 @@ class IndexMarks:
             await gate.unmarked.wait()
         gate.writes += 1
         gate.idle.clear()
+        self._began[tenant_id] = time.monotonic()
         try:
             yield
         finally:
@@ -120,6 +132,10 @@ class IndexMarks:
             self._waiting = False
         for tenant_id in list(self._pending):
             await self._mark(tenant_id, wait=False)
+        quiet = time.monotonic() - self.delay
+        for tenant_id in [t for t, at in self._began.items() if at < quiet]:
+            if tenant_id not in self._pending:
+                del self._began[tenant_id]  # its writes carried every mark
         if self._pending:  # tenants that were writing, or marks added meanwhile: later
             self._task = asyncio.get_running_loop().create_task(
                 self._drain(), context=contextvars.Context()
@@ -127,7 +143,10 @@ class IndexMarks:
 
     async def _mark(self, tenant_id: str, wait: bool) -> None:
         """Write the tenant's pending marks when none of its writes is in flight; without
-        ``wait``, give up instead of waiting (the writes carry them, or a later batch)."""
+        ``wait``, give up instead of waiting (the writes carry them, or a later batch), and
+        leave them to a tenant that wrote within ``delay`` (its next write carries them)."""
+        if not wait and time.monotonic() - self._began.get(tenant_id, -math.inf) < self.delay:
+            return
         while True:
             gate = self._gate(tenant_id)
             if gate.writes == 0 and gate.unmarked.is_set():
@@ -140,6 +159,7 @@ class IndexMarks:
             self._release(tenant_id, gate)
             return
         gate.unmarked.clear()
+        self._began.pop(tenant_id, None)
         try:
             await self._graph.tenant(tenant_id).mark_indexed(sorted(ids))
             self.batches += 1

@@ -231,6 +231,35 @@ async def test_the_next_turn_carries_the_previous_turns_marks(
         await marks.flush()
 
 
+async def test_a_tenant_that_keeps_writing_carries_its_marks_until_it_is_quiet(
+    brain: Brain, tenant_id: str
+) -> None:
+    """While a tenant writes every few milliseconds, each write carries the marks pending
+    before it and the batch writes none (it was a transaction of its own beside the next
+    turn); once the tenant is quiet for the delay, the batch writes the last ones."""
+    made = await brain.remember_many(
+        tenant_id, [NewMemory(content=f"Bale {i}") for i in "abcdefgh"]
+    )
+    await brain.writer.sync.marks.flush()
+    g = brain.graph.tenant(tenant_id)
+    await g.mark_indexed([m.id for m in made], indexed=False)
+    marks = IndexMarks(brain.graph, delay=0.1)
+    carried: list[str] = []
+    for m in made:  # eight quick writes, 25 ms apart: each takes what the one before left
+        async with marks.writing(tenant_id):
+            carried += marks.take(tenant_id)
+        marks.add(tenant_id, [m.id])
+        await asyncio.sleep(0.025)
+    assert marks.batches == 0  # 200 ms of writes, twice the delay: nothing of its own
+    await g.mark_indexed(carried)  # what the writes' own transactions would have written
+    for _ in range(50):
+        if marks.batches:
+            break
+        await asyncio.sleep(0.02)
+    assert marks.batches == 1 and marks.pending == 0
+    assert await g.unindexed_ids() == []
+
+
 async def test_marks_added_while_a_batch_is_pending_share_its_statement(
     brain: Brain, tenant_id: str, other_tenant_id: str
 ) -> None:
