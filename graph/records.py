@@ -18,6 +18,11 @@ from typing import Any
 
 from neo4j.time import DateTime
 
+try:  # the driver's packstream structure, to send a time as the driver itself would pack it
+    from neo4j._codec.packstream import Structure
+except ImportError:  # pragma: no cover - a driver that moved it: datetimes are sent instead
+    Structure = None
+
 from core.clock import NEVER
 from core.ingest_types import (
     Document,
@@ -104,6 +109,23 @@ def graph_time(seconds: float) -> DateTime | None:
     return DateTime(day.year, day.month, day.day, hour, minute, second, nanos, tzinfo=UTC)
 
 
+def bolt_time(seconds: float) -> Any:
+    """``graph_time`` as the Bolt 5 structure the driver packs for it (a datetime with a UTC
+    offset: tag ``I``, epoch seconds, nanoseconds, offset 0), made directly from the float.
+
+    The driver turns each datetime parameter into that structure in pure Python (a calendar
+    walk, a zone conversion and a ``repr`` for its debug log: about 80 µs, and a turn sends a
+    dozen), on the event loop, inside the turn's transaction. Only for a server that spoke
+    Bolt 5 or later: 4.x packs datetimes differently (``GraphStore`` checks)."""
+    if seconds >= NEVER:
+        return None
+    whole = math.floor(seconds)
+    nanos = int((seconds - whole) * 1e9 + 0.5)
+    if nanos == _NS:
+        whole, nanos = whole + 1, 0
+    return Structure(b"I", whole, nanos, 0)
+
+
 def epoch_seconds(value: DateTime) -> float:
     """A datetime read from the graph as epoch seconds. The embedded engine returns a local
     datetime holding the UTC wall clock (it keeps no zone); Neo4j returns it in UTC."""
@@ -115,19 +137,21 @@ def epoch_seconds(value: DateTime) -> float:
     return (whole * _NS + value.nanosecond) / _NS  # int / int: correctly rounded
 
 
-def to_graph(params: dict[str, Any]) -> dict[str, Any]:
+def to_graph(params: dict[str, Any], packed: bool = False) -> dict[str, Any]:
     """Statement parameters with every number under a ``TIME_KEYS`` name, at any depth
-    (rows, property maps), made a datetime (``NEVER``: null)."""
-    return {k: _param(k, v) for k, v in params.items()}
+    (rows, property maps), made a datetime (``NEVER``: null); with ``packed``, the Bolt 5
+    structure of that datetime (``bolt_time``)."""
+    time = bolt_time if packed and Structure is not None else graph_time
+    return {k: _param(k, v, time) for k, v in params.items()}
 
 
-def _param(key: str, value: Any) -> Any:
+def _param(key: str, value: Any, time: Any) -> Any:
     if key in TIME_KEYS and isinstance(value, float | int) and not isinstance(value, bool):
-        return graph_time(value)
+        return time(value)
     if isinstance(value, dict):
-        return {k: _param(k, v) for k, v in value.items()}
+        return {k: _param(k, v, time) for k, v in value.items()}
     if isinstance(value, list | tuple) and value and isinstance(value[0], dict | list | tuple):
-        return [_param(key, v) for v in value]
+        return [_param(key, v, time) for v in value]
     return value
 
 

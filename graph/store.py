@@ -67,9 +67,12 @@ _sent: contextvars.ContextVar[list[str] | None] = contextvars.ContextVar("sent",
 class GraphStore:
     """A connection to the graph database. Create with ``connect``; close with ``close``."""
 
-    def __init__(self, driver: AsyncDriver, database: str) -> None:
+    def __init__(self, driver: AsyncDriver, database: str, bolt5: bool = False) -> None:
         self._driver = driver
         self._database = database
+        # The server speaks Bolt 5 or later: times go out as the structures the driver would
+        # pack for them, made without its pure-Python conversion (``records.bolt_time``).
+        self._bolt5 = bolt5
         self.round_trips = 0  # statements sent; tests use it to prove batching
         # Write transactions per tenant in this process that may change its entities: a cache
         # of the tenant's entities is valid only while this number has not moved
@@ -87,11 +90,17 @@ class GraphStore:
         self._unavailable: str | None = None
         self._open_calls: set[asyncio.Timeout] = set()
 
+    @property
+    def packs_times(self) -> bool:
+        """Times go out as packed Bolt 5 structures (``records.bolt_time``), not datetimes."""
+        return self._bolt5
+
     @classmethod
     async def connect(
         cls, uri: str, user: str, password: str, database: str, pool_size: int = 32
     ) -> GraphStore:
-        return cls(await _driver(uri, user, password, pool_size), database)
+        driver, bolt5 = await _driver(uri, user, password, pool_size)
+        return cls(driver, database, bolt5)
 
     async def close(self) -> None:
         await self._driver.close()
@@ -116,7 +125,8 @@ class GraphStore:
     async def reconnect(self, uri: str, user: str, password: str, pool_size: int = 32) -> None:
         """Connect a new driver (the engine came back, perhaps on other ports) and drop the
         old one with its dead connections."""
-        old, self._driver = self._driver, await _driver(uri, user, password, pool_size)
+        old = self._driver
+        self._driver, self._bolt5 = await _driver(uri, user, password, pool_size)
         with contextlib.suppress(Exception):  # its connections are dead already
             await asyncio.wait_for(old.close(), 5.0)
 
@@ -235,7 +245,7 @@ class GraphStore:
             sent.append(name)
         start = time.perf_counter()
         native = name == ANALYST  # an analyst's query sees the graph's own values
-        result = await tx.run(text, params if native else to_graph(params))
+        result = await tx.run(text, params if native else to_graph(params, self._bolt5))
         # dict(record), not record.data(): data() walks every value to convert graph types
         # (nodes, paths) and costs more than the decoding itself on list-valued properties;
         # every statement returns maps and scalars (``properties(n)``), never graph types.
@@ -325,7 +335,8 @@ class GraphStore:
             raise BackendError(f"graph read failed: {e}") from e
 
 
-async def _driver(uri: str, user: str, password: str, pool_size: int) -> AsyncDriver:
+async def _driver(uri: str, user: str, password: str, pool_size: int) -> tuple[AsyncDriver, bool]:
+    """A connected driver, and whether the server speaks Bolt 5 or later."""
     driver = AsyncGraphDatabase.driver(
         uri,
         auth=(user, password),
@@ -335,8 +346,8 @@ async def _driver(uri: str, user: str, password: str, pool_size: int) -> AsyncDr
         initial_retry_delay=RETRY_DELAY,
     )
     try:
-        await driver.verify_connectivity()
+        info = await driver.get_server_info()  # connects, as ``verify_connectivity`` does
     except (Neo4jError, ServiceUnavailable, OSError) as e:
         await driver.close()
         raise BackendError(f"cannot reach the graph at {uri}: {e}") from e
-    return driver
+    return driver, info.protocol_version >= (5, 0)

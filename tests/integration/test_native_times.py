@@ -50,6 +50,9 @@ async def native(store: GraphStore, tenant: str, text: str, **params: Any) -> li
 async def test_the_graph_stores_datetimes_and_the_service_reads_its_floats(
     brain: Brain, tenant_id: str
 ) -> None:
+    # The embedded engine speaks Bolt 5: the times below go out as the structures the driver
+    # would pack (``records.bolt_time``), and must be stored exactly as its datetimes were.
+    assert brain.graph.packs_times
     first = await brain.remember(
         tenant_id, NewMemory(content="Ada leads the Lisbon office.", created_at=T0, valid_from=T0)
     )

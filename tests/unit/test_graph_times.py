@@ -7,12 +7,13 @@ import random
 import re
 from datetime import UTC
 
+from neo4j._codec.hydration.v2.temporal import dehydrate_datetime
 from neo4j.time import DateTime
 
 from core.clock import NEVER
 from graph.cypher import all_statements
 from graph.migrate_times import batch_statements
-from graph.records import TIME_KEYS, epoch_seconds, from_graph, graph_time, to_graph
+from graph.records import TIME_KEYS, bolt_time, epoch_seconds, from_graph, graph_time, to_graph
 
 # A property read or written (`m.created_at`, `row.at`) or a parameter (`$live_at`) whose name
 # says it is an instant.
@@ -30,6 +31,17 @@ def test_a_float_goes_to_the_graph_and_comes_back_the_same_float() -> None:
     assert graph_time(NEVER) is None and graph_time(NEVER * 2) is None
     # The embedded engine returns the UTC wall clock without a zone; Neo4j, with one.
     assert epoch_seconds(DateTime(2023, 11, 14, 22, 13, 20, 250_000_000)) == 1_700_000_000.25
+
+
+def test_a_packed_time_is_what_the_driver_packs_for_the_datetime() -> None:
+    """``bolt_time`` skips the driver's conversion of a datetime parameter; what goes on the
+    wire must be the very structure the driver (Bolt 5) makes of ``graph_time``'s datetime."""
+    rng = random.Random(11)
+    samples = [rng.uniform(0, 4e9) for _ in range(20_000)]
+    samples += [0.0, 1e-9, 0.9999999999, 1_700_000_000.25, 1_609_459_200.0, 253_402_300_799.0]
+    for seconds in samples:
+        assert bolt_time(seconds) == dehydrate_datetime(graph_time(seconds)), seconds
+    assert bolt_time(NEVER) is None and bolt_time(NEVER * 2) is None
 
 
 def test_parameters_and_rows_translate_times_at_any_depth_and_nothing_else() -> None:
@@ -51,6 +63,11 @@ def test_parameters_and_rows_translate_times_at_any_depth_and_nothing_else() -> 
         params["props"]["importance"] == 0.5 and params["props"]["profile_embedding"] is embedding
     )
     assert params["live_at"] is None and params["pinned"] is True
+    packed = to_graph({"now": 1.7e9, "rows": [{"at": 1.7e9, "before": 0.4}]}, packed=True)
+    assert packed == {
+        "now": bolt_time(1.7e9),
+        "rows": [{"at": bolt_time(1.7e9), "before": 0.4}],
+    }
 
     stored = DateTime(2023, 11, 14, 22, 13, 20, 0)
     rows = from_graph(
