@@ -83,16 +83,25 @@ class Parser:
 
     def _load(self) -> Any:
         import spacy
-        from thinc.api import get_current_ops
+        from thinc.api import NumpyOps, get_current_ops, set_current_ops
+        from threadpoolctl import threadpool_limits
 
+        # The model's layers multiply with numpy instead of thinc's default (blis): a parse is
+        # 16-23 % faster and the same (1,915 texts compared, docs/BENCHMARKS.md, stop 34).
+        # A layer keeps the backend it was built with, so the model is loaded under it. On
+        # one BLAS thread, for the whole process: with a thread per core, OpenBLAS's threads
+        # spun on the cores the graph engine and the event loop need, and recordTurn's CPU
+        # doubled (stop 25). The service's other matrix work is small, or a background job's.
+        threadpool_limits(limits=1, user_api="blas")
+        ops, before = NumpyOps(use_blis=False), get_current_ops()
+        set_current_ops(ops)
         try:
             nlp = spacy.load(self._settings.spacy_model)
         except OSError as e:
             raise BackendError(f"spaCy model {self._settings.spacy_model!r} not found") from e
-        # thinc's default CPU backend (blis). numpy's matrix product is faster on one turn's
-        # small matrices alone, but its OpenBLAS threads spin on the core the graph engine and
-        # the event loop need: recordTurn's CPU doubled (docs/BENCHMARKS.md, stop 25).
-        self._ops = get_current_ops()
+        finally:
+            set_current_ops(before)
+        self._ops = ops
         return nlp
 
     async def parse(
