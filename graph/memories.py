@@ -13,11 +13,15 @@ from graph.scoped import Rows, Scoped, Step
 
 
 def create_step(
-    memories: Sequence[Memory], at: float, extras: Mapping[str, Mapping[str, Any]] | None = None
+    memories: Sequence[Memory],
+    at: float,
+    extras: Mapping[str, Mapping[str, Any]] | None = None,
+    marks: Sequence[str] = (),
 ) -> Step:
     """The one statement that creates memories (``cypher/memory_create.cypher``), with each
     memory's extra graph properties (``extras``: memory id → properties; None values left
-    out) and its entity links; it registers the tenant at ``at`` on its first write."""
+    out) and its entity links; it registers the tenant at ``at`` on its first write, and marks
+    the memories ``marks`` (earlier writes' ids) indexed."""
     extra = extras or {}
     rows = [
         {
@@ -29,7 +33,7 @@ def create_step(
         }
         for m in memories
     ]
-    return Step("memory_create", {"rows": rows, "at": at})
+    return Step("memory_create", {"rows": rows, "at": at, "marks": list(marks)})
 
 
 class _Unlinked(Exception):

@@ -131,7 +131,7 @@ class TransferOps(Scoped):
             steps.append(("import_relations", {"rows": relations}))
         if memories:
             rows = [{"props": m["memory"], "entity_ids": m["entity_ids"]} for m in memories]
-            steps.append(("memory_create", {"rows": rows, "at": 0.0}))
+            steps.append(("memory_create", {"rows": rows, "at": 0.0, "marks": []}))
         if chains:
             steps.append(("import_supersede_links", {"links": chains}))
         if memory_links["MERGED_INTO"]:

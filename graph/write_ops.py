@@ -161,11 +161,22 @@ def create_identities(
     return steps
 
 
-def save_turn_session(session_id: str, props: Mapping[str, Any], jobs: Sequence[Job]) -> Step:
-    """The session's working-memory record and the turn's deferred jobs."""
+def save_turn_session(
+    session_id: str,
+    props: Mapping[str, Any],
+    jobs: Sequence[Job],
+    decisions: Sequence[Mapping[str, object]] = (),
+) -> Step:
+    """The session's working-memory record, the turn's deferred jobs and the identity
+    decisions the turn's names were resolved by (as ``save_identity_decisions`` stores them)."""
     return Step(
         "ingest_turn_session",
-        {"session_id": session_id, "props": dict(props), "jobs": [job_row(j) for j in jobs]},
+        {
+            "session_id": session_id,
+            "props": dict(props),
+            "jobs": [job_row(j) for j in jobs],
+            "decisions": list(decisions),
+        },
     )
 
 

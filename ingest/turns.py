@@ -33,7 +33,6 @@ from graph.write_ops import (
     create_identities,
     dedupe_tasks,
     mention_tasks,
-    save_identity_decisions,
     save_turn_session,
 )
 from ingest.extract.corrections import Action
@@ -271,8 +270,6 @@ class TurnRecorder:
                 ws.after.append(mention_tasks(tasks.mentions))
             if resolution.created:  # people the turn introduced: before the memories link them
                 ws.before.extend(create_identities(tenant_id, resolution.created, episode.id))
-            if resolution.decisions:  # who the turn's names were taken to be, with the turn
-                ws.after.append(save_identity_decisions(resolution.decisions))
             saved = dict(props)
             if resolution.state is not None:
                 saved |= {
@@ -280,7 +277,8 @@ class TurnRecorder:
                     "entity_tracker_turn": resolution.state.turn,
                     "entity_tracker_at": now(),
                 }
-            ws.after.append(save_turn_session(session_id, saved, jobs))
+            # Who the turn's names were taken to be is stored with the turn's session.
+            ws.after.append(save_turn_session(session_id, saved, jobs, resolution.decisions))
             indexed = await persist(self.writer, tenant_id, ws, at)
         self.resolver.introduced(tenant_id, resolution.created)
         if self.queue is not None and jobs:

@@ -5,16 +5,16 @@ Turns, LLM extractions and documents all end here. Step one writes the new memor
 entity links, supersede links, conflicts and whatever extra statements the caller adds — in
 one transaction, which also carries the tenant's pending ``indexed`` marks. Step two hands the
 new memories and the replaced ones to ``IndexSync.show`` (``ingest/write/sync.py``), whose marks
-are batched in the background or carried by the tenant's next ingest write
-(``ingest/write/marks.py``). A failure after step one leaves unindexed memories for the reconciler:
-the write is durable once step one commits.
+are batched in the background or carried by the tenant's next ingest write, in its
+``memory_create`` (``ingest/write/marks.py``). A failure after step one leaves unindexed
+memories for the reconciler: the write is durable once step one commits.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -61,14 +61,16 @@ class WriteSet:
     check: Check | None = None
 
 
-def steps_of(ws: WriteSet, at: float) -> list[Step]:
-    """The statements of the transaction; each is a round trip, so the memories, their links
-    and the tenant's registration go in one."""
+def steps_of(ws: WriteSet, at: float, marks: Sequence[str] = ()) -> list[Step]:
+    """The statements of the transaction; each is a round trip, so the memories, their links,
+    the tenant's registration and earlier writes' ``indexed`` marks (``marks``) go in one."""
     steps: list[Step] = list(ws.before)
     if ws.memories:
-        steps.append(create_step(ws.memories, at, ws.extras))
+        steps.append(create_step(ws.memories, at, ws.extras, marks))
     else:
         steps.insert(0, ensure_tenant(at))
+        if marks:
+            steps.append(mark_indexed(marks))
     if ws.pairs:
         steps.append(supersede(ws.pairs, at))
     if ws.conflicts:
@@ -91,17 +93,16 @@ async def persist(writer: MemoryWriter, tenant_id: str, ws: WriteSet, at: float)
         # writes' pending marks ride along instead: one transaction instead of two.
         async with sync.marks.writing(tenant_id):
             carried = sync.marks.take(tenant_id)
-            marks = [mark_indexed(carried)] if carried else []
-            steps = steps_of(ws, at)
+            steps = steps_of(ws, at, carried)
             try:
-                results = await tenant.write_many([*steps, *marks], ws.check)
+                results = await tenant.write_many(steps, ws.check)
             except BaseException:
                 sync.marks.add(tenant_id, carried)  # still pending: the batch takes them
                 raise
     except BaseException:
         embedding.cancel()
         raise
-    outcome = written(steps, results[: len(steps)])
+    outcome = written(steps, results)
     ws.superseded, ws.folded = outcome.superseded, outcome.folded
     computed = _without(embedding, ws, set(ws.folded)) if ws.folded else embedding
     try:

@@ -13,7 +13,7 @@ from core.ids import new_id
 from core.text import content_hash
 from core.types import EntityType, Memory, MemoryType
 from graph.cypher import statement
-from graph.records import memory_row
+from graph.memories import create_step
 from graph.store import GraphStore
 
 pytestmark = pytest.mark.integration
@@ -141,7 +141,6 @@ async def test_supersedes_at_once_of_one_memory_leave_one_chain_and_one_current(
     await g.create_memories([first])
 
     async def correct(new: Memory) -> list[dict[str, object]]:
-        rows = [{"props": memory_row(new), "entity_ids": []}]
         pairs = [
             {
                 "old_id": first.id,
@@ -152,7 +151,7 @@ async def test_supersedes_at_once_of_one_memory_leave_one_chain_and_one_current(
         ]
         _, linked = await g.write_many(
             [
-                ("memory_create", {"rows": rows, "at": now()}),
+                create_step([new], now()),
                 ("ingest_supersede_batch", {"pairs": pairs, "at": now()}),
             ]
         )

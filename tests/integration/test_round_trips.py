@@ -135,12 +135,13 @@ async def test_a_turn_introducing_a_namesake_writes_once(
             "entity_create": 1,  # the transaction: Anna, ...
             "identity_link_candidates": 1,  # ... possibly Anna Weber, ...
             "memory_create": 1,  # ... the turn about her, ...
-            "identity_decisions_save": 1,  # ... why she is someone else, maybe, ...
-            "ingest_turn_session": 1,  # ... and the session
+            "ingest_turn_session": 1,  # ... why she is someone else, maybe, and the session
         }
     ), sent
     [question] = await brain.graph.tenant(warm).identity_questions(10)
     assert question.entity.id == anna.id
+    [decision] = await brain.graph.tenant(warm).identity_decisions(anna.id)
+    assert (decision.outcome, decision.memory_id) == ("provisional", result.episode.id)
     # She is kept as committed: the next text naming her does not read her from the graph.
     writes = brain.graph.entity_writes_of(warm)
     assert brain.resolver.entities.get(warm, writes, [anna.id]) == {anna.id: anna}

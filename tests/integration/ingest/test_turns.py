@@ -221,11 +221,17 @@ async def test_the_next_turn_carries_the_previous_turns_marks(
         before = marks.batches
         g = brain.graph.tenant(tenant_id)
         assert not (await g.get_memory(first.episode.id)).indexed  # pending, not yet written
-        await ingest.record_turn(
-            tenant_id, TurnInput(session_id="carry", content="It reaches Porto on Friday.")
-        )
+        sent: list[str] = []
+        brain.graph.observer = lambda name, seconds: sent.append(name)
+        try:
+            await ingest.record_turn(
+                tenant_id, TurnInput(session_id="carry", content="It reaches Porto on Friday.")
+            )
+        finally:
+            brain.graph.observer = None
         assert (await g.get_memory(first.episode.id)).indexed
-        assert marks.batches == before  # written by the second turn's own transaction
+        assert marks.batches == before  # written by the second turn's own transaction ...
+        assert "memory_mark_indexed" not in sent and "memory_create" in sent  # ... in its create
     finally:
         marks.delay = delay
         await marks.flush()
