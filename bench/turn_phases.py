@@ -89,7 +89,7 @@ def timed(marks: Marks) -> Iterator[None]:
 
 
 def kind_of(statements: list[str]) -> str:
-    if any(s.startswith("entity_create") for s in statements):
+    if any(s.startswith(("entity_create", "identity_create")) for s in statements):
         return "create"
     if "resolution_entity_get" in statements:
         return "reads-entities"

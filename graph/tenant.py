@@ -56,7 +56,7 @@ ENTITY_NEUTRAL = frozenset(
         "memory_supersede",
         "memory_mark_indexed",
         "identity_decisions_save",
-        "identity_link_candidates",
+        "identity_create",
         "entity_create",
         "entity_create_once",
         # These two change an entity, and their writers replace it in the entity cache

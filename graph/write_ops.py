@@ -130,23 +130,21 @@ def create_identities(
     ``POSSIBLY_SAME_AS`` links and the relations the text stated (citing the turn's memory):
     run before the memories that link them. The entities are as resolution built them, ids
     included, so the turn refers to them before they exist."""
+    # Each with its aliases and its links to the candidates it may be (which exist already).
     steps = [
         Step(
-            "entity_create",
+            "identity_create",
             {
                 "row": entity_row(identity.entity),
                 "aliases": [alias_row(tenant_id, a) for a in identity.entity.aliases],
+                "links": [{"id": i, "score": round(float(s), 4)} for i, s in identity.links],
+                "at": identity.entity.first_seen,
             },
         )
         for identity in identities
     ]
-    for identity in identities:  # each end of a link or relation exists by now
+    for identity in identities:  # each end of a relation exists by now
         e = identity.entity
-        if identity.links:
-            links = [{"id": i, "score": round(float(s), 4)} for i, s in identity.links]
-            steps.append(
-                Step("identity_link_candidates", {"id": e.id, "links": links, "at": e.first_seen})
-            )
         for rel in identity.relations:
             relation = {
                 "id": new_id(),
