@@ -89,7 +89,7 @@ def _range_end(verb: Token) -> Token | None:
     quantity after "from"; its end is the value (``parts.value`` keeps what follows "to")."""
     for prep in verb.children:
         if prep.dep_ == "prep" and prep.lower_ == "from":
-            pobj = next((c for c in prep.children if c.dep_ == "pobj"), None)
+            pobj = parts.pobj_of(prep)
             if pobj is not None and any(
                 t.dep_ == "quantmod" and t.lower_ == "to" for t in pobj.subtree
             ):
@@ -115,7 +115,7 @@ def _topic_after(verb: Token, preposition: str) -> Token | None:
     """The object of ``preposition`` on the verb, when it is one of the tenant's topics."""
     for prep in verb.children:
         if prep.dep_ == "prep" and prep.lower_ == preposition:
-            pobj = next((c for c in prep.children if c.dep_ == "pobj"), None)
+            pobj = parts.pobj_of(prep)
             if pobj is not None and parts.subject_kind(pobj) == "topic":
                 return pobj
     return None
@@ -132,7 +132,7 @@ def _substitute(verb: Token) -> Token | None:
     """The new value of a substitution: the object of "with" or "for"."""
     for prep in verb.children:
         if prep.dep_ == "prep" and prep.lower_ in {"with", "for"}:
-            pobj = next((c for c in prep.children if c.dep_ == "pobj"), None)
+            pobj = parts.pobj_of(prep)
             if pobj is not None and pobj.pos_ in {"PROPN", "NOUN"}:
                 return pobj
     return None

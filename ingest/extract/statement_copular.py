@@ -87,7 +87,7 @@ def _up_or_down(verb: Token) -> Token | None:
     for adv in verb.children:
         if adv.dep_ == "advmod" and adv.lower_ in {"up", "down"}:
             to = next((c for c in adv.children if c.dep_ == "prep" and c.lower_ == "to"), None)
-            pobj = next((c for c in to.children if c.dep_ == "pobj"), None) if to else None
+            pobj = parts.pobj_of(to)
             if pobj is not None and parts.numeric(pobj):
                 return pobj
     return None
@@ -109,7 +109,7 @@ def _indefinite(attr: Token) -> bool:
     relation to a name stays: "a subsidiary of Orion Holdings")."""
     det = any(c.dep_ == "det" and c.lower_ in {"a", "an"} for c in attr.children)
     of = next((c for c in attr.children if c.dep_ == "prep" and c.lower_ == "of"), None)
-    pobj = next((c for c in of.children if c.dep_ == "pobj"), None) if of else None
+    pobj = parts.pobj_of(of)
     related = pobj is not None and pobj.pos_ == "PROPN"
     return det and not parts.numeric(attr) and not related
 

@@ -86,7 +86,7 @@ def passive(verb: Token, subj: Token, s: Sentence) -> list[Extracted]:
     for prep in verb.children:
         if prep.dep_ not in {"agent", "prep"} or prep.lower_ not in _AGENTS:
             continue
-        pobj = next((c for c in prep.children if c.dep_ == "pobj"), None)
+        pobj = parts.pobj_of(prep)
         if pobj is None or parts.proper(pobj) is None:
             continue
         predicate = f"{verb.lower_}_{prep.lower_}"
@@ -106,7 +106,7 @@ def called(verb: Token, subj: Token, s: Sentence) -> list[Extracted]:
     name = next((c for c in verb.children if c.dep_ in {"oprd", "attr"}), None)
     if name is None:
         prep = next((c for c in verb.children if c.dep_ == "prep" and c.lower_ == "as"), None)
-        name = next((c for c in prep.children if c.dep_ == "pobj"), None) if prep else None
+        name = parts.pobj_of(prep)
     if name is None or name.pos_ not in {"PROPN", "NOUN"}:
         return []
     changed = parts.now(verb) or parts.changing(verb)
@@ -129,7 +129,7 @@ def measured(verb: Token, subj: Token, s: Sentence) -> list[Extracted]:
         return []
     if lemma in COUNTING:
         counted = next((c for c in amount.children if c.dep_ == "prep" and c.lower_ == "of"), None)
-        unit = next((c for c in counted.children if c.dep_ == "pobj"), None) if counted else None
+        unit = parts.pobj_of(counted)
         predicate = (unit if unit is not None else amount).lemma_.lower()
     else:
         predicate = MEASURE_ATTRIBUTES.get(lemma, "value")
@@ -152,7 +152,7 @@ def _amount(verb: Token) -> Token | None:
         *[g for c in verb.children if c.dep_ == "prt" for g in c.children],
     ]:
         if prep.dep_ == "prep" and prep.lower_ in {"at", "to", "around", "about"}:
-            pobj = next((c for c in prep.children if c.dep_ == "pobj"), None)
+            pobj = parts.pobj_of(prep)
             if pobj is not None and parts.numeric(pobj):
                 return pobj
     return None
@@ -185,7 +185,7 @@ def _date(verb: Token) -> Token | None:
         if c.dep_ == "npadvmod" and c.ent_type_ in {"DATE", "TIME"}:
             return c
         if c.dep_ == "prep" and c.lower_ in _DATE_PREPS:
-            pobj = next((g for g in c.children if g.dep_ == "pobj"), None)
+            pobj = parts.pobj_of(c)
             if pobj is not None and (pobj.ent_type_ in {"DATE", "TIME"} or pobj.like_num):
                 return pobj
     return None
@@ -230,7 +230,7 @@ def employment(verb: Token, subj: Token, s: Sentence) -> list[Extracted]:
         return [fact(s, subj, "name", "role", text, False, True)]
     if lemma in HIRING:
         agent = next((c for c in verb.children if c.dep_ == "agent"), None)
-        pobj = next((c for c in agent.children if c.dep_ == "pobj"), None) if agent else None
+        pobj = parts.pobj_of(agent)
         org = _name(parts.proper(pobj)) if pobj is not None and parts.proper(pobj) else None
         return _person(s, subj, as_role, org or parts.employer(verb), False, now)
     return []
@@ -238,7 +238,7 @@ def employment(verb: Token, subj: Token, s: Sentence) -> list[Extracted]:
 
 def _for(verb: Token) -> Token | None:
     prep = next((c for c in verb.children if c.dep_ == "prep" and c.lower_ == "for"), None)
-    pobj = next((c for c in prep.children if c.dep_ == "pobj"), None) if prep else None
+    pobj = parts.pobj_of(prep)
     return parts.proper(pobj) if pobj is not None else None
 
 
@@ -256,7 +256,7 @@ def _infinitive(verb: Token) -> Token | None:
 
 def _as_role(verb: Token) -> Token | None:
     prep = next((c for c in verb.children if c.dep_ == "prep" and c.lower_ == "as"), None)
-    pobj = next((c for c in prep.children if c.dep_ == "pobj"), None) if prep else None
+    pobj = parts.pobj_of(prep)
     if pobj is None:  # "took over from Anja as team lead": "as" read as a conjunction
         pobj = next(
             (c for c in verb.children if c.dep_ == "advcl" and c.pos_ == "NOUN"

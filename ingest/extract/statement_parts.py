@@ -57,6 +57,13 @@ def named_owner(subj: Token) -> Token | None:
     return owner
 
 
+def pobj_of(prep: Token | None) -> Token | None:
+    """The object of a preposition ("Hetzner" of "on" in "is on Hetzner"), or None."""
+    if prep is None:
+        return None
+    return next((c for c in prep.children if c.dep_ == "pobj"), None)
+
+
 def conjuncts(tok: Token) -> list[Token]:
     """The words coordinated with ``tok`` ("the wiki and the bug tracker"), in order."""
     out: list[Token] = []
@@ -147,7 +154,7 @@ def subject_tokens(subj: Token) -> list[Token]:
         mods = [*compounds(owner), owner, *[c for c in owner.children if c.dep_ == "case"], *mods]
     out = [*mods, subj]
     for prep in subj.rights:
-        pobj = next((c for c in prep.children if c.dep_ == "pobj"), None)
+        pobj = pobj_of(prep)
         if prep.dep_ == "prep" and prep.lower_ in {"of", "for", "at", "on"} and pobj is not None:
             out += [prep, *[c for c in pobj.lefts if c.dep_ in {"compound", "amod"}], pobj]
     return out
@@ -220,7 +227,7 @@ def role(attr: Token) -> str:
     """The role's words: "head of procurement", "senior writer" → "writer"."""
     of = next((c for c in attr.children if c.dep_ == "prep" and c.lower_ == "of"), None)
     if of is not None and attr.lemma_.lower() in {"head", "director", "vp", "manager", "chief"}:
-        pobj = next((c for c in of.children if c.dep_ == "pobj"), None)
+        pobj = pobj_of(of)
         if pobj is not None:
             return f"{str(attr.text)} of {' '.join(t.text for t in [*compounds(pobj), pobj])}"
     words = [c.lower_ for c in attr.lefts if c.dep_ == "compound" and c.pos_ == "NOUN"]
@@ -251,7 +258,7 @@ def employer(head: Token) -> str | None:
     preps = {"at", "for", "with", "of"} if acronym(head) else {"at", "for", "with"}
     for prep in head.children:
         if prep.dep_ == "prep" and prep.lower_ in preps:
-            pobj = next((c for c in prep.children if c.dep_ == "pobj"), None)
+            pobj = pobj_of(prep)
             org = proper(pobj) if pobj is not None else None
             if org is not None:
                 return " ".join(t.text for t in [*compounds(org), org])
@@ -280,7 +287,7 @@ def location(verb: Token) -> Token | None:
     near = [*verb.children, *(g for c in verb.children if c.dep_ == "advmod" for g in c.children)]
     for prep in near:
         if prep.dep_ == "prep" and prep.lower_ in LOCATION_PREPS:
-            pobj = next((c for c in prep.children if c.dep_ == "pobj"), None)
+            pobj = pobj_of(prep)
             if pobj is None or pobj.pos_ not in {"PROPN", "NOUN"}:
                 continue
             if any(c.dep_ == "det" and c.lower_ in {"a", "an"} for c in pobj.children):
@@ -296,7 +303,7 @@ def to_value(verb: Token) -> Token | None:
     """The new value of a change: the object of "to" on the verb or on "back"/its object."""
     for prep in verb.subtree:
         if prep.dep_ == "prep" and prep.lower_ in {"to", "onto", "into"}:
-            pobj = next((c for c in prep.children if c.dep_ == "pobj"), None)
+            pobj = pobj_of(prep)
             if pobj is not None:
                 return pobj
     return None
@@ -392,7 +399,7 @@ def _retracting(verb: Token) -> bool:
 
 
 def _dated_pobj(prep: Token) -> bool:
-    pobj = next((c for c in prep.children if c.dep_ == "pobj"), None)
+    pobj = pobj_of(prep)
     return pobj is not None and pobj.ent_type_ in {"DATE", "TIME"}
 
 

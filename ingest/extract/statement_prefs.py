@@ -77,7 +77,7 @@ def fan(verb: Token, s: Sentence) -> list[Extracted]:
     if attr is None or attr.lemma_.lower() != "fan" or verb.tag_ == "VBD":
         return []
     of = next((c for c in attr.children if c.dep_ == "prep" and c.lower_ == "of"), None)
-    pobj = next((c for c in of.children if c.dep_ == "pobj"), None) if of else None
+    pobj = parts.pobj_of(of)
     if pobj is None:
         return []
     liked = preference(s, topic_of(pobj), parts.now(verb))

@@ -347,7 +347,7 @@ def _routed(verb: Token, subj: Token, s: Sentence) -> list[Extracted]:
         return []  # "the team went to Berlin": an event
     for prep in verb.children:
         if prep.dep_ == "prep" and prep.lower_ in {"to", "through", "via"}:
-            pobj = next((c for c in prep.children if c.dep_ == "pobj"), None)
+            pobj = parts.pobj_of(prep)
             if pobj is not None and pobj.pos_ == "PROPN" and not parts.place(pobj):
                 now = parts.now(verb)
                 value = parts.value(parts.proper(pobj) or pobj)
