@@ -1,7 +1,7 @@
 """Ingest benchmark on the embedded engines (issue 3: ingestion and resolution).
 
     python -m bench.ingest [--memories 25000] [--turns 300] [--locomo-limit 0]
-                           [--warmup 120] [--out bench/results/ingest.json]
+                           [--warmup 120] [--queue] [--out bench/results/ingest.json]
 
 1. Preloads ``--memories`` memories into one tenant through the durable bulk path (batches of
    500, with 200 entities), records turns for ``--warmup`` seconds (not measured; the graph
@@ -13,7 +13,9 @@
    embedding calls (overlapping the rest) and graph statements per turn are reported too, and
    the CPU each measured turn used by thread, in this process and in the graph engine (its
    "C1/C2 CompilerThre" threads are the JIT: still busy means the warm-up was too short; at
-   60 s it still took 5-10 ms of CPU a turn, at 180 s 0.4 ms).
+   60 s it still took 5-10 ms of CPU a turn, at 180 s 0.4 ms). The job queue (entity profile
+   refreshes the turns schedule) is stopped meanwhile and drained after; with ``--queue`` it
+   runs beside the warm-up and the measured turns, as in ``brain serve``.
 2. Batch-ingests the shared LoCoMo conversations (/work/shared/data/locomo) turn by turn into a
    fresh tenant with ``recordTurn`` (one session per LoCoMo session) and reports turns/s.
 """
@@ -188,11 +190,13 @@ async def warm_up(bench: Bench, seconds: float) -> int:
 
 
 async def run(
-    n: int, turns: int, locomo_limit: int, data_dir: Path, warmup: float
+    n: int, turns: int, locomo_limit: int, data_dir: Path, warmup: float, queue: bool = False
 ) -> dict[str, Any]:
     async with ingest_bench(data_dir) as bench:
         graph, embedder, service = bench.graph, bench.embedder, bench.service
         preload_s = await preload(bench, n)
+        if queue:  # profile refreshes run beside the turns, as in ``brain serve``
+            await service.start(tenants=[TENANT])
         warm = await warm_up(bench, warmup)
         samples: list[float] = []
         embed: list[float] = []
@@ -219,7 +223,8 @@ async def run(
         record = percentiles(samples)
         print(f"recordTurn at {n} memories: {record}", flush=True)
 
-        await service.start(tenants=[TENANT])  # profile refresh runs in the background
+        if not queue:
+            await service.start(tenants=[TENANT])  # profile refresh runs in the background
         await service.queue.drain(timeout=600)
         await service.stop()
 
@@ -240,6 +245,7 @@ async def run(
             "preload_seconds": round(preload_s, 1),
             "warmup_seconds": warmup,
             "warmup_turns": warm,
+            "job_queue_during_turns": queue,
             "record_turn": record,
             # Time inside embedding calls; they overlap the graph work (the turn's own text
             # is embedded while it is resolved), so this is not a share of the total.
@@ -274,6 +280,9 @@ def main() -> None:
     p.add_argument("--out", type=Path, default=Path("bench/results/ingest.json"))
     p.add_argument("--data-dir", type=Path, help="default: a fresh temporary directory")
     p.add_argument("--warmup", type=float, default=120.0, help="seconds of unmeasured turns first")
+    p.add_argument(
+        "--queue", action="store_true", help="run the job queue beside the turns (brain serve)"
+    )
     args = p.parse_args()
     with tempfile.TemporaryDirectory(prefix="brain-bench-") as tmp:
         result = asyncio.run(
@@ -283,6 +292,7 @@ def main() -> None:
                 args.locomo_limit,
                 args.data_dir or Path(tmp),
                 args.warmup,
+                args.queue,
             )
         )
     r, e = result["record_turn"], result["record_turn_embedding"]

@@ -29,6 +29,7 @@ from core.ingest_types import DocumentJob, DocumentJobStatus, DocumentResult
 from core.settings import IngestSettings
 from graph.store import GraphStore
 from ingest.documents import DocumentIngester
+from retrieval.embedding.embedder import in_background
 
 log = logging.getLogger(__name__)
 
@@ -97,6 +98,8 @@ class DocumentJobs:
     async def _run(
         self, tenant_id: str, job: DocumentJob, text: str, project_id: str | None
     ) -> None:
+        in_background()  # the caller has its job id, not the chunks: they yield to requests
+
         async def progress(done: int, total: int) -> None:
             nonlocal job
             job = job.model_copy(

@@ -34,6 +34,7 @@ from core.ids import new_id
 from core.ingest_types import Job, JobStatus
 from core.settings import IngestSettings
 from graph.store import GraphStore
+from retrieval.embedding.embedder import in_background
 
 log = logging.getLogger(__name__)
 
@@ -184,6 +185,7 @@ class JobQueue:
                 await asyncio.sleep(0.01)
 
     async def _work(self) -> None:
+        in_background()  # nobody waits for a job: its embeddings yield to requests
         while True:
             tenant_id, ids = await self._queue.get()
             key = (tenant_id, self._scheduled.get(ids[0], ""))

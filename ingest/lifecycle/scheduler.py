@@ -24,6 +24,7 @@ from core.lifecycle_types import JOB_ORDER, JobName
 from core.settings import LifecycleSettings
 from graph.store import GraphStore
 from ingest.lifecycle.consolidator import Consolidator
+from retrieval.embedding.embedder import in_background
 
 log = logging.getLogger(__name__)
 
@@ -105,6 +106,7 @@ class Scheduler:
         return len(report.runs)
 
     async def _loop(self) -> None:
+        in_background()  # nobody waits for a lifecycle job: its embeddings yield to requests
         while not self._stop.is_set():
             try:
                 await self.tick()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Sequence
+from concurrent.futures import Executor
 
 
 class Batcher:
@@ -16,8 +17,14 @@ class Batcher:
     forward passes.
     """
 
-    def __init__(self, encode: Callable[[list[str]], list[list[float]]]) -> None:
+    def __init__(
+        self,
+        encode: Callable[[list[str]], list[list[float]]],
+        executor: Executor | None = None,
+    ) -> None:
+        """``executor``: where ``encode`` runs (default: asyncio's, as ``to_thread``)."""
         self._encode = encode
+        self._executor = executor
         self._pending: list[tuple[str, asyncio.Future[list[float]]]] = []
         self._worker: asyncio.Task[None] | None = None
 
@@ -32,10 +39,16 @@ class Batcher:
         return list(await asyncio.gather(*futures))
 
     async def _drain(self) -> None:
+        loop = asyncio.get_running_loop()
         while self._pending:
             batch, self._pending = self._pending, []
             try:
-                vectors = await asyncio.to_thread(self._encode, [t for t, _ in batch])
+                texts = [t for t, _ in batch]
+                vectors = await (
+                    loop.run_in_executor(self._executor, self._encode, texts)
+                    if self._executor is not None
+                    else asyncio.to_thread(self._encode, texts)
+                )
             except BaseException as e:
                 for _, future in batch:
                     if not future.done():

@@ -14,7 +14,19 @@ Example::
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextvars import ContextVar
 from typing import Protocol
+
+# Set in work nobody waits for (the job queue's workers, the lifecycle scheduler, background
+# document jobs): an in-process model embeds their texts in a lane of its own, below requests,
+# so a turn's or a search's text never waits behind a refresh of 64 entity profiles.
+BACKGROUND: ContextVar[bool] = ContextVar("embedding_in_background", default=False)
+
+
+def in_background() -> None:
+    """Mark the current task's work as background (its embeddings yield to requests); a task
+    created from it inherits the mark."""
+    BACKGROUND.set(True)
 
 
 class Embedder(Protocol):

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
+import os
 import subprocess
 import sys
+import threading
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
@@ -14,7 +18,8 @@ from pydantic import SecretStr
 
 from core.errors import BackendError, InvalidInput
 from core.settings import EmbedderSettings
-from retrieval.embedding.local import LocalEmbedder
+from retrieval.embedding.embedder import in_background
+from retrieval.embedding.local import BACKGROUND_NICE, LocalEmbedder
 from retrieval.embedding.voyage import VOYAGE_EMBEDDINGS_URL, VoyageEmbedder
 from retrieval.factory import build_embedder
 
@@ -54,6 +59,40 @@ async def test_local_batch_equals_single(local: LocalEmbedder) -> None:
         assert row == pytest.approx(single, abs=1e-5)
     assert await local.embed_query(texts[1]) == pytest.approx(batch[1], abs=1e-5)
     assert await local.embed_documents([]) == []
+
+
+@pytest.mark.slow
+async def test_background_embeddings_never_hold_up_a_request(local: LocalEmbedder) -> None:
+    """A profile refresh embeds dozens of long texts in one call (about a second of a core):
+    as background work they run in a lane of their own, on a thread of lower priority, and a
+    turn's text asked for meanwhile does not wait for them."""
+    profiles = [
+        f"Person {i}, writer at WOBS. Writes long-form articles about search engines, "
+        f"content marketing and analytics; reviews drafts for the blog, {i} years there."
+        for i in range(24)
+    ]
+
+    async def refresh() -> list[list[float]]:
+        in_background()  # as the job queue's workers are
+        return await local.embed_documents(profiles)
+
+    bulk = asyncio.create_task(refresh())
+    await asyncio.sleep(0.02)  # the refresh's batch is being encoded
+    (turn,) = await local.embed_documents(["Peter sent the invoice"])
+    assert not bulk.done()  # the request was not queued behind the refresh
+    vectors = await bulk
+    # the same model: the lanes give the same vectors
+    assert vectors[3] == pytest.approx((await local.embed_documents([profiles[3]]))[0], abs=1e-5)
+    assert turn == pytest.approx(await local.embed_query("Peter sent the invoice"), abs=1e-5)
+    if sys.platform == "linux":  # every background lane's thread (this one's among them)
+        ours = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+        lanes = [t for t in threading.enumerate() if t.name.startswith("embed-background")]
+        niceness = set()
+        for lane in lanes:
+            assert lane.native_id is not None  # started
+            with contextlib.suppress(ProcessLookupError):  # another embedder's, closed meanwhile
+                niceness.add(os.getpriority(os.PRIO_PROCESS, lane.native_id))
+        assert niceness == {min(19, ours + BACKGROUND_NICE)}
 
 
 @pytest.mark.slow

@@ -16,6 +16,7 @@ from core.types import EntityType, NewMemory
 from ingest.jobs.queue import JobQueue
 from ingest.service import IngestService
 from resolution.resolver import Resolver
+from retrieval.embedding.embedder import BACKGROUND
 from tests.integration.ingest.conftest import build_ingest
 
 pytestmark = pytest.mark.integration
@@ -146,6 +147,23 @@ def _gated() -> tuple[list[list[int]], asyncio.Event, Any]:
         await gate.wait()
 
     return runs, gate, handler
+
+
+async def test_a_job_runs_as_background_work(brain: Brain, tenant_id: str) -> None:
+    """Nobody waits for a job: its embeddings go to the model's background lane."""
+    seen: list[bool] = []
+
+    async def handler(tenant: str, payload: Mapping[str, Any]) -> None:
+        seen.append(BACKGROUND.get())
+
+    queue = JobQueue(brain.graph, IngestSettings())
+    queue.register("work", handler)
+    await queue.start(tenants=[])
+    await queue.enqueue(tenant_id, "work", {})
+    await queue.drain()
+    await queue.stop()
+    assert seen == [True]
+    assert BACKGROUND.get() is False  # the caller that enqueued it is not background work
 
 
 async def test_jobs_of_a_merged_kind_settle_and_run_as_one(
