@@ -14,8 +14,9 @@ progress callback, holding one page in memory at a time.
 from __future__ import annotations
 
 import re
-from collections import Counter
-from collections.abc import Callable, Sequence
+from array import array
+from collections import Counter, OrderedDict
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from core.settings import ResolutionSettings
@@ -40,6 +41,9 @@ _STOP = frozenset(
 MAX_TAGS = 12
 PAD_CHARS = 200  # a profile with no sentence naming the entity is padded up to this length
 PARENT_TAGS = 4
+# Profile texts whose vectors a builder keeps: a refresh of an entity whose profile did not
+# change (most refreshes of a well-known one) embeds and writes nothing.
+MAX_KEPT_VECTORS = 4096
 
 
 @dataclass(frozen=True)
@@ -161,6 +165,8 @@ class ProfileBuilder:
         # entities cached for resolution are replaced here with what was saved instead, so
         # turns that follow keep their cache (a profile job runs after most turns).
         self._cache = cache
+        # Profile text → its vector, packed (a list of 384 floats is 12 KB, this 3 KB).
+        self._vectors: OrderedDict[str, array[float]] = OrderedDict()
 
     async def refresh(self, tenant_id: str, entity_ids: Sequence[str]) -> list[Entity]:
         """Recompute the profiles of these entities now (unknown ids are skipped)."""
@@ -208,19 +214,49 @@ class ProfileBuilder:
         parent_ids = [e.parent_id for e in entities.values() if e.parent_id]
         parents = await tenant.get_entities(parent_ids) if parent_ids else {}
         rows: list[dict[str, object]] = []
-        texts: list[str] = []
         for ident, entity in entities.items():
             summary = build_summary(entity, material.get(ident, []), self._s.profile_max_chars)
             tags = context_tags(entity, summary)
             parent = parents.get(entity.parent_id) if entity.parent_id else None
-            texts.append(profile_text(entity, summary, tags, parent))
-            rows.append({"id": ident, "summary": summary, "tags": tags})
-        vectors = await self._embedder.embed_documents(texts)
+            text = profile_text(entity, summary, tags, parent)
+            rows.append({"id": ident, "summary": summary, "tags": tags, "text": text})
+        vectors = await self._embed([str(r.pop("text")) for r in rows])
         for row, vector in zip(rows, vectors, strict=True):
             row["embedding"] = vector
+        # A profile stored as it would be written again is left alone: no write, which a
+        # turn's transaction on the same entity would otherwise conflict with.
+        rows = [r for r in rows if not _stored(entities[str(r["id"])], r)]
+        if not rows:
+            return list(entities.values())
         writes = self._graph.entity_writes_of(tenant_id)
         await tenant.save_profiles(rows)
         fresh = list((await tenant.get_entities(list(entities))).values())
         if self._cache is not None:
             self._cache.replace(tenant_id, writes, fresh)
         return fresh
+
+    async def _embed(self, texts: list[str]) -> list[list[float]]:
+        """The vectors of these profile texts; texts embedded before are not embedded again."""
+        missing = list(dict.fromkeys(t for t in texts if t not in self._vectors))
+        if missing:
+            for text, vector in zip(
+                missing, await self._embedder.embed_documents(missing), strict=True
+            ):
+                self._vectors[text] = array("d", vector)
+        out = []
+        for text in texts:
+            self._vectors.move_to_end(text)
+            out.append(self._vectors[text].tolist())
+        while len(self._vectors) > MAX_KEPT_VECTORS:
+            self._vectors.popitem(last=False)
+        return out
+
+
+def _stored(entity: Entity, row: Mapping[str, object]) -> bool:
+    """Whether ``entity`` already holds the profile ``row`` would save."""
+    return (
+        entity.profile_summary == row["summary"]
+        and list(entity.context_tags) == row["tags"]
+        and entity.profile_embedding is not None
+        and list(entity.profile_embedding) == row["embedding"]
+    )

@@ -149,6 +149,46 @@ async def test_profiles_refresh_and_bulk_job(
     assert "dentist" not in (refreshed.profile_summary or "")
 
 
+async def test_a_profile_that_did_not_change_is_neither_embedded_nor_written_again(
+    brain: Brain, resolver: Resolver, tenant_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A profile refresh follows most turns; for a well-known person the profile is usually
+    what it was, and writing it again only collided with the turns' writes."""
+    g = brain.graph.tenant(tenant_id)
+    e = await g.create_entity("Greta Lind", EntityType.PERSON, at=AT)
+    await brain.remember(
+        tenant_id, NewMemory(content="Greta Lind audits the warehouse.", entity_ids=[e.id])
+    )
+    await resolver.profiles.refresh(tenant_id, [e.id])
+    embedded: list[str] = []
+    embed = resolver.embedder.embed_documents
+
+    async def counted(texts: list[str]) -> list[list[float]]:
+        embedded.extend(texts)
+        return await embed(texts)
+
+    monkeypatch.setattr(resolver.embedder, "embed_documents", counted)
+    sent: list[str] = []
+    resolver.graph.observer = lambda name, seconds: sent.append(name)
+    try:
+        (again,) = await resolver.profiles.refresh(tenant_id, [e.id])
+        assert "resolution_profile_update" not in sent and embedded == []
+        assert again.profile_summary == "Greta Lind audits the warehouse."
+        # something new about her is embedded and written
+        await brain.remember(
+            tenant_id, NewMemory(content="Greta Lind runs the night shift.", entity_ids=[e.id])
+        )
+        sent.clear()
+        embedded.clear()  # the memory's own vector
+        (changed,) = await resolver.profiles.refresh(tenant_id, [e.id])
+    finally:
+        resolver.graph.observer = None
+    assert "resolution_profile_update" in sent and len(embedded) == 1
+    assert "night shift" in (changed.profile_summary or "")
+    stored = (await g.get_entities([e.id]))[e.id]
+    assert stored.profile_embedding == changed.profile_embedding != again.profile_embedding
+
+
 async def test_tracker_survives_a_new_resolver(resolver: Resolver, tenant_id: str) -> None:
     g = resolver.graph.tenant(tenant_id)
     anna = await g.create_entity("Anna Berg", EntityType.PERSON, at=AT)
