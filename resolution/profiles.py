@@ -214,13 +214,14 @@ class ProfileBuilder:
         parent_ids = [e.parent_id for e in entities.values() if e.parent_id]
         parents = await tenant.get_entities(parent_ids) if parent_ids else {}
         rows: list[dict[str, object]] = []
+        texts: list[str] = []
         for ident, entity in entities.items():
             summary = build_summary(entity, material.get(ident, []), self._s.profile_max_chars)
             tags = context_tags(entity, summary)
             parent = parents.get(entity.parent_id) if entity.parent_id else None
-            text = profile_text(entity, summary, tags, parent)
-            rows.append({"id": ident, "summary": summary, "tags": tags, "text": text})
-        vectors = await self._embed([str(r.pop("text")) for r in rows])
+            texts.append(profile_text(entity, summary, tags, parent))
+            rows.append({"id": ident, "summary": summary, "tags": tags})
+        vectors = await self._embed(texts)
         for row, vector in zip(rows, vectors, strict=True):
             row["embedding"] = vector
         # A profile stored as it would be written again is left alone: no write, which a

@@ -22,7 +22,7 @@ class Batcher:
         encode: Callable[[list[str]], list[list[float]]],
         executor: Executor | None = None,
     ) -> None:
-        """``executor``: where ``encode`` runs (default: asyncio's, as ``to_thread``)."""
+        """``executor``: where ``encode`` runs (default: the event loop's)."""
         self._encode = encode
         self._executor = executor
         self._pending: list[tuple[str, asyncio.Future[list[float]]]] = []
@@ -44,11 +44,7 @@ class Batcher:
             batch, self._pending = self._pending, []
             try:
                 texts = [t for t, _ in batch]
-                vectors = await (
-                    loop.run_in_executor(self._executor, self._encode, texts)
-                    if self._executor is not None
-                    else asyncio.to_thread(self._encode, texts)
-                )
+                vectors = await loop.run_in_executor(self._executor, self._encode, texts)
             except BaseException as e:
                 for _, future in batch:
                     if not future.done():

@@ -3,7 +3,7 @@ Edge shard and the packaged all-MiniLM-L6-v2 model."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 
 import pytest
 
@@ -19,6 +19,21 @@ async def embedder(settings: Settings) -> AsyncIterator[Embedder]:
     model = build_embedder(settings.embedder)
     yield model
     await model.close()
+
+
+@pytest.fixture
+def embedded(embedder: Embedder, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The texts the shared embedder is given to embed as documents during the test, in
+    order (the brain, the resolver and the ingest service all use it)."""
+    texts: list[str] = []
+    real = embedder.embed_documents
+
+    async def counted(batch: Sequence[str]) -> list[list[float]]:
+        texts.extend(batch)
+        return await real(batch)
+
+    monkeypatch.setattr(embedder, "embed_documents", counted)
+    return texts
 
 
 @pytest.fixture(scope="session")

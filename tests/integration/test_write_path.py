@@ -42,16 +42,8 @@ async def test_remembered_memory_is_searchable_at_once(brain: Brain, tenant_id: 
 
 
 async def test_a_batch_embeds_each_text_once(
-    brain: Brain, tenant_id: str, monkeypatch: pytest.MonkeyPatch
+    brain: Brain, tenant_id: str, embedded: list[str]
 ) -> None:
-    embedded: list[str] = []
-    real = brain.embedder.embed_documents
-
-    async def counted(texts: list[str]) -> list[list[float]]:
-        embedded.extend(texts)
-        return await real(texts)
-
-    monkeypatch.setattr(brain.embedder, "embed_documents", counted)
     said = "Invoices over 5,000 euros need a second approval"
     fact, rule, other = await brain.remember_many(
         tenant_id,

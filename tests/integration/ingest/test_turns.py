@@ -364,17 +364,8 @@ async def test_the_mark_statement_never_runs_beside_an_ingest_write(
 
 
 async def test_a_memory_with_the_turns_own_text_shares_its_vector(
-    ingest: IngestService, brain: Brain, tenant_id: str, monkeypatch: pytest.MonkeyPatch
+    ingest: IngestService, brain: Brain, tenant_id: str, embedded: list[str]
 ) -> None:
-    embedder = ingest.writer.embedder
-    embedded: list[str] = []
-    real = embedder.embed_documents
-
-    async def counted(texts: list[str]) -> list[list[float]]:
-        embedded.extend(texts)
-        return await real(texts)
-
-    monkeypatch.setattr(embedder, "embed_documents", counted)
     said = "I prefer short summaries for the quarterly report."
     result = await ingest.record_turn(tenant_id, TurnInput(session_id="s", content=said))
     [preference] = [m for m in result.extracted if m.type is MemoryType.PREFERENCE]

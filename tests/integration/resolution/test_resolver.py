@@ -150,7 +150,7 @@ async def test_profiles_refresh_and_bulk_job(
 
 
 async def test_a_profile_that_did_not_change_is_neither_embedded_nor_written_again(
-    brain: Brain, resolver: Resolver, tenant_id: str, monkeypatch: pytest.MonkeyPatch
+    brain: Brain, resolver: Resolver, tenant_id: str, embedded: list[str]
 ) -> None:
     """A profile refresh follows most turns; for a well-known person the profile is usually
     what it was, and writing it again only collided with the turns' writes."""
@@ -160,14 +160,8 @@ async def test_a_profile_that_did_not_change_is_neither_embedded_nor_written_aga
         tenant_id, NewMemory(content="Greta Lind audits the warehouse.", entity_ids=[e.id])
     )
     await resolver.profiles.refresh(tenant_id, [e.id])
-    embedded: list[str] = []
-    embed = resolver.embedder.embed_documents
-
-    async def counted(texts: list[str]) -> list[list[float]]:
-        embedded.extend(texts)
-        return await embed(texts)
-
-    monkeypatch.setattr(resolver.embedder, "embed_documents", counted)
+    assert resolver.embedder is brain.embedder  # the one ``embedded`` records
+    embedded.clear()
     sent: list[str] = []
     resolver.graph.observer = lambda name, seconds: sent.append(name)
     try:
