@@ -100,10 +100,12 @@ def _line_at(text: str, index: int) -> str:
 
 
 def judge_context(
-    text: str, current: str, stale: Sequence[str]
+    text: str, current: str, stale: Sequence[str], labelled: bool = True
 ) -> tuple[bool, str, dict[str, Any]]:
     """The context rule: ``current`` present; no stale value before its first occurrence;
-    later stale values only on lines labelled earlier/corrected/until."""
+    later stale values only on lines labelled earlier/corrected/until (``labelled``; a
+    negative control's other value, a hypothetical or a plan, was never the value, so no
+    label is asked of it)."""
     low = text.lower()
     first = low.find(current.lower())
     if first < 0:
@@ -120,7 +122,7 @@ def judge_context(
                     f"stale {value!r} before current {current!r}: {line.strip()[:200]}",
                     {"failure": "stale_before", "line": line.strip()},
                 )
-            if not any(label in line.lower() for label in LABELS):
+            if labelled and not any(label in line.lower() for label in LABELS):
                 same = line == current_line
                 return (
                     False,
@@ -221,7 +223,8 @@ class Runner:
             if kind == "context":
                 ctx = await self.context(key, tenant, query, n)
                 text = context_text(ctx)
-                ok, reason, detail = judge_context(text, check["current"], check["stale"])
+                labelled = scenario["kind"] != "negative"
+                ok, reason, detail = judge_context(text, check["current"], check["stale"], labelled)
                 detail["current_first"] = current_first(text, check["current"], check["stale"])
                 checks.append(CheckResult(kind, query, ok, reason, detail))
                 if not ok and not head:

@@ -117,6 +117,20 @@ class Memory(_Frozen):
     # A procedure: when or what it is for, and its steps in order.
     trigger: str | None = None
     steps: tuple[str, ...] = ()
+    # The statements of a turn (or of a statement memory), one compact line each
+    # (``ingest.slots.analysis.Statement.dumps``): what a later statement is compared with.
+    statements: tuple[str, ...] = ()
+    # A statement's slot: what it gives a value of, its frame with the values masked
+    # ("deploy target <thing>"); statements of one slot supersede each other.
+    slot: str | None = None
+    # An episode one of whose statements was superseded: the chains (``chain_id``) whose
+    # current version now says what it said, so a read can put that version first.
+    corrected_chains: tuple[str, ...] = ()
+    # The supersede chain this memory is a version of: the id of its first version.
+    chain_id: str | None = None
+    # Set by a read, never stored: this memory says an earlier value of a slot whose value
+    # since then is in the same result, and until when it was the value.
+    earlier_until: float | None = None
 
     @property
     def indexed_text(self) -> str:
@@ -160,6 +174,8 @@ class NewMemory(BaseModel):
     confidence: float | None = None
     trigger: str | None = None
     steps: list[str] = Field(default_factory=list)
+    statements: list[str] = Field(default_factory=list)
+    slot: str | None = None
 
     @field_validator("importance")
     @classmethod

@@ -11,7 +11,8 @@
 // new one joins the chain. The episode the superseded memory was extracted from (its source
 // ends with the episode's id: "rule:fact:<id>", "llm:fact:<id>") gets corrected_at, the
 // first time one of its statements was corrected: the turn stays as it was said, and a
-// context shows it as corrected later.
+// context shows it as corrected later, and the chain's id joins its corrected_chains: a read
+// finds the chain's current version there and puts it first.
 // params: $tenant, $pairs: [{old_id, new_id, reason, reason_after_another}], $at
 // returns: old_id (the memory superseded), new_id (one row per link made; none when the old
 //          memory is gone)
@@ -37,5 +38,8 @@ WITH head, new, CASE WHEN head.source STARTS WITH 'rule:' OR head.source STARTS 
 OPTIONAL MATCH (episode:Memory {id: episode_id})
 WHERE episode.tenant_id = $tenant AND episode.type = 'episodic'
 FOREACH (x IN CASE WHEN episode IS NULL THEN [] ELSE [episode] END |
-  SET x.corrected_at = coalesce(x.corrected_at, $at))
+  SET x.corrected_at = coalesce(x.corrected_at, $at),
+      x.corrected_chains = CASE WHEN new.chain_id IN coalesce(x.corrected_chains, [])
+                                THEN x.corrected_chains
+                                ELSE coalesce(x.corrected_chains, []) + [new.chain_id] END)
 RETURN head.id AS old_id, new.id AS new_id

@@ -10,7 +10,7 @@
 // superseded: on Neo4j the second waits for the first's lock; on ArcadeDB (where a property
 // set and removed is no write) it fails at commit on superseded_by, which both wrote, and the
 // driver runs it again.
-// The episode the old memory was extracted from gets corrected_at (see
+// The episode the old memory was extracted from gets corrected_at and corrected_chains (see
 // ingest_supersede_batch).
 // returns: id (of the new memory); no row when old_id is missing, superseded or forgotten
 MATCH (old:Memory {id: $old_id, tenant_id: $tenant})
@@ -27,7 +27,10 @@ WITH old, new, CASE WHEN old.source STARTS WITH 'rule:' OR old.source STARTS WIT
 OPTIONAL MATCH (episode:Memory {id: episode_id})
 WHERE episode.tenant_id = $tenant AND episode.type = 'episodic'
 FOREACH (x IN CASE WHEN episode IS NULL THEN [] ELSE [episode] END |
-  SET x.corrected_at = coalesce(x.corrected_at, $at))
+  SET x.corrected_at = coalesce(x.corrected_at, $at),
+      x.corrected_chains = CASE WHEN new.chain_id IN coalesce(x.corrected_chains, [])
+                                THEN x.corrected_chains
+                                ELSE coalesce(x.corrected_chains, []) + [new.chain_id] END)
 WITH old, new
 OPTIONAL MATCH (old)-[:ABOUT]->(e:Entity)
 FOREACH (x IN CASE WHEN e IS NULL THEN [] ELSE [e] END | MERGE (new)-[:ABOUT]->(x))

@@ -224,9 +224,12 @@ def entity_row(entity: Entity) -> dict[str, Any]:
 
 def memory_row(memory: Memory) -> dict[str, Any]:
     """Graph properties of a memory (entity links are relationships, not properties)."""
-    row = memory.model_dump(exclude={"entity_ids", "tenant_id"})
-    if not row.get("steps"):
-        row.pop("steps", None)  # only procedures have steps
+    row = memory.model_dump(exclude={"entity_ids", "tenant_id", "earlier_until"})
+    for key in ("steps", "statements", "corrected_chains"):
+        if not row.get(key):
+            row.pop(key, None)  # only procedures have steps, only statements statements
+        else:
+            row[key] = list(row[key])
     return {k: (v.value if hasattr(v, "value") else v) for k, v in row.items() if v is not None}
 
 

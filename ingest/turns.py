@@ -25,6 +25,7 @@ from core.ingest_types import FactConflict, Job, Role, Session, Task, Turn, Turn
 from core.locks import StripedLocks
 from core.resolution_types import Clarification
 from core.settings import Settings
+from core.statements import Statement
 from core.types import Entity, Memory, MemoryType, NewMemory, indexed_text
 from core.validation import check_content, check_project_id
 from graph.store import GraphStore
@@ -43,9 +44,11 @@ from ingest.extract.sentences import is_pleasantry
 from ingest.extract.statements import extract as extract_statements
 from ingest.jobs.queue import JobQueue
 from ingest.sessions import check_session_id, next_session
+from ingest.slots.analysis import statements as statements_of
 from ingest.tasks import plan_tasks, scan
 from ingest.write.persist import WriteSet, persist
 from ingest.write.planning import FactPlanner, fact_keys
+from ingest.write.slots import SlotPlanner, asserted, sentence_of
 from ingest.write.topics import topic_entities
 from ingest.write.writer import MemoryWriter
 from resolution.tracker import dump_state, load_state
@@ -103,6 +106,7 @@ class TurnRecorder:
         self.queue = queue
         self.llm_enabled = llm_enabled
         self.planner = FactPlanner(settings.ingest)
+        self.slots = SlotPlanner(writer.index)
         # Turns of one session are recorded one at a time (the window is read-modify-write).
         self._sessions = StripedLocks(LOCK_STRIPES)
 
@@ -195,7 +199,8 @@ class TurnRecorder:
             if stating
             else []
         )
-        statements = beside_turn(statements, content)
+        said = _said(resolution, content, turn.role, pleasantry)
+        statements = asserted(beside_turn(statements, content), said)
         topics = await topic_entities(tenant, statements, at)
         for topic in topics.values():
             entities.setdefault(topic.id, topic)
@@ -213,7 +218,12 @@ class TurnRecorder:
                 entity_ids=list(entities),
             ),
             memory_id=episode_id,
-        ).model_copy(update={"turn_speaker": turn.speaker})
+        ).model_copy(
+            update={
+                "turn_speaker": turn.speaker,
+                "statements": tuple(s.dumps() for s in said if s.values or s.negated),
+            }
+        )
         ctx: dict[str, Any] = {
             "user_id": turn.user_id,
             "project_id": turn.project_id,
@@ -229,9 +239,13 @@ class TurnRecorder:
         # one task. Turns stating other things do not wait for each other.
         stated = [*fact_keys(tenant_id, found), *(("task", tenant_id, c.key) for c in task_found)]
         async with self.writer.statements.holding(stated):
-            facts, existing_tasks = await asyncio.gather(
+            window = session.window if session is not None else ()
+            sentence_ids: dict[int, str] = {}  # sentence start -> its memory's id (rule facts)
+            facts, existing_tasks, slot_plan, procedures = await asyncio.gather(
                 self.planner.plan(tenant, found, turn.user_id, at),
                 tenant.tasks_by_keys([c.key for c in task_found]),
+                self.slots.plan(tenant, episode, said if stating else [], window, at),
+                self.slots.procedure_changes(tenant, episode, said if stating else []),
             )
             tasks = plan_tasks(task_found, existing_tasks, resolution, self.settings.ingest, **ctx)
 
@@ -240,13 +254,34 @@ class TurnRecorder:
             for planned in facts:
                 if planned.plan.action is Action.SKIP:
                     continue
-                memory = self.writer.build(tenant_id, planned.candidate.item)
+                item, memory_id = sentence_of(planned.candidate, said, episode.id, sentence_ids)
+                memory = self.writer.build(tenant_id, item, memory_id=memory_id)
                 extracted.append(memory)
                 self.planner.link(ws, memory, planned.plan, at)
-            for old, item, reason in await self.planner.parameter_changes(tenant, facts, at):
+            changes = await self.planner.parameter_changes(tenant, facts, at)
+            changed = {old.id for old, _, _ in changes}
+            changes += [c for c in procedures if c[0].id not in changed]
+            for old, item, reason in changes:
                 memory = self.writer.build(tenant_id, item)
                 extracted.append(memory)
                 ws.pairs.append(SupersedeLink(old.id, memory.id, reason))
+            # A sentence whose rules' fact superseded facts of earlier turns: those turns'
+            # statements are replaced already.
+            covered: dict[int, set[str]] = {}
+            for planned in facts:
+                if planned.plan.action is Action.SUPERSEDE:
+                    start = planned.candidate.extracted.start
+                    sentence = next((x.start for x in said if x.start <= start < x.end), start)
+                    covered.setdefault(sentence, set()).update(
+                        (m.source or "").rsplit(":", 1)[-1] for m in planned.plan.existing
+                    )
+            slotted = slot_plan.write(covered)
+            for item, memory_id in zip(slotted.memories, slotted.ids, strict=True):
+                if memory_id in sentence_ids.values():
+                    continue  # the rules' fact of that sentence is its statement memory
+                extracted.append(self.writer.build(tenant_id, item, memory_id=memory_id))
+            known = {(p.old_id, p.new_id) for p in ws.pairs}
+            ws.pairs.extend(p for p in slotted.pairs if (p.old_id, p.new_id) not in known)
             for item, extra in tasks.new:
                 memory = self.writer.build(tenant_id, item)
                 extracted.append(memory)
@@ -375,3 +410,16 @@ class TurnRecorder:
         session = await tenant.get_session(session_id)
         assert session is not None
         return session
+
+
+def _said(resolution: Resolution, content: str, role: Role, pleasantry: bool) -> list[Statement]:
+    """The turn's sentences as statements (``ingest/slots``): what a later turn's statement
+    is compared with, and what this one's may replace. A tool's output states nothing."""
+    doc = resolution.parsed.doc
+    if doc is None or pleasantry or role is Role.TOOL:
+        return []
+    try:
+        return statements_of(doc, content)
+    except Exception:  # a reading bug must not lose the turn: store it without statements
+        log.exception("statement analysis failed; recording the turn without statements")
+        return []

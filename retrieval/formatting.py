@@ -32,6 +32,8 @@ def memory_line(memory: Memory) -> str:
     with a statement corrected since: ``- [episodic, 2026-01-02, corrected on 2026-03-04]
     Peter is a writer at WOBS``; the version that replaced an earlier one says so
     (``- [fact, 2026-03-04, replaces an earlier statement] Peter is an editor``)."""
+    if memory.earlier_until is not None:  # an earlier value, right after the current one
+        return f"- earlier: {one_line(memory.content)} (until {day(memory.earlier_until)})"
     label = f"{memory.type.value}, {day(memory.valid_from)}"
     if memory.supersedes is not None:  # the current value, said over an earlier one
         label += ", replaces an earlier statement"

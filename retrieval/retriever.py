@@ -50,6 +50,7 @@ from retrieval.fusion import normalized, paths_of, rrf
 from retrieval.neighbors import symmetric, windows_for
 from retrieval.ranking import Evidence, order, rank, shortlist, stand_in
 from retrieval.scoring import selectivity, weights_for
+from retrieval.slots import settle
 from retrieval.stages import Candidates, PathResults, Plan, Shortlist
 from retrieval.temporal import TimeIntent, time_intent
 from retrieval.topic import topic_of
@@ -286,7 +287,9 @@ class Retriever:
         hits = diversify(
             exact, s.diversity_entity_jaccard, s.diversity_text_jaccard, s.diversity_penalty
         )[: query.top_k]
-        return Shortlist(first, hydrated, hits)
+        when = query.as_of if query.as_of is not None else plan.at
+        hits = await settle(plan.tenant, hits, when, lambda m: admits(m, tenant_id, query, plan.at))
+        return Shortlist(first, hydrated, hits[: query.top_k])
 
     def _validate(self, query: SearchQuery) -> dict[str, float]:
         if not isinstance(query.query, str) or not query.query.strip():

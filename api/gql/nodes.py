@@ -104,6 +104,21 @@ class MemoryNode:
     steps: list[str] = strawberry.field(
         default_factory=list, description="A procedure: its steps, in order."
     )
+    slot: str | None = strawberry.field(
+        default=None,
+        description="A statement memory: what it gives a value of, its words with the values "
+        'masked ("deploy target <thing>"). A later value of the slot supersedes it.',
+    )
+    earlier_until: datetime | None = strawberry.field(
+        default=None,
+        description="In a search result: this memory holds an earlier value of a slot whose "
+        "later value is in the same result (listed before it), and was so until then.",
+    )
+    corrected_chain_ids: list[strawberry.ID] = strawberry.field(
+        default_factory=list,
+        description="A corrected turn: the supersede chains (by their first memory's id) that "
+        "now say what it said; the current version of each is the current value.",
+    )
 
     @staticmethod
     def of(m: CoreMemory) -> MemoryNode:
@@ -136,6 +151,9 @@ class MemoryNode:
             corrected_at=to_datetime(m.corrected_at),
             trigger=m.trigger,
             steps=list(m.steps),
+            slot=m.slot,
+            earlier_until=to_datetime(m.earlier_until),
+            corrected_chain_ids=[strawberry.ID(c) for c in m.corrected_chains],
         )
 
     @strawberry.field(description="The entities this memory is about.")

@@ -83,6 +83,8 @@ class MemoryWriter:
             confidence=item.confidence,
             trigger=item.trigger,
             steps=tuple(item.steps),
+            statements=tuple(item.statements),
+            slot=item.slot,
         )
 
     async def remember(self, tenant_id: str, items: Sequence[NewMemory]) -> list[Memory]:

@@ -180,10 +180,10 @@ async def test_a_corrected_statement_is_not_served_as_current(
     assert any("editor" in line for line in lines)
     assert any(line.endswith("] Dana Lee works at WOBS.") for line in lines)
     stale = [line for line in lines if "writer" in line]
-    said, corrected = day(T0), day(T0 + 86_400)  # each line dated; the correction too
-    assert stale == [
-        f"- [episodic, {said}, corrected on {corrected}] Dana Lee is a writer at WOBS."
-    ]
+    # right after the current value, as the earlier one, with the day it stopped being so
+    assert stale == [f"- earlier: Dana Lee is a writer at WOBS. (until {day(T0 + 86_400)})"]
+    editor = next(i for i, line in enumerate(lines) if "editor" in line and line.startswith("- "))
+    assert lines.index(stale[0]) == editor + 1
 
 
 async def test_superseding_an_extracted_fact_by_hand_marks_its_turn(

@@ -1,7 +1,7 @@
 """Supersession through the public API, one fresh tenant per scenario
 (``tests/data/ingest/supersession.json``): each scenario states a value, later changes it in
 other words, then asks. The current value must be the first hit of ``search``, the only one a
-context presents as current (an earlier turn stating the old value is marked "corrected"),
+context presents as current (an earlier turn stating the old value reads "earlier: ..."),
 and ``search(asOf:)`` before the change must still find the old value."""
 
 from __future__ import annotations
@@ -74,7 +74,7 @@ async def test_the_current_value_replaces_the_old_one(
     assert any(current in line for line in lines), lines
     for line in lines:
         if old in line and current not in line:
-            assert "corrected" in line, line  # never presented as current
+            assert line.startswith("- earlier: "), line  # never presented as current
 
     before = (times[-2] + times[-1]) / 2  # after the last but one statement, before the last
     past = (await client.data(SEARCH, q=scenario["query"], asOf=_iso(before)))["search"]["hits"]

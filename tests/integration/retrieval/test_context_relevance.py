@@ -1,6 +1,7 @@
 """A context carries what is current and relevant (through the API, fresh tenant): in a small
 tenant, a question about hosting gets the hosting statements, not every memory above zero;
-no sentence twice; each memory line dated, a corrected turn with its correction's date."""
+no sentence twice; each memory line dated, an earlier value right after the current one,
+with the date it stopped being so."""
 
 from __future__ import annotations
 
@@ -50,16 +51,16 @@ async def test_a_small_tenant_gets_a_context_about_the_question(brain: Brain) ->
     assert any("AWS" in line for line in lines)
     unrelated = ("Marta", "🎉", "ramen", "Miso", "800 words")
     assert not [line for line in lines if any(u in line for u in unrelated)], lines
-    for line in lines:  # each line says when it was stated
+    for line in lines:  # each line says when it was stated, or until when it was so
         assert re.match(
             r"^- \[\w+, \d{4}-\d{2}-\d{2}(, replaces an earlier statement)?"
-            r"(, corrected on \d{4}-\d{2}-\d{2})?\] ",
+            r"(, corrected on \d{4}-\d{2}-\d{2})?\] |^- earlier: .* \(until \d{4}-\d{2}-\d{2}\)$",
             line,
-        )
+        ), line
     (current,) = [line for line in lines if "AWS" in line and line.startswith("- [fact")]
     assert "replaces an earlier statement" in current
     (stale,) = [line for line in lines if "Hetzner" in line]
-    assert ", corrected on " in stale
+    assert stale.startswith("- earlier: ") and lines.index(stale) == lines.index(current) + 1
 
     blog = (await client.data(CONTEXT, q="How long should my blog posts be?"))["assembleContext"]
     text = blog["layers"]["memories"]

@@ -1,0 +1,184 @@
+"""Does a new statement replace an earlier one? Two ways, neither tied to a phrasing:
+
+- **Same slot** (``same_slot``): the two frames (sentences with values masked, function words
+  and change verbs left out; ``ingest/slots/analysis.py``) say the same thing about the same
+  subject, and a value of one family differs: "Our deploy target is staging" and "We switched
+  the deploy target to production" share the frame ``deploy target <thing>``. A word that
+  only one frame has is allowed (an elliptical "1800 subscribers now"); a word each frame has
+  and the other lacks is a different subject ("the *staging* server" is not "the
+  *production* server"; "warehouse *1*" is not "warehouse *3*").
+- **A correction** (``corrects``): "sorry, 4, not 3", "I meant Thursday", "make it 7:30":
+  said right after what it corrects, it names no subject; it binds to the latest statement
+  of the session that holds a value of its kind (or the value it says is not so), and to the
+  other statements of the session that held the same value.
+
+``substitute`` writes the corrected statement out ("The call is at 4"), so the current value
+reads on its own in a context years later.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from difflib import SequenceMatcher
+
+from core.statements import ASSERT, QUESTION, REQUEST, Statement, Value, replaceable, words
+
+# Frame words too general to make two statements one slot on their own ("I want ...", "we use").
+GENERIC = words(
+    """want need like love use book reserve get find look see think know say tell give
+    thing people person way lot bit kind sort today day week"""
+)
+MIN_OVERLAP = 0.5  # share of the frames' content words both hold (calibrated: bench.slot_pairs)
+
+
+@dataclass(frozen=True)
+class Replacement:
+    """``new`` replaces ``old``: the values it changes (old, new), how sure, and why."""
+
+    old: Statement
+    new: Statement
+    changed: tuple[tuple[Value, Value], ...]
+    score: float
+    reason: str
+
+    @property
+    def restated(self) -> bool:
+        """The same value said again: nothing is replaced."""
+        return not self.changed
+
+
+def same_slot(new: Statement, old: Statement, any_mood: bool = False) -> Replacement | None:
+    """``new`` as a later value of ``old``'s slot, or None (see the module docstring).
+    ``any_mood``: compare what they are about even if one only asks or supposes."""
+    if not new.values or not old.values:
+        return None
+    if not any_mood and (new.mood not in (ASSERT, REQUEST) or old.mood not in (ASSERT, REQUEST)):
+        return None
+    shared = new.words & old.words
+    if not shared - GENERIC:
+        return None
+    only_new, only_old = new.words - old.words, old.words - new.words
+    if only_new and only_old:
+        return None  # each names something the other does not: two subjects
+    overlap = len(shared) / len(new.words | old.words)
+    if overlap < MIN_OVERLAP:
+        return None
+    pairs = _pair_values(new, old)
+    if not pairs:
+        return None
+    changed = tuple((o, n) for o, n in pairs if not o.same(n))
+    named = [o for o, _ in changed if o.family == "thing" and o.kind != "word"]
+    if named and len(changed) > 1 and not (new.correction or new.change):
+        return None  # "$49 a month for Notion", "$29 a month for Slack": two things' values
+    return Replacement(old, new, changed, overlap, _reason(changed, "same slot"))
+
+
+def corrects(
+    new: Statement, recent: Sequence[tuple[Statement, bool]]
+) -> list[tuple[int, Replacement]]:
+    """What a correction said in a session replaces among the session's ``recent`` statements
+    (newest first; each with whether the user said it): (index into ``recent``, replacement).
+
+    The first target is the newest statement holding a value the correction says is not so,
+    else the newest holding a value of the correction's kind; then every other recent
+    statement that held one of the replaced values (a time, a date, a name said again by the
+    assistant) or, for plain numbers, held it in the same frame.
+    """
+    if not (new.correction or new.change) or not new.values or new.mood not in (ASSERT, REQUEST):
+        return []
+    if len(new.words - GENERIC) > 3 and not new.negated:
+        return []  # says enough to stand on its own: a slot of its own, not a patch
+    primary: tuple[int, Replacement] | None = None
+    for i, (old, _) in enumerate(recent):
+        if old.mood == QUESTION and not old.values:
+            continue
+        if not (new.correction or new.negated) and not (new.words - GENERIC) <= old.words:
+            continue  # "the threshold is now 90%": a change of what it names, not of this
+        changed = _corrected_values(new, old)
+        if changed:
+            primary = (i, Replacement(old, new, changed, 1.0, _reason(changed, "correction")))
+            break
+    if primary is None:
+        return []
+    out = [primary]
+    stale = [o for o, _ in primary[1].changed]
+    for i, (old, _) in enumerate(recent):
+        if i == primary[0]:
+            continue
+        held = [(v, n) for v in old.values for o, n in primary[1].changed if v.same(o)]
+        if not held:
+            continue
+        precise = all(v.family not in ("amount",) for v, _ in held)
+        if precise or same_slot(primary[1].old, old) or old.words & primary[1].old.words - GENERIC:
+            changed = tuple((v, n) for v, n in held)
+            out.append((i, Replacement(old, new, changed, 0.9, _reason(changed, "correction"))))
+    del stale
+    return out
+
+
+def substitute(text: str, changed: Sequence[tuple[Value, Value]], offset: int = 0) -> str:
+    """``text`` with each old value replaced by its new one (spans relative to ``offset``):
+    "The call is at 3." with (3 → 4) is "The call is at 4."."""
+    out = text
+    for old, new in sorted(changed, key=lambda p: -p[0].start):
+        a, b = old.start - offset, old.end - offset
+        if 0 <= a <= b <= len(out):
+            out = out[:a] + new.text + out[b:]
+    return out
+
+
+def _corrected_values(new: Statement, old: Statement) -> tuple[tuple[Value, Value], ...]:
+    """The (old, new) value pairs a correction changes in ``old``: a value it names as not
+    so, else the values of its kinds."""
+    if new.negated:
+        named = [
+            part
+            for o in (*old.values, *old.named)
+            for v in new.negated
+            for part in [o if o.same(v) else o.part(v)]
+            if part is not None
+        ]
+        if not named:
+            return ()
+        return tuple(
+            (o, n)
+            for o in named
+            for n in [next((n for n in new.values if replaceable(o, n)), None)]
+            if n is not None and not o.same(n)
+        )
+    return tuple((o, n) for o, n in _pair_values(new, old) if not o.same(n))
+
+
+def _pair_values(new: Statement, old: Statement) -> list[tuple[Value, Value]]:
+    """Each new value with the old value of its family at the same place in the frame (the
+    n-th of its family), old first."""
+    pairs: list[tuple[Value, Value]] = []
+    used: set[int] = set()
+    matcher = SequenceMatcher(a=old.frame, b=new.frame, autojunk=False)
+    aligned = {j: i for a, b, size in matcher.get_matching_blocks() for i, j in
+               zip(range(a, a + size), range(b, b + size), strict=True)}  # fmt: skip
+    new_slots = [k for k, w in enumerate(new.frame) if w.startswith("<")]
+    old_slots = [k for k, w in enumerate(old.frame) if w.startswith("<")]
+    for n_index, value in enumerate(new.values):
+        at = new_slots[n_index] if n_index < len(new_slots) else None
+        o_index: int | None = None
+        if at is not None and at in aligned and aligned[at] in old_slots:
+            o_index = old_slots.index(aligned[at])
+        if o_index is None or o_index >= len(old.values) or o_index in used:
+            o_index = next(
+                (k for k, o in enumerate(old.values) if k not in used and replaceable(o, value)),
+                None,
+            )
+        if o_index is None or not replaceable(old.values[o_index], value):
+            continue
+        used.add(o_index)
+        pairs.append((old.values[o_index], value))
+    return pairs
+
+
+def _reason(changed: Sequence[tuple[Value, Value]], how: str) -> str:
+    if not changed:
+        return f"{how}: restated"
+    said = ", ".join(f"{o.text!r} to {n.text!r}" for o, n in changed)
+    return f"{how}: changed {said}"

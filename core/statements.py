@@ -1,0 +1,329 @@
+"""Statements and their values as plain data: what a sentence asserts (its mood), the values
+it gives (numbers, amounts, times, dates, names, codes ...) with their normal forms, and its
+frame (the sentence with its values masked). ``ingest/slots/`` reads them from a parse;
+``core/slots.py`` compares them; the read path compares stored ones again. Pure; no I/O.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+ASSERT, REQUEST = "assert", "request"
+QUESTION, CONDITIONAL, MODAL, PLAN = "question", "conditional", "modal", "plan"
+REPORTED, HISTORY, NEGATION, EVENT = "reported", "history", "negation", "event"
+SLOTTED = frozenset({ASSERT, REQUEST})  # moods whose values a slot holds
+
+# Kinds a value can have. Two values can replace each other only within one family.
+TIME, DATE, MONEY, PERCENT, NUMBER, NAME, EMAIL, URL, CODE, QUOTE, WORD = (
+    "time",
+    "date",
+    "money",
+    "percent",
+    "number",
+    "name",
+    "email",
+    "url",
+    "code",
+    "quote",
+    "word",
+)
+_FAMILY = {
+    TIME: "time",
+    DATE: "date",
+    MONEY: "amount",
+    PERCENT: "amount",
+    NUMBER: "amount",
+    NAME: "thing",
+    WORD: "thing",
+    QUOTE: "thing",
+    CODE: "code",
+    EMAIL: "address",
+    URL: "address",
+}
+_NUMBER_WORDS = {
+    "zero": 0,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "thirteen": 13,
+    "fourteen": 14,
+    "fifteen": 15,
+    "sixteen": 16,
+    "seventeen": 17,
+    "eighteen": 18,
+    "nineteen": 19,
+    "twenty": 20,
+    "thirty": 30,
+    "forty": 40,
+    "fifty": 50,
+    "sixty": 60,
+    "hundred": 100,
+    "thousand": 1000,
+    "half": 30,
+    "quarter": 15,
+}
+
+
+@dataclass(frozen=True)
+class Value:
+    """One value as said: its text and span in the turn, its kind and its normal form."""
+
+    text: str
+    kind: str
+    norm: str
+    start: int  # character offsets in the turn's text
+    end: int
+    first: int  # token indices in the doc, [first, last]
+    last: int
+
+    @property
+    def family(self) -> str:
+        return _FAMILY.get(self.kind, self.kind)
+
+    def part(self, word: Value) -> Value | None:
+        """The part of this value ``word`` names ("Jenny" of "Jenny Morales"), if any."""
+        return _part_of(self, word)
+
+    def same(self, other: Value) -> bool:
+        """The same value said twice (maybe in other words)."""
+        return (
+            self.norm == other.norm
+            or self.family == other.family
+            and _loose(self.norm) == _loose(other.norm)
+            or _loose(self.text) == _loose(other.text) != ""
+            or _hour_of(self) is not None
+            and _hour_of(self) == _hour_of(other)
+        )
+
+
+def _part_of(whole: Value, word: Value) -> Value | None:
+    """The words of ``whole`` that ``word`` names ("Jenny" in "Jenny Morales"), as a value."""
+    if whole.family != "thing" or len(word.text) < 2:
+        return None
+    found = re.search(rf"(?<!\w){re.escape(word.text)}(?!\w)", whole.text, re.I)
+    if found is None or found.group() == whole.text:
+        return None
+    a, b = whole.start + found.start(), whole.start + found.end()
+    return Value(found.group(), whole.kind, normal(found.group(), whole.kind), a, b, -1, -1)
+
+
+def _hour_of(v: Value) -> int | None:
+    """The hour a bare hour or an o'clock time names ("3", "3 pm" and "15:00" are 3)."""
+    if v.kind == TIME and v.norm.endswith(":00"):
+        return int(v.norm[:2]) % 12
+    if v.kind == NUMBER and is_hour(v.text.strip()):
+        return int(v.text.strip()) % 12
+    return None
+
+
+def words(text: str) -> frozenset[str]:
+    """A closed list of words, written as one string."""
+    return frozenset(text.split())
+
+
+def replaceable(a: Value, b: Value) -> bool:
+    """Whether ``b`` can stand where ``a`` stood: values of one family (a time for a time, an
+    amount for an amount, a name or word for a name or word)."""
+    if a.family == b.family:
+        return True
+    # "the call is at 3" ... "sorry, 4": a bare hour stands for a time
+    return {a.family, b.family} == {"time", "amount"} and any(
+        v.kind in (NUMBER, TIME) and is_hour(v.text.strip()) for v in (a, b)
+    )
+
+
+def is_hour(text: str) -> bool:
+    return text.isdigit() and 1 <= int(text) <= 24
+
+
+def normal(text: str, kind: str) -> str:
+    """A value's comparable form: case, spacing, thousands separators, currency words and
+    number words do not count; times become ``HH:MM``."""
+    flat = " ".join(text.casefold().replace(",", "").split())
+    flat = flat.strip(".!?;:'\"“”‘’()")
+    if kind == TIME:
+        return _clock(flat) or flat
+    if kind in (NUMBER, MONEY, PERCENT):
+        number = _number(flat)
+        if number is not None:
+            unit = re.sub(r"[\d.\s]+|" + "|".join(_NUMBER_WORDS), "", flat).strip()
+            return f"{number:g}{(' ' + unit) if unit and kind != NUMBER else ''}"
+    if kind == NAME:
+        return re.sub(r"^(?:the|a|an)\s+|'s$", "", flat)
+    return flat
+
+
+def _loose(norm: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", norm)
+
+
+def _number(text: str) -> float | None:
+    digits = re.search(r"\d+(?:\.\d+)?", text)
+    if digits:
+        value = float(digits.group())
+        if re.search(r"\d\s*k\b", text):
+            value *= 1000
+        elif re.search(r"\d\s*(?:m|mn|million)\b", text):
+            value *= 1_000_000
+        return value
+    total = 0
+    for word in re.findall(r"[a-z]+", text):
+        if word in _NUMBER_WORDS:
+            n = _NUMBER_WORDS[word]
+            total = total * n if n in (100, 1000) and total else total + n
+    return float(total) if total else None
+
+
+def _clock(text: str) -> str | None:
+    """``"7:30 pm"`` → ``"19:30"``; ``"half past 11 in the morning"`` → ``"11:30"``."""
+    m = re.search(r"(\d{1,2})(?::(\d{2}))?\s*(a\.?m\.?|p\.?m\.?)?", text)
+    hour: int | None = None
+    minute = 0
+    if m:
+        hour, minute = int(m.group(1)), int(m.group(2) or 0)
+        pm = m.group(3) and m.group(3).startswith("p")
+    else:
+        words = re.findall(r"[a-z]+", text)
+        hour = next((_NUMBER_WORDS[w] for w in words if _NUMBER_WORDS.get(w, 99) <= 12), None)
+        pm = False
+    if hour is None:
+        return {"noon": "12:00", "midnight": "00:00"}.get(text)
+    if "half past" in text:
+        minute = 30
+    elif "quarter past" in text:
+        minute = 15
+    elif "quarter to" in text:
+        hour, minute = hour - 1, 45
+    if pm or re.search(r"afternoon|evening|night", text):
+        hour = hour + 12 if hour < 12 else hour
+    return f"{hour % 24:02d}:{minute:02d}"
+
+
+@dataclass(frozen=True)
+class Statement:
+    """One sentence of a turn as comparable parts (see the module docstring)."""
+
+    text: str
+    start: int  # offsets in the turn's text
+    end: int
+    mood: str
+    frame: tuple[str, ...]
+    subject: tuple[str, ...] = ()
+    values: tuple[Value, ...] = ()
+    negated: tuple[Value, ...] = ()  # values said not to be so: "4, not 3", "instead of X"
+    named: tuple[Value, ...] = ()  # names and numbers in the subject ("Jenny Morales is ...")
+    correction: bool = False  # "sorry", "actually", "I meant", "typo", "scratch that"
+    change: bool = False  # "now", "switched to", "no longer", "from X to Y"
+    words: frozenset[str] = field(default_factory=frozenset)  # the frame's content lemmas
+
+    @property
+    def slotted(self) -> bool:
+        """Whether this statement holds values a later statement may replace."""
+        return self.mood in SLOTTED and bool(self.values)
+
+    def dumps(self) -> str:
+        """A compact line for the graph (``loads`` reads it back)."""
+        return json.dumps(
+            [
+                self.start,
+                self.end,
+                self.mood,
+                list(self.frame),
+                list(self.subject),
+                [_value_row(v) for v in self.values],
+                [_value_row(v) for v in self.negated],
+                int(self.correction) | int(self.change) << 1,
+                [_value_row(v) for v in self.named],
+            ],
+            separators=(",", ":"),
+            ensure_ascii=False,
+        )
+
+    @staticmethod
+    def loads(line: str, text: str) -> Statement:
+        """A statement stored by ``dumps``; ``text`` is the memory's content."""
+        start, end, mood, frame, subject, values, negated, flags, *rest = json.loads(line)
+        named = rest[0] if rest else []
+        return Statement(
+            text=text[start:end],
+            start=start,
+            end=end,
+            mood=mood,
+            frame=tuple(frame),
+            subject=tuple(subject),
+            values=tuple(_value_of(r, text) for r in values),
+            negated=tuple(_value_of(r, text) for r in negated),
+            named=tuple(_value_of(r, text) for r in named),
+            correction=bool(flags & 1),
+            change=bool(flags & 2),
+            words=content_words(frame),
+        )
+
+
+def _value_row(v: Value) -> list[Any]:
+    return [v.kind, v.norm, v.start, v.end]
+
+
+def _value_of(row: list[Any], text: str) -> Value:
+    kind, norm, start, end = row
+    return Value(text[start:end], kind, norm, start, end, -1, -1)
+
+
+def content_words(frame: list[str] | tuple[str, ...]) -> frozenset[str]:
+    return frozenset(w for w in frame if not w.startswith("<"))
+
+
+_AMOUNTS = (
+    (MONEY, re.compile(r"[£$€¥]\s?\d+(?:,\d{3})*(?:\.\d+)?(?:\s?[kKmM]\b)?")),
+    (PERCENT, re.compile(r"(?<![\w.])\d+(?:\.\d+)?\s?(?:%|percent\b)")),
+    (NUMBER, re.compile(r"(?<![\w.£$€¥,])\d+(?:,\d{3})*(?:\.\d+)?(?:\s?[kK]\b)?(?:\s[a-zA-Z]+)?")),
+)
+
+
+def amounts(text: str) -> list[Value]:
+    """The amounts of a text (``"£1,500"``, ``"80%"``, ``"150 words"``: a plain number with
+    the word after it, its unit), as values, without a parse: for texts stored without
+    statements."""
+    out: list[Value] = []
+    taken: set[int] = set()
+    for kind, pattern in _AMOUNTS:
+        for m in pattern.finditer(text):
+            if taken & set(range(m.start(), m.end())):
+                continue
+            taken.update(range(m.start(), m.end()))
+            said = m.group(0)
+            out.append(Value(said, kind, normal(said, kind), m.start(), m.end(), -1, -1))
+    return sorted(out, key=lambda v: v.start)
+
+
+def unit_of(value: Value) -> str:
+    """What an amount counts: its currency, "%", or the word after a plain number."""
+    if value.kind == MONEY:
+        return next((c for c in value.text if c in "£$€¥"), "")
+    if value.kind == PERCENT:
+        return "%"
+    word = re.sub(r"^[\d,.\s]+[kK]?\s*", "", value.text).lower()
+    return word.rstrip("s")
+
+
+_NAMESPACE = uuid.UUID("7d0c9f5e-3b1a-4c38-9a51-2f0d6c1e8b42")
+
+
+def statement_id(memory_id: str, start: int) -> str:
+    """The id of the statement memory of the sentence at ``start`` of memory ``memory_id``
+    (a turn): the same every time, so a turn's statement gets one memory, made when it is
+    first needed (``ingest/write/slots.py``), and a read can tell the turn from it."""
+    return str(uuid.uuid5(_NAMESPACE, f"{memory_id}#{start}"))

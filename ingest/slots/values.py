@@ -1,0 +1,178 @@
+"""Values in a sentence: the parts a later statement may replace, found by what they are
+(numbers, amounts, times, dates, names, codes, emails, URLs, quoted strings) rather than by
+how the sentence around them is worded. Each value has a kind and a normal form, so "half past
+11 in the morning" and "11:30 am", or "four" and "4", are the same value.
+
+Pure functions over a spaCy ``Doc``; no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from core.statements import (
+    CODE,
+    DATE,
+    EMAIL,
+    MONEY,
+    NAME,
+    NUMBER,
+    PERCENT,
+    QUOTE,
+    TIME,
+    URL,
+    Value,
+    is_hour,
+    normal,
+)
+
+Token = Any  # spacy.tokens.Token (spaCy is untyped here)
+
+_ENT_KINDS = {
+    "TIME": TIME,
+    "DATE": DATE,
+    "MONEY": MONEY,
+    "PERCENT": PERCENT,
+    "QUANTITY": NUMBER,
+    "CARDINAL": NUMBER,
+    "ORDINAL": NUMBER,
+    "PERSON": NAME,
+    "ORG": NAME,
+    "GPE": NAME,
+    "LOC": NAME,
+    "FAC": NAME,
+    "PRODUCT": NAME,
+    "EVENT": NAME,
+    "WORK_OF_ART": NAME,
+    "NORP": NAME,
+    "LANGUAGE": NAME,
+    "LAW": NAME,
+}
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.[\w.-]+")
+_URL = re.compile(r"(?:https?://|www\.)\S+|\b[\w-]+\.(?:com|org|net|io|dev|app|co|ai)\b\S*")
+_CODE = re.compile(r"(?=.*\d)(?=.*[A-Za-z])[A-Za-z0-9][A-Za-z0-9_/-]*|#\d+|\d{4,}")
+_TIME_WORDS = re.compile(
+    r"\b(?:\d{1,2}(?::\d{2})?\s*(?:a\.?m\.?|p\.?m\.?)|\d{1,2}:\d{2}|noon|midnight"
+    r"|o'?clock|half past|quarter (?:past|to)|in the (?:morning|afternoon|evening))\b",
+    re.I,
+)
+_TIME_PHRASE = re.compile(
+    r"\b(?:(?:half past|quarter (?:past|to)) )?(?:\d{1,2}(?::\d{2})?|one|two|three|four|five|six"
+    r"|seven|eight|nine|ten|eleven|twelve)(?:\s*(?:a\.?m\.?|p\.?m\.?)\b| o'?clock\b"
+    r"| in the (?:morning|afternoon|evening)| at night)"
+    r"|\b(?:half past|quarter (?:past|to)) (?:\d{1,2}|one|two|three|four|five|six|seven|eight"
+    r"|nine|ten|eleven|twelve)\b|\b\d{1,2}:\d{2}\b|\bnoon\b|\bmidnight\b",
+    re.I,
+)
+_CURRENCY = frozenset("$£€¥")
+_BARE_NUMBER = re.compile(r"\d[\d,.]*")
+_YEAR = re.compile(r"(?:19|20)\d{2}")
+_SCALED = re.compile(r"\d+(?:\.\d+)?\s*[kKmM]")
+# Words around a number that say "roughly" or give its unit's scale, not its identity.
+_APPROX = frozenset({"about", "around", "roughly", "approximately", "approx", "almost", "nearly"})
+_DAY_WORDS = frozenset({"tomorrow", "today", "tonight", "yesterday"})
+_RELATIVE_DAY = frozenset(
+    {"last", "next", "ago", "yesterday", "today", "tonight", "earlier", "recently", "since"}
+)
+
+
+def values_in(doc: Any, first: int, last: int) -> list[Value]:
+    """The values among tokens ``first``..``last`` (inclusive) of ``doc``, in order, without
+    overlaps: named entities and numbers first, then codes, emails, URLs, quoted strings and
+    proper nouns the entity recognizer missed."""
+    found: list[Value] = []
+    taken: set[int] = set()
+
+    def add(kind: str, a: int, b: int) -> None:
+        while a <= b and (doc[a].is_punct or doc[a].lower_ in _APPROX or doc[a].is_space):
+            a += 1
+        while b >= a and (doc[b].is_punct and doc[b].text not in "%" or doc[b].is_space):
+            b -= 1
+        relative = [i for i in range(a, b + 1) if doc[i].lower_ in _DAY_WORDS]
+        if relative and len(relative) < b - a + 1:  # "3 tomorrow": the value is 3
+            while a <= b and doc[a].lower_ in _DAY_WORDS:
+                a += 1
+            while b >= a and doc[b].lower_ in _DAY_WORDS:
+                b -= 1
+        if a > b or any(i in taken for i in range(a, b + 1)):
+            return
+        if a > first and doc[a - 1].text in _CURRENCY and a - 1 not in taken:
+            a, kind = a - 1, MONEY  # "£2,000": the symbol is part of the amount
+        span = doc[a : b + 1]
+        text = span.text
+        if kind in (NUMBER, DATE) and _TIME_WORDS.search(text):
+            kind = TIME
+        elif kind == DATE and _BARE_NUMBER.fullmatch(text) and not _YEAR.fullmatch(text):
+            kind = NUMBER  # "the code is 4471", "4, not 3": a number the recognizer dated
+        elif kind in (NAME, DATE) and _SCALED.fullmatch(text):
+            kind = NUMBER  # "100k"
+        if kind == NUMBER and a > 0 and doc[a - 1].lower_ == "at" and is_hour(text):
+            kind = TIME  # "the call is at 3"
+        found.append(Value(text, kind, normal(text, kind), span.start_char, span.end_char, a, b))
+        taken.update(range(a, b + 1))
+
+    for m in _TIME_PHRASE.finditer(doc.text):  # "half past 11 in the morning", "7 pm"
+        a, b = _tokens_of(doc, m.start(), m.end())
+        if a is not None and b is not None and first <= a and b <= last:
+            add(TIME, a, b)
+    for ent in doc.ents:
+        if ent.start < first or ent.end - 1 > last:
+            continue
+        kind = _ENT_KINDS.get(ent.label_)
+        if kind is None:
+            continue
+        if kind == NAME and all(t.pos_ not in ("PROPN", "NOUN", "NUM", "X") for t in ent):
+            continue  # "Nope" read as an organisation
+        add(kind, ent.start, ent.end - 1)
+    i = first
+    while i <= last:
+        tok = doc[i]
+        if i in taken or tok.is_punct or tok.is_space:
+            i += 1
+            continue
+        text = tok.text
+        if _EMAIL.fullmatch(text):
+            add(EMAIL, i, i)
+        elif _URL.fullmatch(text):
+            add(URL, i, i)
+        elif tok.like_num or tok.pos_ == "NUM" or _SCALED.fullmatch(text):
+            j = i
+            while j + 1 <= last and j + 1 not in taken and doc[j + 1].like_num:
+                j += 1
+            add(NUMBER, i, j)
+            i = j
+        elif _CODE.fullmatch(text) and not text.isalpha():
+            add(CODE, i, i)
+        elif tok.pos_ == "PROPN" and not tok.is_sent_start and text[:1].isupper():
+            j = i
+            while j + 1 <= last and j + 1 not in taken and doc[j + 1].pos_ == "PROPN":
+                j += 1
+            add(NAME, i, j)
+            i = j
+        elif text in {'"', "“", "'"} and tok.tag_ in {"``", "''", '"'}:
+            close = next(
+                (k for k in range(i + 1, min(last, i + 12) + 1) if doc[k].text in {'"', "”", "'"}),
+                None,
+            )
+            if close is not None and close > i + 1:
+                add(QUOTE, i + 1, close - 1)
+                i = close
+        i += 1
+    return sorted(found, key=lambda v: v.first)
+
+
+def _tokens_of(doc: Any, start: int, end: int) -> tuple[int | None, int | None]:
+    """The first and last token indices covering characters ``[start, end)``."""
+    inside = [t.i for t in doc if t.idx < end and t.idx + len(t.text) > start]
+    return (inside[0], inside[-1]) if inside else (None, None)
+
+
+def is_when(value: Value, doc: Any) -> bool:
+    """A date said as *when* something happened ("last week", "two days ago", "since
+    Monday"), not as the value a statement states."""
+    if value.kind not in (DATE, TIME):
+        return False
+    words = {t.lower_ for t in doc[value.first : value.last + 1]}
+    before = doc[value.first - 1].lower_ if value.first > 0 else ""
+    return bool(words & _RELATIVE_DAY) or before in {"since", "after", "before", "until", "ago"}

@@ -1,0 +1,241 @@
+"""The read path's safety net for changed values: within a slot, the current value first.
+
+Applied to a search's final hits (``Retriever._finalize``), so ``search`` and every context
+layer read the same order:
+
+1. **Corrected turns.** A turn one of whose statements a later statement superseded
+   (``corrected_chains``, written with the supersede link) is preceded by the version of that
+   chain current at the read's time (now, or ``asOf``), fetched if no path found it, and is
+   marked as the earlier value (``Memory.earlier_until``): "earlier: ... (until <date>)".
+2. **Pairs the write path did not link.** Two current hits whose stored statements are one
+   slot with different values (``core/slots.same_slot``): the newer said by the user comes
+   first and the older is marked earlier.
+3. **A replaced value said in passing** (an assistant's "Would 11:30 work?"): a hit that holds
+   a value a placed chain replaced, and not the chain's current value, goes after it.
+
+Scores are lowered where needed so that the order holds wherever hits are sorted again (the
+context packs each layer by score).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from core.slots import same_slot
+from core.statements import Statement, statement_id
+from core.types import Hit, LineageLink, Memory, MemoryType
+from graph.tenant import TenantGraph
+
+Admits = Callable[[Memory], bool]
+_STEP = 1e-6
+
+
+async def settle(tenant: TenantGraph, hits: Sequence[Hit], at: float, admits: Admits) -> list[Hit]:
+    """``hits`` with each slot's value current at ``at`` before its earlier values."""
+    corrected = [h for h in hits if _corrected(h.memory, at)]
+    chains = await tenant.chains([c for h in corrected for c in h.memory.corrected_chains])
+    current = {_chain(links): _current(links, at, admits) for links in chains}
+    stale = {_chain(links): _old_values(links, at) for links in chains}
+    ordered: list[Hit] = []
+    placed: dict[str, int] = {}
+    stale_after: list[tuple[str, set[str], set[str]]] = []  # (head id, old norms, head norms)
+
+    def put(hit: Hit, after: str | None = None) -> None:
+        if after is not None and after in placed:
+            index = placed[after] + 1
+            while index < len(ordered) and ordered[index].memory.earlier_until is not None:
+                index += 1
+            ordered.insert(index, hit)
+            for i in range(index, len(ordered)):
+                placed[ordered[i].memory.id] = i
+        else:
+            placed[hit.memory.id] = len(ordered)
+            ordered.append(hit)
+
+    for hit in hits:
+        m = hit.memory
+        if m.id in placed:
+            continue
+        heads: list[Memory] = []
+        if _corrected(m, at):
+            for c in m.corrected_chains:
+                head = current.get(c)
+                if head is not None and all(x.id != head.id for x in heads):
+                    heads.append(head)
+        if not heads:
+            put(hit)
+            continue
+        for head in heads:
+            if head.id not in placed:
+                put(Hit(memory=head, score=hit.score, paths=hit.paths, signals=hit.signals))
+            chain = head.chain_id or head.id
+            stale_after.append((head.id, stale.get(chain, set()), _norms(head)))
+        until = max(h.valid_from for h in heads)
+        put(_earlier(hit, until), after=heads[0].id)
+    ordered = _unlinked_pairs(ordered)
+    ordered = _assertions_first(ordered)
+    ordered = _passing_mentions(ordered, stale_after)
+    return _monotone(_without_restatements(ordered))
+
+
+def _chain(links: list[LineageLink]) -> str:
+    first = links[0].memory
+    return first.chain_id or first.id
+
+
+def _corrected(m: Memory, at: float) -> bool:
+    return bool(m.corrected_chains) and m.corrected_at is not None and m.corrected_at <= at
+
+
+def _current(links: list[LineageLink], at: float, admits: Admits) -> Memory | None:
+    """The chain's version valid at ``at`` that the read may show."""
+    for link in reversed(links):
+        m = link.memory
+        if m.valid_from <= at < m.superseded_at and m.is_live(at) and admits(m):
+            return m
+    return None
+
+
+def _old_values(links: list[LineageLink], at: float) -> set[str]:
+    """Normal forms of the values the chain held before the version valid at ``at``."""
+    out: set[str] = set()
+    for link in links:
+        if link.memory.superseded_at <= at:
+            out |= _norms(link.memory)
+    return out
+
+
+def _norms(m: Memory) -> set[str]:
+    return {v.norm for s in _statements(m) for v in s.values}
+
+
+def _statements(m: Memory) -> list[Statement]:
+    out = []
+    for line in m.statements:
+        try:
+            out.append(Statement.loads(line, m.content))
+        except (ValueError, TypeError, IndexError):
+            continue
+    return out
+
+
+def _earlier(hit: Hit, until: float) -> Hit:
+    return hit.model_copy(update={"memory": hit.memory.model_copy(update={"earlier_until": until})})
+
+
+def _by_user(m: Memory) -> bool:
+    return (m.source or "").startswith("turn:user") or m.type is MemoryType.FACT
+
+
+def _unlinked_pairs(hits: list[Hit]) -> list[Hit]:
+    """Move an older current hit after a newer one that gives its slot another value."""
+    said = {h.memory.id: _statements(h.memory) for h in hits}
+    out = list(hits)
+    moved = True
+    rounds = 0
+    while moved and rounds < len(hits):
+        moved, rounds = False, rounds + 1
+        for i, older in enumerate(out):
+            if older.memory.earlier_until is not None:
+                continue
+            for j in range(i + 1, len(out)):
+                newer = out[j]
+                if newer.memory.created_at <= older.memory.created_at:
+                    continue
+                if newer.memory.earlier_until is not None or not _by_user(newer.memory):
+                    continue
+                if not _replaces(said[newer.memory.id], said[older.memory.id]):
+                    continue
+                out.pop(j)
+                out.insert(i, newer)
+                out[i + 1] = _earlier(out[i + 1], newer.memory.valid_from)
+                moved = True
+                break
+            if moved:
+                break
+    return out
+
+
+def _assertions_first(hits: list[Hit]) -> list[Hit]:
+    """A hit that only asks, supposes, plans or reports a value of a slot ("next quarter we'll
+    switch the CRM to Salesforce") goes after a hit that states the slot's value."""
+    said = {h.memory.id: _statements(h.memory) for h in hits}
+    out = list(hits)
+    for hit in list(out):
+        mine = said[hit.memory.id]
+        if not mine or any(s.slotted for s in mine):
+            continue
+        i = out.index(hit)
+        below = next(
+            (
+                j
+                for j in range(i + 1, len(out))
+                if any(
+                    s.slotted and same_slot(m, s, any_mood=True) is not None
+                    for s in said[out[j].memory.id]
+                    for m in mine
+                )
+            ),
+            None,
+        )
+        if below is not None:
+            out.insert(below, out.pop(i))
+    return out
+
+
+def _replaces(new: list[Statement], old: list[Statement]) -> bool:
+    for n in new:
+        for o in old:
+            match = same_slot(n, o)
+            if match is not None and match.changed:
+                return True
+    return False
+
+
+def _passing_mentions(hits: list[Hit], stale: list[tuple[str, set[str], set[str]]]) -> list[Hit]:
+    """A hit that holds a replaced value of a placed chain and not its current value goes
+    right after the chain's current version."""
+    out = list(hits)
+    for head_id, old, now in stale:
+        if not old:
+            continue
+        index = next((i for i, h in enumerate(out) if h.memory.id == head_id), None)
+        if index is None:
+            continue
+        for i in range(index):
+            m = out[i].memory
+            held = _norms(m)
+            if held & old and not held & now and m.earlier_until is None:
+                hit = out.pop(i)
+                index -= 1
+                out.insert(index + 1, _earlier(hit, out[index].memory.valid_from))
+                break
+    return out
+
+
+def _without_restatements(hits: list[Hit]) -> list[Hit]:
+    """A correction whose every statement with a value is in the result written out as a
+    statement memory ("Sorry, 4, not 3." beside "The call is at 4.") says nothing more, and
+    names the replaced value: left out."""
+    present = {h.memory.id for h in hits}
+    out = []
+    for hit in hits:
+        m = hit.memory
+        if m.type is MemoryType.EPISODIC and m.earlier_until is None:
+            valued = [s for s in _statements(m) if s.values]
+            correcting = any(s.negated or s.correction for s in valued)
+            if correcting and all(statement_id(m.id, s.start) in present for s in valued):
+                continue
+        out.append(hit)
+    return out
+
+
+def _monotone(hits: list[Hit]) -> list[Hit]:
+    """Scores lowered just enough that sorting by score keeps this order."""
+    out: list[Hit] = []
+    ceiling = float("inf")
+    for hit in hits:
+        score = min(hit.score, ceiling - _STEP) if out else hit.score
+        ceiling = score
+        out.append(hit if score == hit.score else hit.model_copy(update={"score": score}))
+    return out
