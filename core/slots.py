@@ -18,6 +18,7 @@ reads on its own in a context years later.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
@@ -85,7 +86,9 @@ def corrects(
     statement that held one of the replaced values (a time, a date, a name said again by the
     assistant) or, for plain numbers, held it in the same frame.
     """
-    if not (new.correction or new.change) or not new.values or new.mood not in (ASSERT, REQUEST):
+    if not (new.correction or new.change) or not new.values:
+        return []
+    if new.mood not in (ASSERT, REQUEST):
         return []
     if len(new.words - GENERIC) > 3 and not new.negated:
         return []  # says enough to stand on its own: a slot of its own, not a patch
@@ -182,3 +185,108 @@ def _reason(changed: Sequence[tuple[Value, Value]], how: str) -> str:
         return f"{how}: restated"
     said = ", ".join(f"{o.text!r} to {n.text!r}" for o, n in changed)
     return f"{how}: changed {said}"
+
+
+# -- the question's slot (the read path) ------------------------------------------------------
+
+_QUESTION_FAMILIES: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = (
+    (re.compile(r"\b(?:who|whom|whose)\b", re.I), frozenset({"thing"})),
+    (
+        re.compile(r"\bhow (?:many|much)\b|\bwhat(?:'s| is)? the (?:price|cost|number)", re.I),
+        frozenset({"amount"}),
+    ),  # fmt: skip
+    (
+        re.compile(r"\bwhen\b|\bwhat (?:time|day|date)\b|\bwhich (?:day|date)\b", re.I),
+        frozenset({"time", "date"}),
+    ),  # fmt: skip
+    (re.compile(r"\bwhere\b", re.I), frozenset({"thing"})),
+)
+_TOKEN = re.compile(r"[A-Za-z][\w'&.-]*|\d[\d,.:]*")
+_QUESTION_WORDS = words(
+    """who whom whose what which when where why how is are was were do does did can could
+    should would will the a an of to in on at for with about our my your their me us we i you
+    it its this that these those there here any some tell please know remember"""
+)
+
+
+@dataclass(frozen=True)
+class Focus:
+    """What a question asks about: its content words (stemmed), the names and numbers it
+    gives (an answer must be about them), and the families of value it asks for (None:
+    any). ``Focus.of("Who is leading the Atlas migration?")`` asks for a name, about
+    "Atlas"."""
+
+    words: frozenset[str]
+    names: tuple[str, ...]
+    families: frozenset[str] | None
+    text: str
+
+    @staticmethod
+    def of(query: str) -> Focus:
+        tokens = _TOKEN.findall(query)
+        names = tuple(
+            t.rstrip(".,").removesuffix("'s")
+            for i, t in enumerate(tokens)
+            if (t[:1].isupper() and i > 0 and t.lower() not in _QUESTION_WORDS) or t[:1].isdigit()
+        )
+        content = {stem(t.lower().removesuffix("'s")) for t in tokens}
+        content -= {stem(w) for w in _QUESTION_WORDS}
+        families = next((f for pattern, f in _QUESTION_FAMILIES if pattern.search(query)), None)
+        return Focus(frozenset(w for w in content if len(w) > 2), names, families, query.lower())
+
+    def names_in(self, said: str) -> bool:
+        """Whether ``said`` names everything the question names."""
+        lowered = said.lower()
+        return all(re.search(rf"(?<!\w){re.escape(n.lower())}(?!\w)", lowered) for n in self.names)
+
+    def relevant(
+        self,
+        statement: Statement,
+        said: str,
+        subjects: frozenset[str] = frozenset(),
+        names_ok: bool = False,
+    ) -> bool:
+        """Whether ``statement`` (of a memory saying ``said``) is about what the question
+        asks: it shares a content word with the question, gives a value of the kind asked
+        for, names what the question names, and is not about another subject of the same
+        kind ("the production server" for a question about the staging server; ``subjects``:
+        the subject words of every statement in the result). ``names_ok``: the names were
+        said in the same conversation (a follow-up: "October. 3 October.")."""
+        mine = {stem(w) for w in statement.words} | {stem(w) for w in statement.subject}
+        if not (mine & self.words) - {stem(w) for w in GENERIC}:
+            return False
+        if not self.answers(statement):
+            return False
+        lowered = said.lower()
+        if not names_ok and not self.names_in(said):
+            return False
+        # Another subject of the same kind: the statement's subject has a word the question
+        # lacks, and the question has one the memory lacks that is some hit's subject word
+        # ("the production server" when the question and another hit say "staging server").
+        names = {stem(w) for v in statement.named for w in v.norm.split()}
+        other = {stem(w) for w in statement.subject} - self.words - {stem(w) for w in GENERIC}
+        other -= names  # "our Starling sort code": a name the question need not say
+        missing = {w for w in self.words if w not in lowered} & subjects
+        return not (other and missing)
+
+    def answers(self, statement: Statement) -> list[Value]:
+        """The statement's values of the kind the question asks for, other than the values
+        the question itself names."""
+        return [
+            v
+            for v in statement.values
+            if (self.families is None or v.family in self.families)
+            and v.norm not in self.text
+            and v.text.lower() not in self.text
+        ]
+
+
+def stem(word: str) -> str:
+    """A crude stem, for comparing a question's words with a statement's lemmas."""
+    w = word.lower()
+    if len(w) > 5 and w.endswith(("sses", "shes", "ches", "xes", "zes")):
+        return w[:-2]
+    for suffix in ("ing", "ed", "s"):
+        if len(w) > len(suffix) + 3 and w.endswith(suffix) and not w.endswith("ss"):
+            return w[: -len(suffix)]
+    return w

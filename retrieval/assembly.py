@@ -167,6 +167,10 @@ class ContextAssembler:
                 layer = Layer.MEMORIES
             if _below_floor(hit, floors.get(layer.value, 0.0)):
                 continue
+            if m.earlier_until is not None and not any(
+                x.earlier_until is None for x, _ in out[layer]
+            ):
+                continue  # an earlier value only after a current one, never above it
             said.add(text)
             out[layer].append((m, hit.score))
             placed.add(m.id)

@@ -21,8 +21,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from core.slots import same_slot
-from core.statements import Statement, statement_id
+from core.slots import Focus, same_slot, stem
+from core.statements import Statement, Value, statement_id
 from core.types import Hit, LineageLink, Memory, MemoryType
 from graph.tenant import TenantGraph
 
@@ -30,8 +30,17 @@ Admits = Callable[[Memory], bool]
 _STEP = 1e-6
 
 
-async def settle(tenant: TenantGraph, hits: Sequence[Hit], at: float, admits: Admits) -> list[Hit]:
-    """``hits`` with each slot's value current at ``at`` before its earlier values."""
+async def settle(
+    tenant: TenantGraph,
+    hits: Sequence[Hit],
+    at: float,
+    admits: Admits,
+    query: str | None = None,
+    as_of: bool = False,
+) -> list[Hit]:
+    """``hits`` with each slot's value current at ``at`` before its earlier values; with the
+    ``query``, also the values of what the question asks about (``_by_question``); ``as_of``
+    (a question about a past time): the value current then comes first of all."""
     corrected = [h for h in hits if _corrected(h.memory, at)]
     chains = await tenant.chains([c for h in corrected for c in h.memory.corrected_chains])
     current = {_chain(links): _current(links, at, admits) for links in chains}
@@ -75,6 +84,8 @@ async def settle(tenant: TenantGraph, hits: Sequence[Hit], at: float, admits: Ad
     ordered = _unlinked_pairs(ordered)
     ordered = _assertions_first(ordered)
     ordered = _passing_mentions(ordered, stale_after)
+    if query:
+        ordered = _by_question(ordered, Focus.of(query), as_of)
     return _monotone(_without_restatements(ordered))
 
 
@@ -228,6 +239,90 @@ def _without_restatements(hits: list[Hit]) -> list[Hit]:
                 continue
         out.append(hit)
     return out
+
+
+def _by_question(hits: list[Hit], focus: Focus, as_of: bool) -> list[Hit]:
+    """The read path's check of what the write path may have missed, anchored on the
+    question: among the hits that give a value of what it asks (``Focus.relevant``), the
+    newest one said as so holds the current value (an assistant restating a correction
+    counts). An older hit that gives another value of a kind the
+    current one gives goes right after the first hit holding the current value, as the
+    earlier value, "until" the current value was next said after it; one that only asked or
+    supposed goes there unlabelled. With ``as_of``, the first hit holding the value current
+    then leads."""
+    said = {h.memory.id: _statements(h.memory) for h in hits}
+    subjects = frozenset(stem(w) for ss in said.values() for s in ss for w in s.subject)
+    named = {h.memory.session_id for h in hits if focus.names_in(h.memory.content)}
+    relevant: dict[str, list[Statement]] = {}
+    for h in hits:
+        m = h.memory
+        if m.earlier_until is not None:
+            continue
+        by_session = m.session_id is not None and m.session_id in named
+        found = [
+            s for s in said[m.id] if focus.relevant(s, m.content, subjects, names_ok=by_session)
+        ]
+        if found:
+            relevant[m.id] = found
+    if len(relevant) < 2:
+        return hits
+    newest = sorted(
+        (h for h in hits if h.memory.id in relevant), key=lambda h: -h.memory.valid_from
+    )
+    current_hit = next(
+        (h for h in newest if any(s.slotted and focus.answers(s) for s in relevant[h.memory.id])),
+        None,
+    )
+    if current_hit is None:
+        return hits
+    now: dict[str, list[Value]] = {}
+    for s in relevant[current_hit.memory.id]:
+        if s.slotted:
+            for v in focus.answers(s):
+                now.setdefault(v.family, []).append(v)
+
+    def stale(h: Hit) -> bool:
+        """Gives another value of a kind the current statement gives."""
+        text = h.memory.content.lower()
+        mine: dict[str, list[Value]] = {}
+        for s in relevant.get(h.memory.id, []):
+            for v in focus.answers(s):
+                mine.setdefault(v.family, []).append(v)
+        return any(
+            not any(v.same(n) or n.text.lower() in text for v in values for n in now[family])
+            for family, values in mine.items()
+            if family in now
+        )
+
+    def holds(h: Hit) -> bool:
+        return (
+            h.memory.id in relevant
+            and not stale(h)
+            and any(focus.answers(s) for s in relevant[h.memory.id])
+        )
+
+    keeping = [h for h in hits if holds(h)]
+    if not keeping:
+        return hits
+    moved: list[Hit] = []
+    for h in hits:
+        if h.memory.id not in relevant or not stale(h):
+            continue
+        later = [k.memory.valid_from for k in keeping if k.memory.valid_from > h.memory.valid_from]
+        if not later:
+            continue  # newer than every statement of the current value (an assistant's slip)
+        asserted = any(s.slotted for s in relevant[h.memory.id])
+        moved.append(_earlier(h, min(later)) if asserted else h)
+    gone = {h.memory.id for h in moved}
+    out = [h for h in hits if h.memory.id not in gone]
+    at = next(i for i, h in enumerate(out) if holds(h))
+    out[at + 1 : at + 1] = moved
+    return _lead(out, at) if as_of else out
+
+
+def _lead(hits: list[Hit], index: int) -> list[Hit]:
+    """``hits`` with the one at ``index`` first."""
+    return [hits[index], *hits[:index], *hits[index + 1 :]]
 
 
 def _monotone(hits: list[Hit]) -> list[Hit]:

@@ -53,7 +53,7 @@ MARKERS = words(
     btw correction quick just really also now currently anymore longer these days today
     still instead again please thanks thank oops wait right though typo mean meant
     scratch rather anyway basically officially definitely exactly turns turned out
-    apparently heads note reminder small minor quickly change changes tomorrow tonight
+    apparently heads note reminder small minor quickly change changes tomorrow tonight back
     yesterday"""
 )
 CORRECTING = words(
@@ -80,7 +80,7 @@ _REPORTING = words(
 )
 _PLANNING = words("plan intend consider aim hope expect want mean try")
 _CHECKING = words("check confirm tell remind verify see know find look ask wonder remember")
-_PAST_MARKERS = words("previously originally formerly initially back before ago used once earlier")
+_PAST_MARKERS = words("previously originally formerly initially before ago used once earlier")
 _FUTURE = words("next tomorrow soon eventually later upcoming someday")
 _CONDITIONS = words("if unless whether suppose supposing assuming provided")
 _HEDGED_MODALS = words("might may could would should must shall")
@@ -92,14 +92,31 @@ def statements(doc: Any, text: str | None = None) -> list[Statement]:
     """Every sentence of a parsed turn as a ``Statement``, in order."""
     text = doc.text if text is None else text
     out: list[Statement] = []
-    for sentence in split_sentences(text):  # offsets into ``text``, which is ``doc.text``
-        tokens = [t for t in doc if sentence.start <= t.idx < sentence.end]
+    for tokens in _sentences(doc, text):
         tokens = _without_heading(tokens)
         if not tokens or all(t.is_punct or t.is_space for t in tokens):
             continue
         for clause, head in _clauses(tokens):
             a, b = clause[0].idx, clause[-1].idx + len(clause[-1].text)
             out.append(_statement(doc, clause, text[a:b], a, b, head))
+    return out
+
+
+def _sentences(doc: Any, text: str) -> list[list[Token]]:
+    """The tokens of each sentence: the lines and sentences the text marks, each cut again
+    where the parser ends a sentence ("sorry, 4 pallets not 3. they just called back")."""
+    out: list[list[Token]] = []
+    starts = {s.start for s in doc.sents} if doc.has_annotation("SENT_START") else set()
+    for sentence in split_sentences(text):  # offsets into ``text``, which is ``doc.text``
+        tokens = [t for t in doc if sentence.start <= t.idx < sentence.end]
+        part: list[Token] = []
+        for t in tokens:
+            if part and t.i in starts and part[-1].text in (".", "!", "?", ";"):
+                out.append(part)
+                part = []
+            part.append(t)
+        if part:
+            out.append(part)
     return out
 
 
@@ -117,20 +134,27 @@ def _clauses(tokens: list[Token]) -> list[tuple[list[Token], Token | None]]:
     Bristol, the team has 14 people, and our accountant is Rhona Patel"): a statement each.
     Subordinate clauses ("I think the budget is 50k") stay with the clause they belong to."""
     inside = {t.i for t in tokens}
+
+    def subject_of(t: Token) -> Token | None:
+        return next((c for c in t.children if c.dep_ in ("nsubj", "nsubjpass") and c.i < t.i), None)
+
     heads = [
         t
         for t in tokens
         if t.pos_ in ("VERB", "AUX")
-        and any(c.dep_ in ("nsubj", "nsubjpass") and c.i < t.i for c in t.children)
+        and (subject_of(t) is not None or t.dep_ == "ROOT")
         and (t.dep_ in ("ROOT", "conj", "parataxis") or t.head.i not in inside)
     ]
-    if len(heads) < 2:
+    # "Went through the contract and the renewal date is 1 May": a clause with a subject of
+    # its own after a first clause without one
+    if len(heads) < 2 or all(subject_of(h) is None for h in heads[1:]):
         return [(tokens, None)]
-    starts = []
-    for h in heads:
-        subject = next(c for c in h.children if c.dep_ in ("nsubj", "nsubjpass") and c.i < h.i)
+    heads = [heads[0], *(h for h in heads[1:] if subject_of(h) is not None)]
+    starts = [tokens[0].i]
+    for h in heads[1:]:
+        subject = subject_of(h)
+        assert subject is not None
         starts.append(min(t.i for t in subject.subtree if t.i in inside))
-    starts[0] = tokens[0].i
     out: list[tuple[list[Token], Token | None]] = []
     for k, h in enumerate(heads):
         end = starts[k + 1] if k + 1 < len(starts) else tokens[-1].i + 1
@@ -237,7 +261,9 @@ def _complements(
             continue  # a clause of its own (``_clauses``)
         if lemma in CHANGING or _goes_up(verb):
             change = True
-            for prep in verb.children:
+            preps = [*verb.children, *(g for c in verb.children if c.dep_ in ("advmod", "prt")
+                                       for g in c.children)]  # fmt: skip
+            for prep in preps:
                 if prep.dep_ == "prep" and prep.lower_ in ("to", "into", "with"):
                     spans += [_phrase(p, inside) for p in _objects(prep)]
                 elif prep.dep_ == "prep" and prep.lower_ == "from":
@@ -350,9 +376,10 @@ def _in_other_clause(tok: Token, root: Token) -> bool:
 
 
 def _goes_up(verb: Token) -> bool:
-    """ "went up to $150", "has gone down to 3": a value that changed."""
-    return verb.lemma_.lower() in ("go", "come", "move") and any(
-        c.dep_ in ("prt", "advmod") and c.lower_ in ("up", "down") for c in verb.children
+    """ "went up to $150", "has gone down to 3", "we're going back to Ozone": a value that
+    changed."""
+    return verb.lemma_.lower() in ("go", "come", "move", "switch", "put") and any(
+        c.dep_ in ("prt", "advmod") and c.lower_ in ("up", "down", "back") for c in verb.children
     )
 
 
@@ -513,7 +540,9 @@ def _mood(
         c.dep_ in ("aux", "auxpass") and c.tag_ in ("VBZ", "VBP") for c in root.children
     )
     if past and lemma not in CHANGING and not _goes_up(root):
-        if words & _PAST_MARKERS or any(v.kind == "date" and v.norm[:2] in ("19", "20")
+        back_in = any(t.lower_ == "back" and t.nbor(1).lower_ in ("in", "then", "when")
+                      for t in tokens[:-1])  # fmt: skip
+        if back_in or words & _PAST_MARKERS or any(v.kind == "date" and v.norm[:2] in ("19", "20")
                                         for v in values):  # fmt: skip
             return HISTORY
         if lemma not in _COPULAS and lemma not in ("mean",):

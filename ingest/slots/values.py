@@ -73,7 +73,22 @@ _SCALED = re.compile(r"\d+(?:\.\d+)?\s*[kKmM]")
 _APPROX = frozenset({"about", "around", "roughly", "approximately", "approx", "almost", "nearly"})
 _DAY_WORDS = frozenset({"tomorrow", "today", "tonight", "yesterday"})
 _RELATIVE_DAY = frozenset(
-    {"last", "next", "ago", "yesterday", "today", "tonight", "earlier", "recently", "since"}
+    {
+        "last",
+        "next",
+        "ago",
+        "yesterday",
+        "today",
+        "tonight",
+        "earlier",
+        "recently",
+        "since",
+        "ahead",
+        "before",
+        "after",
+        "later",
+        "beforehand",
+    }
 )
 
 
@@ -144,9 +159,9 @@ def values_in(doc: Any, first: int, last: int) -> list[Value]:
             i = j
         elif _CODE.fullmatch(text) and not text.isalpha():
             add(CODE, i, i)
-        elif tok.pos_ == "PROPN" and not tok.is_sent_start and text[:1].isupper():
+        elif _named(tok) and not tok.is_sent_start and i != first:
             j = i
-            while j + 1 <= last and j + 1 not in taken and doc[j + 1].pos_ == "PROPN":
+            while j + 1 <= last and j + 1 not in taken and _named(doc[j + 1]):
                 j += 1
             add(NAME, i, j)
             i = j
@@ -162,6 +177,18 @@ def values_in(doc: Any, first: int, last: int) -> list[Value]:
     return sorted(found, key=lambda v: v.first)
 
 
+def _named(tok: Token) -> bool:
+    """A name: a proper noun, or a capitalized noun inside a sentence ("back to Ozone")."""
+    return tok.text[:1].isupper() and (
+        tok.pos_ == "PROPN"
+        or tok.pos_ == "NOUN"
+        and not tok.text.isupper()
+        or tok.text.isupper()
+        and len(tok.text) > 1
+        and tok.pos_ in ("NOUN", "PROPN")
+    )
+
+
 def _tokens_of(doc: Any, start: int, end: int) -> tuple[int | None, int | None]:
     """The first and last token indices covering characters ``[start, end)``."""
     inside = [t.i for t in doc if t.idx < end and t.idx + len(t.text) > start]
@@ -175,4 +202,5 @@ def is_when(value: Value, doc: Any) -> bool:
         return False
     words = {t.lower_ for t in doc[value.first : value.last + 1]}
     before = doc[value.first - 1].lower_ if value.first > 0 else ""
-    return bool(words & _RELATIVE_DAY) or before in {"since", "after", "before", "until", "ago"}
+    when = {"since", "after", "before", "until", "ago", "from", "starting", "as"}
+    return bool(words & _RELATIVE_DAY) or before in when
