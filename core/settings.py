@@ -157,6 +157,9 @@ class IngestSettings(BaseModel):
     """The write side: working memory, extraction, corrections, tasks, documents, the queue."""
 
     window_turns: int = Field(default=20, ge=2)  # working-memory window (first turn always kept)
+    # Supersession by slot (docs/STATEMENTS.md): a user's statement replaces the earlier values
+    # of its slot whatever the words. Off: only the rules' (subject, attribute) facts do.
+    slots: bool = True
     session_idle_seconds: float = 2 * 3600.0  # a session with no turn for this long expires
     session_ttl_seconds: float = 24 * 3600.0  # a session expires this long after it started
     # A turn's ``at`` may lie at most this far past the server's clock (clients' clocks
@@ -358,6 +361,10 @@ class RetrievalSettings(BaseModel):
     # "we moved it to AWS") keeps this share of its score: still findable, never above the
     # current value. Judged at the read's time (``asOf`` when given).
     corrected_weight: float = Field(default=0.7, ge=0.0, le=1.0)
+    # The read path's check of changed values (retrieval/slots.py): chains' current versions
+    # first, and the question's slot ("question") or not.
+    slot_reads: bool = True
+    question_slots: bool = True
     # Diversity: a near-duplicate of a higher hit is pushed down.
     diversity_entity_jaccard: float = 0.8
     diversity_text_jaccard: float = 0.7

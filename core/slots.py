@@ -260,21 +260,26 @@ class Focus:
         lowered = said.lower()
         if not names_ok and not self.names_in(said):
             return False
-        # Another subject of the same kind: the statement's subject has a word the question
-        # lacks, and the question has one the memory lacks that is some hit's subject word
-        # ("the production server" when the question and another hit say "staging server").
+        # Another subject of the same kind: the statement's subject shares a word with the
+        # question and has one it lacks, and the question has one the memory lacks that is some
+        # hit's subject word ("the production server" when the question and another hit say
+        # "staging server").
         names = {stem(w) for v in statement.named for w in v.norm.split()}
-        other = {stem(w) for w in statement.subject} - self.words - {stem(w) for w in GENERIC}
+        subject = {stem(w) for w in statement.subject}
+        other = subject - self.words - {stem(w) for w in GENERIC}
         other -= names  # "our Starling sort code": a name the question need not say
         missing = {w for w in self.words if w not in lowered} & subjects
-        return not (other and missing)
+        return not (subject & self.words and other and missing)
 
     def answers(self, statement: Statement) -> list[Value]:
         """The statement's values of the kind the question asks for, other than the values
         the question itself names."""
+        asked = [*statement.values]
+        if self.families is not None and "thing" in self.families:
+            asked += statement.named  # "Nadia Petrov has taken over X": who, for a "who"
         return [
             v
-            for v in statement.values
+            for v in asked
             if (self.families is None or v.family in self.families)
             and v.norm not in self.text
             and v.text.lower() not in self.text

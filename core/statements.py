@@ -289,7 +289,14 @@ def content_words(frame: list[str] | tuple[str, ...]) -> frozenset[str]:
 _AMOUNTS = (
     (MONEY, re.compile(r"[£$€¥]\s?\d+(?:,\d{3})*(?:\.\d+)?(?:\s?[kKmM]\b)?")),
     (PERCENT, re.compile(r"(?<![\w.])\d+(?:\.\d+)?\s?(?:%|percent\b)")),
-    (NUMBER, re.compile(r"(?<![\w.£$€¥,])\d+(?:,\d{3})*(?:\.\d+)?(?:\s?[kK]\b)?(?:\s[a-zA-Z]+)?")),
+    (TIME, re.compile(r"(?<![\w.:])\d{1,2}(?::\d{2})?\s?(?:am|pm|a\.m\.|p\.m\.)(?!\w)", re.I)),
+    (TIME, re.compile(r"(?<![\w.:])\d{1,2}:\d{2}(?![\w:])")),
+    (
+        NUMBER,
+        re.compile(
+            r"(?<![\w.£$€¥,])\d+(?:,\d{3})*(?:\.\d+)?(?:st|nd|rd|th)?(?:\s?[kK]\b)?(?:\s[a-zA-Z]+)?"
+        ),
+    ),
 )
 
 
@@ -315,7 +322,9 @@ def unit_of(value: Value) -> str:
         return next((c for c in value.text if c in "£$€¥"), "")
     if value.kind == PERCENT:
         return "%"
-    word = re.sub(r"^[\d,.\s]+[kK]?\s*", "", value.text).lower()
+    if value.kind == TIME:
+        return "time"
+    word = re.sub(r"^[\d,.\s]+(?:st|nd|rd|th)?[kK]?\s*", "", value.text).lower()
     return word.rstrip("s")
 
 

@@ -240,12 +240,13 @@ class TurnRecorder:
         stated = [*fact_keys(tenant_id, found), *(("task", tenant_id, c.key) for c in task_found)]
         async with self.writer.statements.holding(stated):
             window = session.window if session is not None else ()
+            mine = said if stating and self.settings.ingest.slots else []
             sentence_ids: dict[int, str] = {}  # sentence start -> its memory's id (rule facts)
             facts, existing_tasks, slot_plan, procedures = await asyncio.gather(
                 self.planner.plan(tenant, found, turn.user_id, at),
                 tenant.tasks_by_keys([c.key for c in task_found]),
-                self.slots.plan(tenant, episode, said if stating else [], window, at),
-                self.slots.procedure_changes(tenant, episode, said if stating else []),
+                self.slots.plan(tenant, episode, mine, window, at),
+                self.slots.procedure_changes(tenant, episode, mine),
             )
             tasks = plan_tasks(task_found, existing_tasks, resolution, self.settings.ingest, **ctx)
 
@@ -276,10 +277,13 @@ class TurnRecorder:
                         (m.source or "").rsplit(":", 1)[-1] for m in planned.plan.existing
                     )
             slotted = slot_plan.write(covered)
-            for item, memory_id in zip(slotted.memories, slotted.ids, strict=True):
+            for item, memory_id, voice in zip(
+                slotted.memories, slotted.ids, slotted.speakers, strict=True
+            ):
                 if memory_id in sentence_ids.values():
                     continue  # the rules' fact of that sentence is its statement memory
-                extracted.append(self.writer.build(tenant_id, item, memory_id=memory_id))
+                built = self.writer.build(tenant_id, item, memory_id=memory_id)
+                extracted.append(built.model_copy(update={"turn_speaker": voice}))
             known = {(p.old_id, p.new_id) for p in ws.pairs}
             ws.pairs.extend(p for p in slotted.pairs if (p.old_id, p.new_id) not in known)
             for item, extra in tasks.new:

@@ -288,12 +288,14 @@ class Retriever:
             exact, s.diversity_entity_jaccard, s.diversity_text_jaccard, s.diversity_penalty
         )[: query.top_k]
         when = query.as_of if query.as_of is not None else plan.at
+        if not s.slot_reads:
+            return Shortlist(first, hydrated, hits)
         hits = await settle(
             plan.tenant,
             hits,
             when,
             lambda m: admits(m, tenant_id, query, plan.at),
-            query.query,
+            query.query if s.question_slots else None,
             as_of=query.as_of is not None,
         )
         return Shortlist(first, hydrated, hits[: query.top_k])

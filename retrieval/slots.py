@@ -155,6 +155,8 @@ def _unlinked_pairs(hits: list[Hit]) -> list[Hit]:
                     continue
                 if newer.memory.earlier_until is not None or not _by_user(newer.memory):
                     continue
+                if newer.memory.turn_speaker != older.memory.turn_speaker:
+                    continue  # each speaker's "I" is their own
                 if not _replaces(said[newer.memory.id], said[older.memory.id]):
                     continue
                 out.pop(j)
@@ -252,7 +254,7 @@ def _by_question(hits: list[Hit], focus: Focus, as_of: bool) -> list[Hit]:
     then leads."""
     said = {h.memory.id: _statements(h.memory) for h in hits}
     subjects = frozenset(stem(w) for ss in said.values() for s in ss for w in s.subject)
-    named = {h.memory.session_id for h in hits if focus.names_in(h.memory.content)}
+    named = {h.memory.session_id for h in hits if focus.names_in(h.memory.indexed_text)}
     relevant: dict[str, list[Statement]] = {}
     for h in hits:
         m = h.memory
@@ -260,7 +262,9 @@ def _by_question(hits: list[Hit], focus: Focus, as_of: bool) -> list[Hit]:
             continue
         by_session = m.session_id is not None and m.session_id in named
         found = [
-            s for s in said[m.id] if focus.relevant(s, m.content, subjects, names_ok=by_session)
+            s
+            for s in said[m.id]
+            if focus.relevant(s, m.indexed_text, subjects, names_ok=by_session)
         ]
         if found:
             relevant[m.id] = found
@@ -282,17 +286,25 @@ def _by_question(hits: list[Hit], focus: Focus, as_of: bool) -> list[Hit]:
                 now.setdefault(v.family, []).append(v)
 
     def stale(h: Hit) -> bool:
-        """Gives another value of a kind the current statement gives."""
+        """Gives another value of a kind the current statement gives: of the kind the question
+        asks for ("when": a date, the time may be the same); for a question that does not say
+        what kind, none of the current values."""
         text = h.memory.content.lower()
         mine: dict[str, list[Value]] = {}
         for s in relevant.get(h.memory.id, []):
             for v in focus.answers(s):
                 mine.setdefault(v.family, []).append(v)
-        return any(
-            not any(v.same(n) or n.text.lower() in text for v in values for n in now[family])
-            for family, values in mine.items()
-            if family in now
-        )
+
+        def agrees(values: list[Value], current: list[Value]) -> bool:
+            return any(v.same(n) or n.text.lower() in text for v in values for n in current)
+
+        shared = [f for f in mine if f in now]
+        if focus.families is None:  # most of its values are not the current ones
+            every = [n for f in now for n in now[f]]
+            values = [v for f in shared for v in mine[f]]
+            agreeing = [v for v in values if agrees([v], every)]
+            return bool(values) and len(agreeing) * 2 < len(values)
+        return any(not agrees(mine[f], now[f]) for f in shared)
 
     def holds(h: Hit) -> bool:
         return (

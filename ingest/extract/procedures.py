@@ -34,7 +34,10 @@ _GOAL = re.compile(
     r"(?P<situation>[^,:;]{4,160}?)\s*[,:]"
     r"|(?:the|our)\s+(?:process|procedure|workflow|steps?|routine)\s+(?:for|to|of)\s+"
     r"(?P<named>[^,:;]{3,120}?)\s+(?:is|are|goes|looks like)\s*:?"
-    r"|here(?:'s| is)\s+how\s+(?:to|we|I)\s+(?P<how>[^,:;]{3,120}?)\s*:)\s*(?P<rest>.+)$",
+    r"|here(?:'s| is)\s+how\s+(?:to|we|I)\s+(?P<how>[^,:;]{3,120}?)\s*:"
+    r"|(?P<order>before|after|once)\s+(?P<moment>[^,:;]{4,160}?)\s*[,:]"
+    r"|the\s+way\s+(?:we|I)\s+(?:do|handle|run|deal with)\s+(?P<way>[^,:;]{3,120}?)\s+is\s*:?"
+    r")\s*(?P<rest>.+)$",
     re.IGNORECASE | re.DOTALL,
 )
 _SPLIT = re.compile(
@@ -99,21 +102,42 @@ def with_procedure(statements: list[Extracted], procedure: list[Extracted]) -> l
     return [*procedure, *[s for s in statements if s.kind != "preference"]]
 
 
+# "Month-end close checklist: ...", "Steps for publishing a blog post: ...", "Our process for
+# approving expenses: ...", "New client routine: ...": a heading that names a process.
+_HEADED = re.compile(
+    r"^(?P<head>[^:.!?]{3,90}?)\s*(?:is|are)?\s*:\s*(?P<rest>.+)$", re.IGNORECASE | re.DOTALL
+)
+_PROCESS_WORDS = re.compile(
+    r"\b(?:process|procedure|workflow|steps?|checklist|routine|playbook|sop|rules"
+    r"|how (?:we|to|I))\b",
+    re.IGNORECASE,
+)
+
+
 def parse(text: str) -> Procedure | None:
     """Trigger and steps of a procedure stated in ``text``, else None."""
     flat = " ".join(text.split())
+    headed = _HEADED.match(flat)
+    if headed is not None and _PROCESS_WORDS.search(headed.group("head")):
+        steps = _steps(headed.group("rest"), strict=False)
+        if len(steps) >= 2:
+            return Procedure(_trigger_of(headed.group("head")), steps)
     m = _GOAL.match(flat)
     if m is not None:
         trigger = next(
-            m.group(g) for g in ("goal", "situation", "named", "how") if m.group(g) is not None
+            m.group(g)
+            for g in ("goal", "situation", "named", "how", "moment", "way")
+            if m.group(g) is not None
         )
         if m.group("when"):
             trigger = f"{m.group('when').lower()} {trigger}"
+        if m.group("order"):
+            trigger = f"{m.group('order').lower()} {trigger}"
         steps = _steps(m.group("rest"))
         # One step is a procedure after "to", "when" or "the process for"; after "if" it is
         # a request ("If possible, call me"), so "if" needs two.
         when = (m.group("when") or "").lower()
-        single = m.group("to") or m.group("named") or (when and when != "if")
+        single = m.group("to") or m.group("named") or m.group("way") or (when and when != "if")
         if steps and (len(steps) >= 2 or single):
             return Procedure(trigger.strip(), steps)
         return None
@@ -126,12 +150,38 @@ def parse(text: str) -> Procedure | None:
     return None
 
 
-def _steps(rest: str) -> tuple[str, ...]:
+def _steps(rest: str, strict: bool = True) -> tuple[str, ...]:
+    """The steps of a procedure's body. ``strict``: each must read as an instruction (a
+    sentence that only describes is no step); under a heading that names a process, a rule
+    ("anything under £250 the team lead can sign off") is a step too."""
     parts = [_LEAD.sub("", p.strip(" .!")) for p in _SPLIT.split(rest.strip())]
     steps = [p for p in parts if len(p) >= 3]
-    if not steps or any(_NOT_STEP.match(s) for s in steps):
+    if not steps or strict and any(_NOT_STEP.match(_ADVERB.sub("", s)) for s in steps):
         return ()
     return tuple(steps)
+
+
+# "always pick ...", "please send ...": the verb after the adverb says whether it is a step
+_ADVERB = re.compile(r"^(?:always|never|please|also|just|then|only)\s+", re.IGNORECASE)
+
+
+def _trigger_of(head: str) -> str:
+    """What a process heading is for: "Steps for publishing a blog post" → "publishing a blog
+    post"; "Month-end close checklist" → "month-end close"."""
+    words = re.sub(
+        r"^(?:(?:our|the|my|a)\s+)?(?:(?:process|procedure|workflow|steps?|checklist|routine"
+        r"|playbook|sop|rules)\s+(?:for|to|of|on)\s+)?",
+        "",
+        head.strip(),
+        flags=re.IGNORECASE,
+    )
+    words = re.sub(
+        r"\s+(?:process|procedure|workflow|steps?|checklist|routine|playbook|sop|rules)$",
+        "",
+        words,
+        flags=re.IGNORECASE,
+    )
+    return words.strip() or head.strip()
 
 
 def goal_key(trigger: str) -> str:

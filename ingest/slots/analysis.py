@@ -271,13 +271,20 @@ def _complements(
         copular = lemma in _COPULAS or verb.pos_ == "AUX" and verb.dep_ == "ROOT"
         if copular:
             attrs = [c for c in verb.children if c.dep_ in ("attr", "acomp", "oprd")]
-            spans += [_phrase(a, inside) for a in attrs if a.pos_ not in ("PRON", "DET")]
+            owned = _owned_subject(verb)
+            specific = owned or _specific_subject(verb)
+            spans += [
+                _phrase(a, inside)
+                for a in attrs
+                if a.pos_ not in ("PRON", "DET") and (owned if a.pos_ == "ADJ" else specific)
+            ]
             if not attrs:
                 for prep in verb.children:
                     if prep.dep_ == "prep" and prep.lower_ in _PLACE_PREPS:
                         spans += [_phrase(p, inside) for p in _objects(prep)]
         elif (
-            verb.tag_ == "VBG"
+            _specific_subject(verb)
+            and verb.tag_ == "VBG"
             and any(c.dep_ == "aux" and c.lemma_ == "be" for c in verb.children)
             and not any(c.dep_ in ("dobj", "prep", "xcomp", "ccomp") for c in verb.children)
         ):
@@ -373,6 +380,37 @@ def _in_other_clause(tok: Token, root: Token) -> bool:
         if a.dep_ in ("conj", "ccomp", "parataxis", "advcl") and a.pos_ in ("VERB", "AUX"):
             return True
     return False
+
+
+def _owned_subject(verb: Token) -> bool:
+    """An adjective after "is" is a value only of something someone has ("*my favourite
+    colour* is blue", "*our status* is green"); of anything else it is an opinion ("that bowl
+    is gorgeous", "I'm so thankful")."""
+    subject = next((c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+    if subject is None or subject.pos_ == "PRON":
+        return False
+    return any(c.dep_ == "poss" for c in subject.children) and not any(
+        c.dep_ == "advmod" and c.lower_ in _INTENSIFIERS for c in verb.subtree
+    )
+
+
+def _specific_subject(verb: Token) -> bool:
+    """A subject a value can belong to: a named thing, or one said with a determiner or an
+    owner ("the deploy target", "our CRM", "Peter's rate"); not a pronoun ("it was an awesome
+    time") nor a thing in general ("art is a source of joy")."""
+    subject = next((c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+    if subject is None or subject.pos_ == "PRON":
+        return False
+    if subject.pos_ == "PROPN":
+        return True
+    return any(c.dep_ in ("det", "poss", "compound") for c in subject.children) and not any(
+        c.dep_ == "advmod" and c.lower_ in _INTENSIFIERS for c in verb.subtree
+    )
+
+
+_INTENSIFIERS = frozenset(
+    {"so", "really", "very", "super", "such", "too", "pretty", "quite", "absolutely", "totally"}
+)
 
 
 def _goes_up(verb: Token) -> bool:

@@ -174,7 +174,24 @@ def values_in(doc: Any, first: int, last: int) -> list[Value]:
                 add(QUOTE, i + 1, close - 1)
                 i = close
         i += 1
-    return sorted(found, key=lambda v: v.first)
+    return sorted((v for v in found if not _vocative(doc, v, first, last)), key=lambda v: v.first)
+
+
+def _vocative(doc: Any, value: Value, first: int, last: int) -> bool:
+    """A name the speaker addresses ("Thanks so much, Mel!", "Caroline, that's great"): set off
+    by a comma at the start or the end of the sentence, it is who is spoken to."""
+    if value.kind != NAME:
+        return False
+    before = doc[value.first - 1] if value.first > first else None
+    after = doc[value.last + 1] if value.last < last else None
+    at_end = after is None or after.is_punct and after.text in ".!?"
+    at_start = (
+        before is None
+        or before.pos_ == "INTJ"
+        or (before.text == "," and (value.first - 2 < first or doc[value.first - 2].pos_ == "INTJ"))
+    )
+    comma_after = after is not None and after.text == ","
+    return (before is not None and before.text == "," and at_end) or (at_start and comma_after)
 
 
 def _named(tok: Token) -> bool:

@@ -66,6 +66,7 @@ class SlotWrite:
 
     memories: list[NewMemory] = field(default_factory=list)
     ids: list[str] = field(default_factory=list)  # the chosen id of each memory, in order
+    speakers: list[str | None] = field(default_factory=list)  # who said each, as its turn
     pairs: list[SupersedeLink] = field(default_factory=list)
 
 
@@ -153,9 +154,9 @@ class SlotPlanner:
         parameter is the one the statement says is no longer so; else the procedure's only
         amount of the new value's unit, when the statement and the procedure share a word
         ("approval", "approve")."""
-        changing = [
+        changing = [  # "the kickoff call should happen within 3 working days now": a rule
             s for s in said
-            if s.mood in SLOTTED and (s.change or s.correction) and amounts(s.text)
+            if s.mood in (*SLOTTED, MODAL) and (s.change or s.correction) and amounts(s.text)
         ]  # fmt: skip
         if not changing:
             return []
@@ -249,6 +250,8 @@ class SlotPlanner:
         for m in memories.values():
             if not m.is_current or not m.statements or m.created_at > episode.created_at:
                 continue
+            if not _same_voice(m, episode):
+                continue  # "my favourite book is ..." said by another person is theirs
             by_user = (m.source or "").startswith("turn:user") or m.type is MemoryType.FACT
             for line in m.statements:
                 try:
@@ -384,6 +387,7 @@ def _add(
     new_id = statement_id(episode.id, statement.start)
     plan.memories.append(_statement_memory(episode, content, stored, at, at, episode.id))
     plan.ids.append(new_id)
+    plan.speakers.append(episode.turn_speaker)
     pairs: list[SupersedeLink] = []
     for f, r in replaced:
         old_id = f.own_id
@@ -399,10 +403,20 @@ def _add(
                 )
             )
             plan.ids.append(old_id)
+            plan.speakers.append(f.memory.turn_speaker)
         pairs.append(SupersedeLink(old_id, new_id, r.reason))
     # The first pair sets the new memory's place in a chain last (the supersede statement
     # sets ``supersedes`` and ``chain_id`` for each pair in turn): the primary target.
     plan.pairs.extend(reversed(pairs))
+
+
+def _same_voice(m: Memory, episode: Memory) -> bool:
+    """Whether ``m`` was said by the turn's speaker (or is an assistant's turn, which a
+    correction may bind to): one user id may hold several people's turns (a conversation
+    recorded with speakers), and "I", "my", "we" are each speaker's own."""
+    if (m.source or "").startswith("turn:assistant"):
+        return True
+    return m.turn_speaker == episode.turn_speaker
 
 
 def _turn_of(m: Memory) -> str:

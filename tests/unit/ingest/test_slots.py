@@ -1,0 +1,167 @@
+"""Statements, values and slots (``ingest/slots``, ``core/statements.py``, ``core/slots.py``):
+what a sentence asserts, the values it gives in their normal forms, and when a later sentence
+replaces an earlier one whatever its words."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from core.settings import Settings
+from core.slots import Focus, corrects, same_slot, stem, substitute
+from core.statements import Statement, amounts, normal, statement_id, unit_of
+from ingest.slots.analysis import statements
+
+PAIRS = Path(__file__).resolve().parents[2] / "data" / "ingest" / "slot_pairs.jsonl"
+
+
+@pytest.fixture(scope="module")
+def nlp() -> Any:
+    import spacy
+
+    return spacy.load(Settings().resolution.spacy_model)
+
+
+def said(nlp: Any, text: str) -> Statement:
+    return statements(nlp(text))[-1]
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "norm"),
+    [
+        ("half past 11 in the morning", "time", "11:30"),
+        ("7:30 pm", "time", "19:30"),
+        ("quarter to 3", "time", "02:45"),
+        ("four", "number", "4"),
+        ("1,200", "number", "1200"),
+        ("100k", "number", "100000"),
+        ("The Acme Corp", "name", "acme corp"),
+    ],
+)
+def test_a_value_has_one_normal_form_whatever_its_words(text: str, kind: str, norm: str) -> None:
+    assert normal(text, kind) == norm
+
+
+@pytest.mark.parametrize(
+    ("text", "mood"),
+    [
+        ("Our payment provider is now Paddle.", "assert"),
+        ("Is the staging server still on Hetzner?", "question"),
+        ("If the lease goes up we might move the office to York.", "conditional"),
+        ("We might move the staging server to AWS.", "modal"),
+        ("Next quarter we'll switch the CRM to Salesforce.", "plan"),
+        ("Marco thinks our design tool should be Penpot.", "reported"),
+        ("Back in 2019 we tracked bugs in Bugzilla.", "history"),
+        ("We don't use Stripe anymore.", "negation"),
+        ("I went to the beach last Saturday.", "event"),
+        ("Could you book a table for 3 at 18:45?", "request"),
+        ("How about the 9th?", "request"),
+    ],
+)
+def test_only_assertions_and_requests_hold_a_value(nlp: Any, text: str, mood: str) -> None:
+    statement = said(nlp, text)
+    assert statement.mood == mood
+    assert statement.slotted is (mood in ("assert", "request"))
+
+
+def test_a_statement_masks_its_values_and_keeps_its_subject(nlp: Any) -> None:
+    switched = said(nlp, "We switched the deploy target to production last week.")
+    assert switched.frame == ("deploy", "target", "<thing>")  # "last week" says when
+    assert [v.text for v in switched.values] == ["production"] and switched.change
+    door = said(nlp, "The door code for warehouse 1 is 4471.")
+    assert "1" in door.frame and [v.norm for v in door.values] == ["4471"]
+    fix = said(nlp, "The approval limit is £2,000 now, not £1,500.")
+    assert [v.text for v in fix.values] == ["£2,000"] and [v.text for v in fix.negated] == [
+        "£1,500"
+    ]
+
+
+def test_a_sentence_of_several_clauses_is_a_statement_each(nlp: Any) -> None:
+    found = statements(
+        nlp(
+            "Quick facts: our office is in Bristol, the team has 14 people, and our accountant is Rhona Patel."
+        )
+    )
+    assert [s.text for s in found] == [
+        "our office is in Bristol",
+        "the team has 14 people",
+        "our accountant is Rhona Patel",
+    ]
+
+
+def test_a_statement_reads_back_as_stored(nlp: Any) -> None:
+    text = "It's Jenna, not Jenny. The call is at 3 tomorrow."
+    for statement in statements(nlp(text)):
+        back = Statement.loads(statement.dumps(), text)
+        assert back.frame == statement.frame and back.mood == statement.mood
+        assert [(v.text, v.norm) for v in back.values] == [
+            (v.text, v.norm) for v in statement.values
+        ]
+        assert [v.text for v in back.negated] == [v.text for v in statement.negated]
+
+
+def test_the_dev_pairs_are_told_apart(nlp: Any) -> None:
+    # The matcher on its development pairs (bench.slot_pairs reports them with the SGD pairs,
+    # which are held out): no near-miss, plan or question taken for a change of value.
+    wrong_links, missed = [], []
+    for line in PAIRS.read_text().splitlines():
+        pair = json.loads(line)
+        old, new = said(nlp, pair["old"]), said(nlp, pair["new"])
+        found = same_slot(new, old)
+        linked = bool(found and found.changed) or (
+            pair.get("session", False) and any(r.changed for _, r in corrects(new, [(old, True)]))
+        )
+        if linked and not pair["same"]:
+            wrong_links.append(pair)
+        elif not linked and pair["same"]:
+            missed.append(pair)
+    assert len(wrong_links) <= 1, wrong_links
+    assert len(missed) <= 6, missed
+
+
+def test_a_correction_binds_to_the_value_it_names(nlp: Any) -> None:
+    first = said(nlp, "The call with Globex is at 3 tomorrow.")
+    echo = said(nlp, "Noted, I'll remind you before the call.")
+    fix = said(nlp, "Sorry, 4, not 3.")
+    ((index, replaced),) = corrects(fix, [(echo, False), (first, True)])
+    assert index == 1
+    assert substitute(first.text, replaced.changed, first.start) == (
+        "The call with Globex is at 4 tomorrow."
+    )
+    name = said(nlp, "Got it: Jenny Morales is your account manager at Brightline.")
+    ((_, renamed),) = corrects(said(nlp, "It's Jenna, not Jenny."), [(name, False)])
+    assert substitute(name.text, renamed.changed, name.start) == (
+        "Jenna Morales is your account manager at Brightline."  # "Got it:" is a heading
+    )
+
+
+def test_a_question_asks_for_a_kind_of_value_about_what_it_names(nlp: Any) -> None:
+    focus = Focus.of("Who is leading the Atlas migration?")
+    assert focus.families == frozenset({"thing"}) and focus.names == ("Atlas",)
+    text = "Nadia Petrov has taken over the Atlas migration."
+    assert focus.relevant(said(nlp, text), text)
+    other = "Nadia Petrov has taken over the Hermes migration."
+    assert not focus.relevant(said(nlp, other), other)
+    staging = Focus.of("Where is the staging server hosted?")
+    production = "The production server is on AWS."
+    subjects = frozenset(stem(w) for w in ("staging", "server", "production"))
+    assert not staging.relevant(said(nlp, production), production, subjects)
+    moved = "We moved the staging server to AWS last week."
+    assert staging.relevant(said(nlp, moved), moved, subjects)
+
+
+def test_amounts_without_a_parse_keep_their_unit() -> None:
+    found = amounts("approve under £1,500, within 5 working days, by 8am, under 80% human")
+    assert [(v.text, unit_of(v)) for v in found] == [
+        ("£1,500", "£"),
+        ("5 working", "working"),
+        ("8am", "time"),
+        ("80%", "%"),
+    ]
+
+
+def test_a_statement_of_a_turn_has_one_id() -> None:
+    assert statement_id("m1", 0) == statement_id("m1", 0) != statement_id("m1", 12)
