@@ -5,7 +5,8 @@ Every response carries ``X-Request-Id``; the same id is in the request's log lin
 masked error's ``extensions.requestId``, so a user can quote it.
 
 Limits applied before GraphQL runs: request body size (413), CORS per configuration; inside
-GraphQL: query depth, alias count and token count (see api/gql/schema.py).
+GraphQL, before a document runs: its bytes, tokens, fragments, expanded fields, depth and
+aliases, checked off the event loop under a time budget (see api/gql/guard.py).
 """
 
 from __future__ import annotations

@@ -98,9 +98,18 @@ class ApiSettings(BaseModel):
     """HTTP/GraphQL limits and operations."""
 
     max_body_bytes: int = 2_000_000  # larger requests get 413 before parsing
+    # The GraphQL document (the query text, not its variables): checked before parsing.
+    max_query_bytes: int = Field(default=100_000, ge=1)
+    max_tokens: int = Field(default=2_000, ge=1)  # parsing stops past this many tokens
+    # Checked in time linear in the document, fragments measured once (api/gql/cost.py):
     max_query_depth: int = 12
     max_aliases: int = 30  # alias-amplified queries are rejected
-    max_tokens: int = 2_000  # GraphQL query tokens (a complexity bound)
+    max_fragment_spreads: int = Field(default=100, ge=0)  # ``...Name`` written in the document
+    max_selections: int = Field(default=2_000, ge=1)  # fields, every fragment expanded
+    max_field_merges: int = Field(default=1_000, ge=0)  # same-name field pairs to compare
+    # A query text not seen recently is parsed and validated in a worker thread; past this
+    # many seconds the request gets an error (the event loop never waits on it).
+    validation_budget_seconds: float = Field(default=1.0, gt=0)
     max_page_size: int = 100  # `first` of a connection
     cors_origins: list[str] = Field(default_factory=list)  # e.g. ["https://app.example.com"]
     log_format: Literal["json", "text"] = "json"
