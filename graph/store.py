@@ -161,23 +161,38 @@ class GraphStore:
         await self._migrate()
 
     async def rebuild_indexes(self) -> int:
-        """Drop every constraint and index, then create the schema's again; returns how many
-        were rebuilt. The engine deletes a dropped index's files, and builds the new one from
-        the live records, so keys of deleted records leave the disk (an LSM index keeps
-        them, beside their tombstones, until then). Only while nothing else writes: between
-        the drop and the create, uniqueness is not enforced."""
+        """Drop every index, and every constraint that owns one, then create the schema's
+        again; returns how many indexes were dropped. The engine deletes a dropped index's
+        files and builds the new one from the live records, so keys of deleted records leave
+        the disk (an LSM index keeps them, beside their tombstones, until then).
+
+        Constraints that own no index hold no keys and stay: ArcadeDB reports a property's
+        declared type as a ``NODE_PROPERTY_TYPE`` constraint (it declares one when an index is
+        built over existing records) and refuses to drop it while an index covers the
+        property — which made every rebuild after the first fail before it dropped anything.
+
+        Idempotent and resumable: whatever fails or stops it, the schema is whole again at the
+        end or at the next start-up (``CREATE ... IF NOT EXISTS``), and a later call rebuilds
+        from there. Only while nothing else writes: between the drop and the create,
+        uniqueness is not enforced.
+        """
+        dropped = 0
         try:
             constraints = await self._execute_read(lambda tx: self._run(tx, "SHOW CONSTRAINTS", {}))
             for row in constraints:
-                await self._ddl(f"DROP CONSTRAINT {quoted_schema_name(row['name'])} IF EXISTS")
+                if row.get("ownedIndex"):  # a uniqueness constraint: its index goes with it
+                    await self._ddl(f"DROP CONSTRAINT {quoted_schema_name(row['name'])} IF EXISTS")
+                    dropped += 1
             indexes = await self._execute_read(lambda tx: self._run(tx, "SHOW INDEXES", {}))
             for row in indexes:
-                if row.get("type") != "LOOKUP":  # Neo4j's token lookup indexes stay
+                # Neo4j's token lookup indexes stay; an index a constraint still owns went with it
+                if row.get("type") != "LOOKUP" and not row.get("owningConstraint"):
                     await self._ddl(f"DROP INDEX {quoted_schema_name(row['name'])} IF EXISTS")
+                    dropped += 1
         finally:  # whatever happened above, the schema is whole again (IF NOT EXISTS)
             for text in schema_statements():
                 await self._ddl(text)
-        return len(schema_statements())
+        return dropped
 
     async def read_text(self, text: str, params: dict[str, Any]) -> Rows:
         """Run ``text`` as a read (READ access mode): only for queries ``graph.analyst`` has
