@@ -217,11 +217,15 @@ def create_app(
     ref: dict[str, Brain] = {}
     metrics = Metrics()
 
+    def watch(opened: Brain) -> None:
+        ref["brain"] = opened
+        metrics.watch_graph(opened.graph)
+        metrics.watch_supervisor(opened.engine_supervisor)
+
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        ref["brain"] = brain or await Brain.open(settings)
-        metrics.watch_graph(ref["brain"].graph)
-        metrics.watch_supervisor(ref["brain"].engine_supervisor)
+        if brain is None:  # a given brain is watched once, below (not twice: issue 43)
+            watch(await Brain.open(settings))
         try:
             yield
         finally:
@@ -229,9 +233,7 @@ def create_app(
                 await ref["brain"].close()
 
     if brain is not None:
-        ref["brain"] = brain
-        metrics.watch_graph(brain.graph)
-        metrics.watch_supervisor(brain.engine_supervisor)
+        watch(brain)
 
     async def healthz(request: Request) -> Response:
         """503 at once while an engine is down (the graph engine restarting included)."""

@@ -239,7 +239,7 @@ class GraphStore:
     async def ping(self) -> float:
         """Round-trip time of a trivial query, in milliseconds."""
         start = time.perf_counter()
-        await self._execute_read(lambda tx: self._run(tx, "RETURN 1 AS ok", {}))
+        await self._execute_read(lambda tx: self._run(tx, "RETURN 1 AS ok", {}, "ping"))
         return (time.perf_counter() - start) * 1000
 
     def entity_writes_of(self, tenant_id: str) -> int:
