@@ -6,7 +6,7 @@ unexpected ("Internal error") failure after part of the work was done. The field
 of every root field (``api.gql.errors.TypedErrors``) walks the converted arguments with
 ``check_arguments`` (scalars, lists and input objects, so new inputs are covered without a
 line here) and answers the field's ``InvalidInputError`` naming the offending field instead;
-nothing runs, nothing changes.
+nothing runs, nothing changes. Session, user and project ids are checked here too, by name.
 """
 
 from __future__ import annotations
@@ -17,12 +17,18 @@ from typing import Any
 from strawberry.types.base import get_object_definition
 from strawberry.utils.str_converters import to_camel_case
 
-from core.validation import check_text
+from core.validation import check_scope_id, check_text
+
+# Caller-chosen ids, wherever an argument or input field has one of these names: one rule
+# (``check_scope_id``) for all. A user id was stored unchecked before (a 32k-character one
+# everywhere; 1 MB failed in the graph engine as BACKEND_ERROR).
+SCOPE_IDS = frozenset({"sessionId", "userId", "projectId"})
 
 
 def check_arguments(arguments: Mapping[str, Any]) -> None:
-    """Raise InvalidInput for the first string argument (at any depth) ``check_text`` refuses;
-    the field is named in GraphQL's spelling (``sessionId``)."""
+    """Raise InvalidInput for the first string argument (at any depth) ``check_text`` refuses,
+    or the first session, user or project id ``check_scope_id`` refuses; the field is named
+    in GraphQL's spelling (``sessionId``)."""
     for name, value in arguments.items():
         _check(value, to_camel_case(name))
 
@@ -30,6 +36,8 @@ def check_arguments(arguments: Mapping[str, Any]) -> None:
 def _check(value: Any, field: str) -> None:
     if isinstance(value, str):
         check_text(value, field)
+        if field in SCOPE_IDS:
+            check_scope_id(value, field)
     elif isinstance(value, list | tuple):
         for item in value:
             _check(item, field)
