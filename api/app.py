@@ -18,8 +18,10 @@ import re
 import time
 import uuid
 from collections.abc import AsyncIterator
+from http import HTTPStatus
 from typing import Any
 
+from cross_web import HTTPException
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
@@ -89,7 +91,7 @@ class BodyLimit:
             return
         declared = dict(scope.get("headers") or []).get(b"content-length")
         if declared is not None and declared.isdigit() and int(declared) > self.limit:
-            await self._reject(send)
+            await self._reject(scope, receive, send)
             return
         seen = 0
 
@@ -104,18 +106,11 @@ class BodyLimit:
         try:
             await self.app(scope, limited, send)
         except _TooLarge:
-            await self._reject(send)
+            await self._reject(scope, receive, send)
 
-    async def _reject(self, send: Send) -> None:
-        body = json.dumps({"errors": [{"message": f"request body over {self.limit} bytes"}]})
-        await send(
-            {
-                "type": "http.response.start",
-                "status": 413,
-                "headers": [(b"content-type", b"application/json")],
-            }
-        )
-        await send({"type": "http.response.body", "body": body.encode()})
+    async def _reject(self, scope: Scope, receive: Receive, send: Send) -> None:
+        message = f"request body over {self.limit} bytes"
+        await http_error(413, message, scope)(scope, receive, send)
 
 
 class _TooLarge(Exception):
@@ -167,7 +162,11 @@ class BrainGraphQL(GraphQL[Context, None]):
             await send(message)
 
         try:
-            await super().__call__(scope, capture, send_status)
+            try:
+                response = await self.run(Request(scope=scope, receive=capture))
+            except HTTPException as e:  # strawberry answers these in plain text
+                response = http_error(e.status_code, e.reason, scope)
+            await response(scope, capture, send_status)
         finally:
             operation = operation_name(body) if scope["method"] == "POST" else "graphiql"
             elapsed = time.perf_counter() - start
@@ -183,6 +182,27 @@ class BrainGraphQL(GraphQL[Context, None]):
                     "request_id": scope.get("state", {}).get("request_id"),
                 },
             )
+
+    def decode_json(self, data: str | bytes) -> object:
+        """The body as JSON; a body that is not (invalid UTF-8 included: a plain-text 500
+        before) is a 400 with a JSON error."""
+        try:
+            return json.loads(data)
+        except UnicodeDecodeError as e:
+            raise HTTPException(400, f"the request body is not valid UTF-8 ({e.reason})") from e
+        except RecursionError as e:
+            raise HTTPException(400, "the request body nests JSON too deeply") from e
+
+
+def http_error(status: int, message: str, scope: Scope) -> JSONResponse:
+    """An HTTP-level error as the API's JSON error body (like the 401 and 413 ones)."""
+    try:
+        code = HTTPStatus(status).name
+    except ValueError:
+        code = "HTTP_ERROR"
+    request_id = scope.get("state", {}).get("request_id")
+    extensions = {"code": code, **({"requestId": request_id} if request_id else {})}
+    return JSONResponse({"errors": [{"message": message, "extensions": extensions}]}, status)
 
 
 async def caller(brain: Brain, request: Request | WebSocket) -> Principal:

@@ -39,6 +39,7 @@ async def test_oversized_body_is_rejected_before_graphql(brain: Brain, tenant_id
         {"query": f'mutation {{ remember(input: {{content: "{big}"}}) {{ __typename }} }}'}
     )
     assert resp.status_code == 413
+    assert resp.json()["errors"][0]["extensions"]["code"] == "REQUEST_ENTITY_TOO_LARGE"
     assert (await brain.graph.tenant(tenant_id).memory_counts())[0] == 0
 
 
@@ -296,3 +297,18 @@ async def test_only_admin_keys_manage_tenants_and_keys(
     assert (await other.data("{ core { __typename } }"))["core"]["__typename"] == "ForbiddenError"
     bad = await admin.data('mutation { createApiKey(tenant: "no spaces!") { __typename } }')
     assert bad["createApiKey"]["__typename"] == "InvalidInputError"
+
+
+async def test_a_body_that_is_not_json_gets_a_json_error(client: Client) -> None:
+    """Issue 43, item 6: invalid UTF-8 in a body was a plain-text HTTP 500."""
+    for body in (b'{"query": "{ __typename }"', b'{"query": "\xff\xfe"}', b"\xff", b"\xc3("):
+        resp = await client.http.post(
+            "/graphql",
+            content=body,
+            headers={**client.headers, "Content-Type": "application/json"},
+        )
+        assert resp.status_code == 400, resp.text
+        assert resp.headers["content-type"].startswith("application/json")
+        [error] = resp.json()["errors"]
+        assert error["extensions"]["code"] == "BAD_REQUEST"
+        assert error["extensions"]["requestId"] == resp.headers["x-request-id"]
