@@ -125,6 +125,7 @@ class BrainGraphQL(GraphQL[Context, None]):
         self._brain_ref = brain_ref
         self._metrics = metrics
         self._graphiql = web_dir(settings.api) if settings.api.graphiql else None
+        self._max_list_items = settings.api.max_body_list_items
 
     async def get_context(
         self, request: Request | WebSocket, response: Response | WebSocket | None
@@ -187,11 +188,33 @@ class BrainGraphQL(GraphQL[Context, None]):
         """The body as JSON; a body that is not (invalid UTF-8 included: a plain-text 500
         before) is a 400 with a JSON error."""
         try:
-            return json.loads(data)
+            decoded = json.loads(data)
         except UnicodeDecodeError as e:
             raise HTTPException(400, f"the request body is not valid UTF-8 ({e.reason})") from e
         except RecursionError as e:
             raise HTTPException(400, "the request body nests JSON too deeply") from e
+        if _over_list_items(decoded, self._max_list_items):
+            raise HTTPException(
+                400, f"the request body has more than {self._max_list_items} list items"
+            )
+        return decoded
+
+
+def _over_list_items(value: object, limit: int) -> bool:
+    """Whether the JSON ``value`` holds more than ``limit`` array items, all arrays together
+    (stops counting past the limit)."""
+    count = 0
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, list):
+            count += len(item)
+            if count > limit:
+                return True
+            stack.extend(item)
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+    return False
 
 
 def http_error(status: int, message: str, scope: Scope) -> JSONResponse:
