@@ -5,7 +5,8 @@ Every response carries ``X-Request-Id``; the same id is in the request's log lin
 masked error's ``extensions.requestId``, so a user can quote it.
 
 Limits applied before GraphQL runs: request body size (413), CORS per configuration; inside
-GraphQL: query depth, alias count and token count (see api/gql/schema.py).
+GraphQL, before a document runs: its bytes, tokens, fragments, expanded fields, depth and
+aliases, checked off the event loop under a time budget (see api/gql/guard.py).
 """
 
 from __future__ import annotations
@@ -17,8 +18,10 @@ import re
 import time
 import uuid
 from collections.abc import AsyncIterator
+from http import HTTPStatus
 from typing import Any
 
+from cross_web import HTTPException
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
@@ -88,7 +91,7 @@ class BodyLimit:
             return
         declared = dict(scope.get("headers") or []).get(b"content-length")
         if declared is not None and declared.isdigit() and int(declared) > self.limit:
-            await self._reject(send)
+            await self._reject(scope, receive, send)
             return
         seen = 0
 
@@ -103,18 +106,11 @@ class BodyLimit:
         try:
             await self.app(scope, limited, send)
         except _TooLarge:
-            await self._reject(send)
+            await self._reject(scope, receive, send)
 
-    async def _reject(self, send: Send) -> None:
-        body = json.dumps({"errors": [{"message": f"request body over {self.limit} bytes"}]})
-        await send(
-            {
-                "type": "http.response.start",
-                "status": 413,
-                "headers": [(b"content-type", b"application/json")],
-            }
-        )
-        await send({"type": "http.response.body", "body": body.encode()})
+    async def _reject(self, scope: Scope, receive: Receive, send: Send) -> None:
+        message = f"request body over {self.limit} bytes"
+        await http_error(413, message, scope)(scope, receive, send)
 
 
 class _TooLarge(Exception):
@@ -129,6 +125,7 @@ class BrainGraphQL(GraphQL[Context, None]):
         self._brain_ref = brain_ref
         self._metrics = metrics
         self._graphiql = web_dir(settings.api) if settings.api.graphiql else None
+        self._max_list_items = settings.api.max_body_list_items
 
     async def get_context(
         self, request: Request | WebSocket, response: Response | WebSocket | None
@@ -166,7 +163,11 @@ class BrainGraphQL(GraphQL[Context, None]):
             await send(message)
 
         try:
-            await super().__call__(scope, capture, send_status)
+            try:
+                response = await self.run(Request(scope=scope, receive=capture))
+            except HTTPException as e:  # strawberry answers these in plain text
+                response = http_error(e.status_code, e.reason, scope)
+            await response(scope, capture, send_status)
         finally:
             operation = operation_name(body) if scope["method"] == "POST" else "graphiql"
             elapsed = time.perf_counter() - start
@@ -182,6 +183,49 @@ class BrainGraphQL(GraphQL[Context, None]):
                     "request_id": scope.get("state", {}).get("request_id"),
                 },
             )
+
+    def decode_json(self, data: str | bytes) -> object:
+        """The body as JSON; a body that is not (invalid UTF-8 included: a plain-text 500
+        before) is a 400 with a JSON error."""
+        try:
+            decoded = json.loads(data)
+        except UnicodeDecodeError as e:
+            raise HTTPException(400, f"the request body is not valid UTF-8 ({e.reason})") from e
+        except RecursionError as e:
+            raise HTTPException(400, "the request body nests JSON too deeply") from e
+        if _over_list_items(decoded, self._max_list_items):
+            raise HTTPException(
+                400, f"the request body has more than {self._max_list_items} list items"
+            )
+        return decoded
+
+
+def _over_list_items(value: object, limit: int) -> bool:
+    """Whether the JSON ``value`` holds more than ``limit`` array items, all arrays together
+    (stops counting past the limit)."""
+    count = 0
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, list):
+            count += len(item)
+            if count > limit:
+                return True
+            stack.extend(item)
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+    return False
+
+
+def http_error(status: int, message: str, scope: Scope) -> JSONResponse:
+    """An HTTP-level error as the API's JSON error body (like the 401 and 413 ones)."""
+    try:
+        code = HTTPStatus(status).name
+    except ValueError:
+        code = "HTTP_ERROR"
+    request_id = scope.get("state", {}).get("request_id")
+    extensions = {"code": code, **({"requestId": request_id} if request_id else {})}
+    return JSONResponse({"errors": [{"message": message, "extensions": extensions}]}, status)
 
 
 async def caller(brain: Brain, request: Request | WebSocket) -> Principal:
@@ -216,11 +260,15 @@ def create_app(
     ref: dict[str, Brain] = {}
     metrics = Metrics()
 
+    def watch(opened: Brain) -> None:
+        ref["brain"] = opened
+        metrics.watch_graph(opened.graph)
+        metrics.watch_supervisor(opened.engine_supervisor)
+
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        ref["brain"] = brain or await Brain.open(settings)
-        metrics.watch_graph(ref["brain"].graph)
-        metrics.watch_supervisor(ref["brain"].engine_supervisor)
+        if brain is None:  # a given brain is watched once, below (not twice: issue 43)
+            watch(await Brain.open(settings))
         try:
             yield
         finally:
@@ -228,9 +276,7 @@ def create_app(
                 await ref["brain"].close()
 
     if brain is not None:
-        ref["brain"] = brain
-        metrics.watch_graph(brain.graph)
-        metrics.watch_supervisor(brain.engine_supervisor)
+        watch(brain)
 
     async def healthz(request: Request) -> Response:
         """503 at once while an engine is down (the graph engine restarting included)."""

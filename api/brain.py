@@ -100,7 +100,9 @@ class Brain:
         self.graph = graph
         self.index = index
         self.embedder = embedder
-        self.resolver = Resolver(graph, embedder, settings.resolution)
+        self.resolver = Resolver(
+            graph, embedder, settings.resolution, max_text_chars=settings.limits.max_content_chars
+        )
         r = settings.retrieval
         self.access = AccessRecorder(graph, r.access_flush_seconds, r.access_max_pending)
         self.retriever = Retriever(graph, index, embedder, r, settings.limits, self.access)

@@ -80,6 +80,7 @@ def _checked(check: Callable[[str], str]) -> Callable[[str], str]:
 _tenant = _checked(check_tenant_name)
 _project = _checked(lambda v: check_scope_id(v, "projectId"))
 _session = _checked(lambda v: check_scope_id(v, "sessionId"))
+_user = _checked(lambda v: check_scope_id(v, "userId"))
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -150,7 +151,7 @@ def _parser() -> argparse.ArgumentParser:
     context = cmd("context", "print the assembled context for a session's next model call")
     tenant(context)
     context.add_argument("--session", required=True, type=_session, help="session id")
-    context.add_argument("--user", default="cli", help="user id (default: cli)")
+    context.add_argument("--user", default="cli", type=_user, help="user id (default: cli)")
     context.add_argument("--query", help="what the next model call is about")
     context.add_argument("--budget", type=int, help="token budget (default: the layer budgets)")
 

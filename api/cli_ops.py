@@ -170,7 +170,14 @@ async def _with_brain(args: argparse.Namespace, brain: Brain) -> int:
         report = await brain.reconcile()
         print(json.dumps(report.__dict__))
     elif args.command == "compact":
-        print(json.dumps(dataclasses.asdict(await brain.disk.compact())))
+        compacted = await brain.disk.compact()
+        print(json.dumps(dataclasses.asdict(compacted)))
+        if not compacted.verified:
+            print(
+                f"compaction not verified: {compacted.error or 'old index files left'}",
+                file=sys.stderr,
+            )
+            return 1
     elif args.command == "health":
         h = await brain.health()
         print(json.dumps({"ok": h.ok, "engines": [e.__dict__ for e in h.engines]}))

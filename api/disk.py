@@ -29,7 +29,7 @@ from core.disk_scan import Needles, scan
 from core.errors import BackendError
 from core.settings import Settings
 from core.types import DiskCheck
-from graph.runtime import GraphRuntime
+from graph.runtime import GraphRuntime, IndexRebuild
 from retrieval.vector_index import VectorIndex
 
 log = logging.getLogger(__name__)
@@ -44,11 +44,21 @@ WAITING = (
 
 @dataclass(frozen=True)
 class Compaction:
-    """What ``brain compact`` did: disk space the engines' directories took before and after
-    (allocated bytes: the engines preallocate sparse files)."""
+    """What ``brain compact`` did and checked. ``verified``: every step ran and no index file
+    from before the rebuild is left (each kept deleted keys beside their tombstones; the
+    rebuilt ones hold the live records' keys only); the erased values themselves are not
+    known here, so no file is scanned for them (an erase's report does that). Disk space is
+    the engines' directories' before and after (allocated bytes: the engines preallocate
+    sparse files)."""
 
     vectors_compacted: bool
     graph_compacted: bool
+    indexes_rebuilt: int
+    index_files_replaced: int
+    old_index_files_left: tuple[str, ...]
+    purge_owed: bool  # ``index-purge.pending`` is still there: the next start or stop retries
+    verified: bool
+    error: str | None
     bytes_before: int
     bytes_after: int
 
@@ -104,28 +114,64 @@ class DiskPurge:
 
     async def settle(self) -> bool:
         """Compact the graph's record pages and rebuild its indexes if an erase left that
-        owed; True if it did. Call only while nothing writes (start-up before serving,
-        shutdown after serving)."""
+        owed; True if it did and no old index file is left. Call only while nothing writes
+        (start-up before serving, shutdown after serving). A failure leaves it owed: the next
+        start-up or shutdown tries again from where the files are."""
         if self.runtime is None or not self._owed().exists():
             return False
         async with self._lock:
             try:
-                await self.runtime.compact(rebuild_indexes=True)
-            except BackendError:  # still owed: the next start-up or shutdown tries again
-                log.exception("graph compaction owed by an erase failed")
+                await self.runtime.compact()
+                rebuild = await self.runtime.rebuild_indexes()
+            except BackendError:
+                log.exception("graph compaction owed by an erase failed; retried at next start")
+                return False
+            if rebuild.files_left:
+                log.error(
+                    "the index rebuild left old index files, retried at next start: %s",
+                    ", ".join(rebuild.files_left),
+                )
                 return False
             self._owed().unlink(missing_ok=True)
-        log.info("graph compacted and indexes rebuilt: erased bytes purged from its files")
+        log.info(
+            "graph compacted and %d indexes rebuilt (%d index files replaced): erased bytes "
+            "purged from its files",
+            rebuild.rebuilt,
+            rebuild.files_before,
+        )
         return True
 
     async def compact(self) -> Compaction:
-        """Everything at once (``brain compact``: the data directory is this process's)."""
+        """Everything at once (``brain compact``: the data directory is this process's).
+        A step that fails is reported in ``error`` (never raised) and leaves the purge owed."""
         before = _size(self.roots)
+        vectors = graph = False
+        rebuild = IndexRebuild(0, 0, ())
+        error = None
         async with self._lock:
-            vectors = await self.index.compact()
-            graph = self.runtime is not None and await self.runtime.compact(rebuild_indexes=True)
-            self._owed().unlink(missing_ok=True)
-        return Compaction(vectors, graph, before, _size(self.roots))
+            try:
+                vectors = await self.index.compact()
+                if self.runtime is not None:
+                    graph = await self.runtime.compact()
+                    rebuild = await self.runtime.rebuild_indexes()
+            except BackendError as e:
+                log.exception("compaction failed")
+                error = e.message
+            verified = error is None and not rebuild.files_left
+            if verified:
+                self._owed().unlink(missing_ok=True)
+        return Compaction(
+            vectors_compacted=vectors,
+            graph_compacted=graph,
+            indexes_rebuilt=rebuild.rebuilt,
+            index_files_replaced=rebuild.files_before - len(rebuild.files_left),
+            old_index_files_left=rebuild.files_left,
+            purge_owed=self._owed().exists(),
+            verified=verified,
+            error=error,
+            bytes_before=before,
+            bytes_after=_size(self.roots),
+        )
 
     def _owed(self) -> Path:
         root = self.runtime.data_dir if self.runtime is not None else None

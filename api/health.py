@@ -57,15 +57,21 @@ class HealthCheck:
         except BackendError as e:
             engines.append(EngineStatus("vector", False, None, str(e)))
         counts: dict[str, Any] = {}
-        if tenant_id is not None and engines[0].ok:
-            tenant = self.graph.tenant(tenant_id)
-            (total, unindexed), entities = await asyncio.gather(
-                tenant.memory_counts(), tenant.entity_count()
-            )
-            counts = {"memories": total, "unindexed": unindexed, "entities": entities}
-        elif engines[0].ok:
-            counts = {"unindexed": await self.graph.system.index_lag()}
+        if engines[0].ok:
+            try:
+                counts = await self._counts(tenant_id)
+            except BackendError as e:  # the engine went away after it answered the ping
+                engines[0] = EngineStatus("graph", False, None, str(e))
         return Health(ok=all(e.ok for e in engines), engines=engines, **counts)
+
+    async def _counts(self, tenant_id: str | None) -> dict[str, Any]:
+        if tenant_id is None:
+            return {"unindexed": await self.graph.system.index_lag()}
+        tenant = self.graph.tenant(tenant_id)
+        (total, unindexed), entities = await asyncio.gather(
+            tenant.memory_counts(), tenant.entity_count()
+        )
+        return {"memories": total, "unindexed": unindexed, "entities": entities}
 
     def _graph_detail(self) -> str:
         engine = self._runtime.engine if self._runtime else None

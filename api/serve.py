@@ -46,7 +46,10 @@ def claim_port(host: str, port: int) -> socket.socket:
     """Bind the API's listening socket now, so a taken port fails in milliseconds instead of
     after the engines and models have loaded; uvicorn serves on this very socket."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    # IPPROTO_TCP named, not 0: asyncio sets TCP_NODELAY only on connections whose socket
+    # says so, and without it a keep-alive response's second write waited for the client's
+    # delayed ACK (40 ms a request).
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host, port))

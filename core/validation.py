@@ -21,8 +21,9 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 # Tenants are isolation boundaries named by operators: the same rule for keys, the CLI and
 # every tenant argument, so no data can be stored under a name no key could ever reach.
 _TENANT = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
-# Caller-chosen scope ids (sessions, projects): printable, path-like, bounded.
-_SCOPE_ID = re.compile(r"^[\w.:@/-]{1,200}$")
+# Caller-chosen ids (sessions, users, projects): printable, path-like, bounded. '+' for user
+# ids that are e-mail addresses ("ada+work@example.com").
+_SCOPE_ID = re.compile(r"^[\w.:@/+-]{1,200}$")
 
 
 def check_text(value: str, field: str) -> str:
@@ -84,10 +85,10 @@ def check_tenant_name(name: object) -> str:
 
 
 def check_scope_id(value: object, field: str) -> str:
-    """Return a valid session or project id or raise InvalidInput naming ``field``."""
-    if not isinstance(value, str) or not _SCOPE_ID.match(value):
+    """Return a valid session, user or project id or raise InvalidInput naming ``field``."""
+    if not isinstance(value, str) or not _SCOPE_ID.fullmatch(value):
         raise InvalidInput(
-            f"{field} must be 1-200 characters of letters, digits and . _ : @ / -", field=field
+            f"{field} must be 1-200 characters of letters, digits and . _ : @ / + -", field=field
         )
     return value
 

@@ -10,6 +10,11 @@ comments, strings and quoted names taken out, may not contain a write or admin c
 (``CREATE MERGE DELETE DETACH SET REMOVE DROP FOREACH LOAD CALL USE`` and the admin verbs),
 and must use ``$tenant``. A refused or malformed query is ``InvalidInput`` (exit 2).
 
+The ``$tenant`` rule catches a forgotten filter; it does not confine a query to the tenant
+(``WHERE $tenant IS NOT NULL`` reads them all), and nothing here parses how each ``MATCH``
+uses it. Only admin keys reach this, and they may act for any tenant: admin Cypher is not
+tenant-scoped (docs/GRAPH.md).
+
 Example::
 
     rows = await run_read_only(store, "acme", query_text("fact_history"), {"id": memory_id})

@@ -14,6 +14,25 @@ from graph.store import GraphStore
 from graph.supervisor import EngineSupervisor
 
 
+@dataclass(frozen=True)
+class IndexRebuild:
+    """What ``GraphRuntime.rebuild_indexes`` did: indexes dropped and built again, index files
+    on disk before, and those of them still there afterwards (none when it worked)."""
+
+    rebuilt: int
+    files_before: int
+    files_left: tuple[str, ...]
+
+
+# ArcadeDB's index files: LSM-tree pages (``.umtidx`` unique, ``.numtidx`` not; ``c`` for the
+# compacted forms), the only files that keep a deleted record's key after compaction.
+_INDEX_SUFFIXES = (".umtidx", ".numtidx", ".uctidx", ".nctidx")
+
+
+def _index_files(root: Path) -> set[str]:
+    return {str(p.relative_to(root)) for p in root.rglob("*") if p.name.endswith(_INDEX_SUFFIXES)}
+
+
 @dataclass
 class GraphRuntime:
     store: GraphStore
@@ -25,10 +44,9 @@ class GraphRuntime:
         """The embedded engine's directory (None for a server, whose files are not ours)."""
         return self.engine.root if self.engine is not None else None
 
-    async def compact(self, rebuild_indexes: bool = False) -> bool:
-        """Compact the embedded engine's record pages (its ``CHECK DATABASE COMPRESS``), and
-        with ``rebuild_indexes`` rebuild every index from the live records: only while
-        nothing else writes (``GraphStore.rebuild_indexes``). False on a server.
+    async def compact(self) -> bool:
+        """Compact the embedded engine's record pages (its ``CHECK DATABASE COMPRESS``);
+        False on a server. Index pages are left to ``rebuild_indexes``.
 
         Raises BackendError when the engine refuses or cannot be reached.
         """
@@ -47,9 +65,22 @@ class GraphRuntime:
                 await asyncio.sleep(wait)
             except (urllib.error.URLError, OSError, ValueError) as e:
                 raise BackendError(f"graph compaction failed: {e}") from e
-        if rebuild_indexes:
-            await self.store.rebuild_indexes()
         return True
+
+    async def rebuild_indexes(self) -> IndexRebuild:
+        """Rebuild every index of the embedded engine from the live records
+        (``GraphStore.rebuild_indexes``: only while nothing else writes), and check that no
+        index file from before is left: each one holds the keys of deleted records beside
+        their tombstones. Nothing to do on a server (its files are not ours).
+
+        Raises BackendError when the engine refuses a step (the schema is whole again).
+        """
+        if self.engine is None:
+            return IndexRebuild(0, 0, ())
+        before = _index_files(self.engine.root)
+        dropped = await self.store.rebuild_indexes()
+        left = tuple(sorted(before & _index_files(self.engine.root)))
+        return IndexRebuild(dropped, len(before), left)
 
     async def close(self) -> None:
         if self.supervisor is not None:

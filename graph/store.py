@@ -27,6 +27,7 @@ from neo4j import (
 from neo4j.exceptions import ConstraintError, Neo4jError, ServiceUnavailable, SessionExpired
 
 from core.errors import BackendError, Conflict, EngineUnavailable
+from core.locks import StripedLocks
 from graph.migrate_times import LOCAL_MIGRATION as LOCAL_TIMES
 from graph.migrate_times import MIGRATION as MIGRATE_TIMES
 from graph.migrate_times import localize_times, migrate_times
@@ -41,6 +42,16 @@ T = TypeVar("T")
 Rows = list[dict[str, Any]]
 Runner = AsyncManagedTransaction | AsyncSession  # a transaction, or a session (auto-commit)
 RETRY_DELAY = 0.02  # seconds before a failed transaction's first retry (doubled each time)
+# Write conflicts (ArcadeDB: two transactions of one tenant changing one record, or appending
+# links to one entity; sent over Bolt as transient errors, DeadlockDetected among them) are
+# retried here, not by the driver, whose waits double up to its 30 s budget (18 s waits
+# under 16 writers, then a DeadlockDetected to the caller): a random wait of up to
+# RETRY_DELAY * 2^n, never above RETRY_CAP, and from the SERIALIZE_AFTER-th retry on, the
+# retries of one tenant run one at a time (a transaction that keeps losing stops racing the
+# other losers). RETRY_BUDGET bounds the time spent retrying one transaction.
+RETRY_CAP = 0.25  # seconds
+SERIALIZE_AFTER = 2  # retries
+RETRY_BUDGET = 20.0  # seconds
 # ArcadeDB can fail a write transaction that follows a link another transaction committed
 # while it ran to a record its own (already written) pages do not hold yet: "Record not
 # found", sent over Bolt as this client error, not as a transient one. Run again, the
@@ -83,6 +94,8 @@ class GraphStore:
         # again after a transient error (ArcadeDB: a write conflict with another transaction).
         self.on_retry: Callable[[str], None] | None = None
         self.retries = 0  # write transactions run again; the API exports it as a metric
+        # Retries of one key (a tenant) after SERIALIZE_AFTER conflicts run one at a time.
+        self._retry_locks = StripedLocks(64)
         self.system = SystemGraph(self)
         # Why the engine cannot be reached (None: it can), and the calls waiting on it now:
         # when the engine goes away they are cut short rather than left to the driver, which
@@ -161,23 +174,38 @@ class GraphStore:
         await self._migrate()
 
     async def rebuild_indexes(self) -> int:
-        """Drop every constraint and index, then create the schema's again; returns how many
-        were rebuilt. The engine deletes a dropped index's files, and builds the new one from
-        the live records, so keys of deleted records leave the disk (an LSM index keeps
-        them, beside their tombstones, until then). Only while nothing else writes: between
-        the drop and the create, uniqueness is not enforced."""
+        """Drop every index, and every constraint that owns one, then create the schema's
+        again; returns how many indexes were dropped. The engine deletes a dropped index's
+        files and builds the new one from the live records, so keys of deleted records leave
+        the disk (an LSM index keeps them, beside their tombstones, until then).
+
+        Constraints that own no index hold no keys and stay: ArcadeDB reports a property's
+        declared type as a ``NODE_PROPERTY_TYPE`` constraint (it declares one when an index is
+        built over existing records) and refuses to drop it while an index covers the
+        property — which made every rebuild after the first fail before it dropped anything.
+
+        Idempotent and resumable: whatever fails or stops it, the schema is whole again at the
+        end or at the next start-up (``CREATE ... IF NOT EXISTS``), and a later call rebuilds
+        from there. Only while nothing else writes: between the drop and the create,
+        uniqueness is not enforced.
+        """
+        dropped = 0
         try:
             constraints = await self._execute_read(lambda tx: self._run(tx, "SHOW CONSTRAINTS", {}))
             for row in constraints:
-                await self._ddl(f"DROP CONSTRAINT {quoted_schema_name(row['name'])} IF EXISTS")
+                if row.get("ownedIndex"):  # a uniqueness constraint: its index goes with it
+                    await self._ddl(f"DROP CONSTRAINT {quoted_schema_name(row['name'])} IF EXISTS")
+                    dropped += 1
             indexes = await self._execute_read(lambda tx: self._run(tx, "SHOW INDEXES", {}))
             for row in indexes:
-                if row.get("type") != "LOOKUP":  # Neo4j's token lookup indexes stay
+                # Neo4j's token lookup indexes stay; an index a constraint still owns went with it
+                if row.get("type") != "LOOKUP" and not row.get("owningConstraint"):
                     await self._ddl(f"DROP INDEX {quoted_schema_name(row['name'])} IF EXISTS")
+                    dropped += 1
         finally:  # whatever happened above, the schema is whole again (IF NOT EXISTS)
             for text in schema_statements():
                 await self._ddl(text)
-        return len(schema_statements())
+        return dropped
 
     async def read_text(self, text: str, params: dict[str, Any]) -> Rows:
         """Run ``text`` as a read (READ access mode): only for queries ``graph.analyst`` has
@@ -224,7 +252,7 @@ class GraphStore:
     async def ping(self) -> float:
         """Round-trip time of a trivial query, in milliseconds."""
         start = time.perf_counter()
-        await self._execute_read(lambda tx: self._run(tx, "RETURN 1 AS ok", {}))
+        await self._execute_read(lambda tx: self._run(tx, "RETURN 1 AS ok", {}, "ping"))
         return (time.perf_counter() - start) * 1000
 
     def entity_writes_of(self, tenant_id: str) -> int:
@@ -257,18 +285,19 @@ class GraphStore:
             self.observer(name, time.perf_counter() - start)
         return rows
 
-    async def _execute_write(self, work: Callable[[AsyncManagedTransaction], Awaitable[T]]) -> T:
-        """Run ``work`` in a managed write transaction (retried by the driver on transient
-        errors). A constraint violation is retried once: two transactions that MERGE the same
-        new node (two first writes of a tenant) collide on its unique key, and the loser's
-        retry finds the node; a real violation fails again and raises Conflict. A stale read
-        (``STALE_READ``) is retried too, with backoff."""
+    async def _execute_write(
+        self, work: Callable[[AsyncManagedTransaction], Awaitable[T]], key: str = ""
+    ) -> T:
+        """Run ``work`` in a write transaction, again after a transient error (a write
+        conflict) with a short capped random wait; from the ``SERIALIZE_AFTER``-th retry on,
+        the retries of ``key`` (the tenant) run one at a time. A constraint violation is
+        retried once: two transactions that MERGE the same new node (two first writes of a
+        tenant) collide on its unique key, and the loser's retry finds the node; a real
+        violation fails again and raises Conflict. A stale read (``STALE_READ``) is retried
+        too. Past ``RETRY_BUDGET`` seconds of retrying, the last error is raised."""
         sent: list[str] = []
 
         async def attempt(tx: AsyncManagedTransaction) -> T:
-            if sent:  # the driver is running it again: say which transaction conflicted
-                self._retried(sent)
-                sent.clear()
             token = _sent.set(sent)
             try:
                 return await work(tx)
@@ -276,30 +305,66 @@ class GraphStore:
                 _sent.reset(token)
 
         async with self._engine_call():
-            return await self._write_attempts(attempt)
+            return await self._write_attempts(attempt, sent, key)
 
     async def _write_attempts(
-        self, attempt: Callable[[AsyncManagedTransaction], Awaitable[T]]
+        self,
+        attempt: Callable[[AsyncManagedTransaction], Awaitable[T]],
+        sent: list[str],
+        key: str,
     ) -> T:
-        violated = stale = 0
+        violated = stale = conflicts = 0
+        started = time.monotonic()
         try:
             while True:
+                serialize = conflicts >= SERIALIZE_AFTER
+                lock = self._retry_locks.of(key) if serialize else contextlib.nullcontext()
                 try:
-                    async with self._driver.session(database=self._database) as session:
-                        return await session.execute_write(attempt)
+                    async with lock:
+                        return await self._transaction(attempt)
                 except ConstraintError as e:
                     violated += 1
                     if violated == 2:
                         raise Conflict(f"constraint violated: {e.message}") from e
+                    continue
                 except Neo4jError as e:
-                    stale += 1
-                    if e.code != STALE_READ or stale == STALE_READ_ATTEMPTS:
+                    if e.code == STALE_READ and stale + 1 < STALE_READ_ATTEMPTS:
+                        stale += 1
+                    elif not e.is_retryable():
                         raise
-                    await asyncio.sleep(RETRY_DELAY * 2**stale * random.uniform(0.5, 1.0))
+                except (ServiceUnavailable, SessionExpired):
+                    # A pooled connection the engine closed; a dead engine is the
+                    # supervisor's to report (``mark_unavailable`` ends this call).
+                    if self._unavailable is not None:
+                        raise
+                finally:
+                    failed = list(sent)
+                    sent.clear()
+                if time.monotonic() - started > RETRY_BUDGET:
+                    raise BackendError(
+                        f"graph write still conflicting after {RETRY_BUDGET:g} s of retries"
+                    )
+                conflicts += 1
+                self._retried(failed)
+                await asyncio.sleep(_retry_wait(conflicts))
         except (ServiceUnavailable, SessionExpired) as e:
             raise EngineUnavailable(f"graph write failed: {e}") from e
         except (Neo4jError, OSError) as e:
             raise BackendError(f"graph write failed: {e}") from e
+
+    async def _transaction(self, attempt: Callable[[AsyncManagedTransaction], Awaitable[T]]) -> T:
+        """One try of a write transaction: committed when ``attempt`` returns, rolled back
+        when it raises (the driver's own retries are off: ``_write_attempts`` retries)."""
+        async with self._driver.session(database=self._database) as session:
+            tx = await session.begin_transaction()
+            try:
+                # An explicit transaction runs statements as a managed one does (``run``).
+                result = await attempt(tx)  # type: ignore[arg-type]
+                await tx.commit()
+                return result
+            finally:
+                if not tx.closed():
+                    await tx.close()  # rolls back what was not committed
 
     def _retried(self, statements: list[str]) -> None:
         self.retries += 1
@@ -335,14 +400,20 @@ class GraphStore:
             raise BackendError(f"graph read failed: {e}") from e
 
 
+def _retry_wait(conflicts: int) -> float:
+    """Seconds to wait before the ``conflicts``-th retry: anywhere up to RETRY_DELAY doubled
+    per retry, never above RETRY_CAP ("full jitter": losers of one conflict spread out)."""
+    return random.uniform(0.0, min(RETRY_CAP, RETRY_DELAY * 2 ** (conflicts - 1)))
+
+
 async def _driver(uri: str, user: str, password: str, pool_size: int) -> tuple[AsyncDriver, bool]:
     """A connected driver, and whether the server speaks Bolt 5 or later."""
     driver = AsyncGraphDatabase.driver(
         uri,
         auth=(user, password),
         max_connection_pool_size=pool_size,
-        # Write conflicts (ArcadeDB: two turns appending ABOUT edges to one entity at once)
-        # clear in milliseconds: retry after 20 ms, doubling, not the driver's 1 s.
+        # Reads retried by the driver (writes retry in ``_write_attempts``): after 20 ms,
+        # doubling, not the driver's 1 s.
         initial_retry_delay=RETRY_DELAY,
     )
     try:

@@ -128,9 +128,9 @@ class TenantGraph(
         statement not in ``ENTITY_NEUTRAL``) is counted as it begins and as it ends
         (``GraphStore.entity_writes_of``: entity caches go stale on either)."""
         if ENTITY_NEUTRAL.issuperset(names):
-            return await self._store._execute_write(work)
+            return await self._store._execute_write(work, self.tenant_id)
         self._store.entity_wrote(self.tenant_id)
         try:
-            return await self._store._execute_write(work)
+            return await self._store._execute_write(work, self.tenant_id)
         finally:
             self._store.entity_wrote(self.tenant_id)

@@ -18,7 +18,7 @@ from dataclasses import replace
 from typing import Any
 
 from core.errors import BackendError, InvalidInput
-from core.settings import ResolutionSettings
+from core.settings import LimitSettings, ResolutionSettings
 from core.types import EntityType
 from resolution.cues import LEADING
 from resolution.gazetteer import Gazetteer
@@ -53,7 +53,6 @@ _NOT_NAMES = frozenset(
      "january", "february", "march", "april", "june", "july", "august", "september",
      "october", "november", "december", "ok", "okay", "thanks", "hi", "hello", "todo"}
 )  # fmt: skip
-MAX_TEXT = 20_000
 _OUR_LABELS = frozenset(t.value for t in EntityType)
 _RELATION_OBJECTS = {
     "works_for": EntityType.ORG,
@@ -66,10 +65,18 @@ _IMPERSONAL = frozenset({"rain", "seem", "appear", "snow"})
 
 
 class Parser:
-    """Turns text into ``ParsedText``; thread-safe, one spaCy model per process."""
+    """Turns text into ``ParsedText``; thread-safe, one spaCy model per process.
 
-    def __init__(self, settings: ResolutionSettings) -> None:
+    ``max_chars`` bounds a text's length (``InvalidInput`` beyond it): the service passes its
+    content limit, so that any content it accepts can be parsed (a constant of 20,000 here
+    refused turns the content limit of 32,000 allowed).
+    """
+
+    def __init__(
+        self, settings: ResolutionSettings, max_chars: int = LimitSettings().max_content_chars
+    ) -> None:
         self._settings = settings
+        self.max_chars = max_chars
         self._nlp: Any = None
         self._ops: Any = None
         self._lock = asyncio.Lock()
@@ -116,8 +123,10 @@ class Parser:
         """
         if not isinstance(text, str):
             raise InvalidInput("text must be a string", field="text")
-        if len(text) > MAX_TEXT:
-            raise InvalidInput(f"text is limited to {MAX_TEXT} characters", field="text")
+        if len(text) > self.max_chars:
+            raise InvalidInput(
+                f"text is {len(text)} characters; the limit is {self.max_chars}", field="text"
+            )
         nlp = await self.load()
         return await asyncio.to_thread(self.parse_sync, nlp, text, at, gazetteer, light)
 

@@ -27,7 +27,7 @@ from core.clock import now
 from core.errors import BackendError, InvalidInput
 from core.locks import StripedLocks
 from core.resolution_types import Clarification, NewIdentity, TrackedEntity
-from core.settings import ResolutionSettings
+from core.settings import LimitSettings, ResolutionSettings
 from core.text import normalize_name
 from core.types import Entity, EntityType
 from graph.store import GraphStore
@@ -78,12 +78,13 @@ class Resolver:
         embedder: Embedder,
         settings: ResolutionSettings,
         parser: Parser | None = None,
+        max_text_chars: int = LimitSettings().max_content_chars,
     ) -> None:
         check_coref_backend(settings)
         self.settings = settings
         self.graph = graph
         self.embedder = embedder
-        self.parser = parser or Parser(settings)
+        self.parser = parser or Parser(settings, max_text_chars)
         self.disambiguator = Disambiguator(embedder, settings)
         self.tracker = EntityTracker(settings)
         self.names = GazetteerCache(graph, settings.max_cached_tenants, settings.gazetteer_ttl)

@@ -65,7 +65,8 @@ class AdminQuery:
     @strawberry.field(
         description="Run a read-only Cypher query with $tenant bound to the tenant acted for "
         "(admin keys only; `brain cypher` uses it). Write and admin clauses are refused, and "
-        "a query must use $tenant. Dates come back as ISO-8601 strings."
+        "a query must use $tenant, but is not confined to it: admin Cypher is not "
+        "tenant-scoped. Dates come back as ISO-8601 strings."
     )
     async def cypher(self, info: Info, query: str, params: JSON | None = None) -> CypherResult:
         _require_admin(info)

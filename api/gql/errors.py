@@ -16,6 +16,7 @@ from strawberry.types.union import StrawberryUnion
 from api.gql.checks import check_arguments
 from core import errors
 from core.errors import InvalidInput
+from core.settings import LimitSettings
 from core.validation import invalid_input
 
 
@@ -86,7 +87,7 @@ class TypedErrors(FieldExtension):
         self, next_: Callable[..., Any], source: Any, info: strawberry.Info, **kwargs: Any
     ) -> Any:
         try:
-            check_arguments(kwargs)
+            check_arguments(kwargs, _limits(info))
         except InvalidInput as e:
             return self._refusal(e)
         try:
@@ -102,7 +103,7 @@ class TypedErrors(FieldExtension):
         **kwargs: Any,
     ) -> Any:
         try:
-            check_arguments(kwargs)
+            check_arguments(kwargs, _limits(info))
         except InvalidInput as e:
             return self._refusal(e)
         try:
@@ -123,6 +124,12 @@ class TypedErrors(FieldExtension):
         if not self.members:
             raise e
         return error_result(invalid_input(e) if isinstance(e, ValidationError) else e)
+
+
+def _limits(info: strawberry.Info) -> LimitSettings:
+    """The service's input limits (the defaults for a schema run without a service)."""
+    brain = getattr(info.context, "brain", None)
+    return brain.settings.limits if brain is not None else LimitSettings()
 
 
 def protect_root_fields(*roots: type) -> None:

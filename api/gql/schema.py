@@ -5,24 +5,18 @@ from __future__ import annotations
 import logging
 
 import strawberry
-from graphql import ASTValidationRule, GraphQLError
-from strawberry.extensions import (
-    AddValidationRules,
-    MaskErrors,
-    MaxTokensLimiter,
-    ParserCache,
-    ValidationCache,
-)
-from strawberry.extensions.max_aliases import create_validator as max_aliases_rule
-from strawberry.extensions.query_depth_limiter import create_validator as max_depth_rule
+from graphql import GraphQLError
+from strawberry.extensions import MaskErrors
 from strawberry.schema.config import StrawberryConfig
 
 from api.gql.admin import AdminMutation, AdminQuery
 from api.gql.assemble import AssembleQuery
 from api.gql.core_memory import CoreMutation, CoreQuery
+from api.gql.cost import CostLimits
 from api.gql.documents import DocumentMutation, DocumentQuery
 from api.gql.entities import EntityMutation, EntityQuery
 from api.gql.errors import protect_root_fields
+from api.gql.guard import DocumentGuard, GuardLimits, QueryGuard
 from api.gql.health import HealthQuery
 from api.gql.identity import IdentityMutation, IdentityQuery
 from api.gql.lifecycle import LifecycleMutation, LifecycleQuery
@@ -122,37 +116,43 @@ class Mutation(
     pass
 
 
-# Distinct query texts whose parsed document and validation result are kept (LRU). Apps send
+# Distinct query texts whose checked document (parsed and validated) is kept (LRU). Apps send
 # a handful of fixed operations with variables, so nearly every request is a hit; a client
 # that sends many one-off texts only evicts its own entries.
 CACHED_DOCUMENTS = 256
 
 
-def build_schema(limits: ApiSettings | None = None) -> strawberry.Schema:
-    """The schema; ``limits`` bound query depth, aliases and size (complexity).
+def guard_limits(cfg: ApiSettings) -> GuardLimits:
+    """The document limits of ``cfg`` (api/gql/guard.py, api/gql/cost.py)."""
+    return GuardLimits(
+        max_bytes=cfg.max_query_bytes,
+        max_tokens=cfg.max_tokens,
+        budget_seconds=cfg.validation_budget_seconds,
+        cost=CostLimits(
+            max_depth=cfg.max_query_depth,
+            max_aliases=cfg.max_aliases,
+            max_spreads=cfg.max_fragment_spreads,
+            max_selections=cfg.max_selections,
+            max_merges=cfg.max_field_merges,
+        ),
+    )
 
-    Each distinct query text is parsed and validated once: validation alone was ~7 % of the
-    server's busy time under the API load benchmark. The depth and alias rules are built
-    once per schema so that the validation cache's key (schema, document, rules) repeats;
-    the strawberry extensions that add them make new rule classes on every request.
+
+def build_schema(limits: ApiSettings | None = None) -> strawberry.Schema:
+    """The schema; ``limits`` bound a query's size, depth, aliases and expanded fields.
+
+    Each distinct query text is parsed and validated once (validation alone was ~7 % of the
+    server's busy time under the API load benchmark), in a worker thread under a time
+    budget, after a check whose cost is linear in the document (``QueryGuard``).
     """
     cfg = limits or ApiSettings()
     protect_root_fields(Query, Mutation)
-    rules: list[type[ASTValidationRule]] = [
-        max_depth_rule(cfg.max_query_depth, None),
-        max_aliases_rule(cfg.max_aliases),
-    ]
+    guard = DocumentGuard(guard_limits(cfg), CACHED_DOCUMENTS)
     return strawberry.Schema(
         query=Query,
         mutation=Mutation,
         config=StrawberryConfig(scalar_map=VIZ_SCALARS),
-        extensions=[
-            lambda: MaxTokensLimiter(max_token_count=cfg.max_tokens),
-            lambda: ParserCache(maxsize=CACHED_DOCUMENTS),
-            lambda: AddValidationRules(rules),
-            lambda: ValidationCache(maxsize=CACHED_DOCUMENTS),
-            LoggedMaskErrors,
-        ],
+        extensions=[lambda: QueryGuard(guard), LoggedMaskErrors],
     )
 
 

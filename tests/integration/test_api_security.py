@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from graphql import get_introspection_query
 
 from api.auth import create_key
 from api.brain import Brain
@@ -38,6 +39,7 @@ async def test_oversized_body_is_rejected_before_graphql(brain: Brain, tenant_id
         {"query": f'mutation {{ remember(input: {{content: "{big}"}}) {{ __typename }} }}'}
     )
     assert resp.status_code == 413
+    assert resp.json()["errors"][0]["extensions"]["code"] == "REQUEST_ENTITY_TOO_LARGE"
     assert (await brain.graph.tenant(tenant_id).memory_counts())[0] == 0
 
 
@@ -84,6 +86,42 @@ async def test_oversized_queries_are_rejected(client: Client) -> None:
     fields = " ".join("__typename" for _ in range(3000))
     body = await client.gql("{ " + fields + " }")
     assert body["data"] is None and "token" in body["errors"][0]["message"].lower()
+    assert body["errors"][0]["extensions"]["code"] == "QUERY_TOO_LARGE"
+    # Bytes are counted before the lexer reads them (a 2 MB comment took it 0.2 s).
+    padded = "#" + "x" * 100_000 + "\n{ __typename }"
+    body = await client.gql(padded)
+    assert body["data"] is None and body["errors"][0]["extensions"]["code"] == "QUERY_TOO_LARGE"
+    assert body["errors"][0]["message"].startswith("the query is 100016 bytes; the limit is")
+
+
+async def test_fragment_cycles_and_fan_outs_are_refused(client: Client) -> None:
+    cycle = "query { ...A } fragment A on Query { health { ok } ...B } fragment B on Query { ...A }"
+    fan_out = " ".join(
+        ["query { ...F0 }"]
+        + [f"fragment F{i} on Query {{ ...F{i + 1} ...F{i + 1} }}" for i in range(22)]
+        + ["fragment F22 on Query { health { ok } }"]
+    )
+    for text, words in [(cycle, "spreads itself"), (fan_out, "fields selected")]:
+        body = await client.gql(text)
+        assert body["data"] is None and words in body["errors"][0]["message"], body
+        assert body["errors"][0]["extensions"]["code"] == "QUERY_TOO_COMPLEX"
+    # GraphiQL's introspection query (fragments nested eight deep) is within every limit.
+    schema = await client.data(get_introspection_query(descriptions=True))
+    assert schema["__schema"]["mutationType"]["name"] == "Mutation"
+
+
+async def test_a_query_that_cannot_be_checked_in_time_changes_nothing(
+    brain: Brain, tenant_id: str
+) -> None:
+    _, key = await create_key(brain.graph, tenant_id)
+    api = brain.settings.api.model_copy(update={"validation_budget_seconds": 1e-6})
+    client = Client(brain, key, brain.settings.model_copy(update={"api": api}))
+    body = await client.gql(
+        'mutation { remember(input: {content: "never checked", type: FACT}) { __typename } }'
+    )
+    assert body["data"] is None and "could not be checked" in body["errors"][0]["message"]
+    assert body["errors"][0]["extensions"]["code"] == "QUERY_TOO_COMPLEX"
+    assert (await brain.graph.tenant(tenant_id).memory_counts())[0] == 0
 
 
 async def test_page_size_and_cursor_are_validated(client: Client) -> None:
@@ -259,3 +297,18 @@ async def test_only_admin_keys_manage_tenants_and_keys(
     assert (await other.data("{ core { __typename } }"))["core"]["__typename"] == "ForbiddenError"
     bad = await admin.data('mutation { createApiKey(tenant: "no spaces!") { __typename } }')
     assert bad["createApiKey"]["__typename"] == "InvalidInputError"
+
+
+async def test_a_body_that_is_not_json_gets_a_json_error(client: Client) -> None:
+    """Issue 43, item 6: invalid UTF-8 in a body was a plain-text HTTP 500."""
+    for body in (b'{"query": "{ __typename }"', b'{"query": "\xff\xfe"}', b"\xff", b"\xc3("):
+        resp = await client.http.post(
+            "/graphql",
+            content=body,
+            headers={**client.headers, "Content-Type": "application/json"},
+        )
+        assert resp.status_code == 400, resp.text
+        assert resp.headers["content-type"].startswith("application/json")
+        [error] = resp.json()["errors"]
+        assert error["extensions"]["code"] == "BAD_REQUEST"
+        assert error["extensions"]["requestId"] == resp.headers["x-request-id"]

@@ -98,7 +98,7 @@ def _valid(kind: GraphQLInputType) -> Any:
         }
     assert isinstance(kind, GraphQLScalarType)
     return {
-        "String": "plain text",
+        "String": "plain-text",  # also a valid session or user id
         "ID": VALID_ID,
         "Int": 1,
         "Float": 0.5,
@@ -259,5 +259,45 @@ async def test_project_ids_are_checked_like_session_ids(admin_client: Client) ->
         assert body["data"][name] == {
             "__typename": "InvalidInputError",
             "field": "projectId",
-            "message": "projectId must be 1-200 characters of letters, digits and . _ : @ / -",
+            "message": "projectId must be 1-200 characters of letters, digits and . _ : @ / + -",
         }, name
+
+
+ID_SLOTS = [s for s in SLOTS if s.path[-1] in ("sessionId", "userId")]
+
+
+def test_the_walk_finds_the_ids_named_in_issue_43() -> None:
+    names = {str(s) for s in ID_SLOTS}
+    for expected in (
+        "remember(input.userId)",
+        "remember(input.sessionId)",
+        "recordTurn(input.userId)",
+        "search(input.userId)",
+        "assembleContext(input.userId)",
+        "erase(input.userId)",
+        "closeSession(sessionId)",
+    ):
+        assert expected in names, sorted(names)
+
+
+@pytest.mark.parametrize("slot", ID_SLOTS, ids=str)
+async def test_session_and_user_ids_follow_one_rule_everywhere(
+    brain: Brain, tenant_id: str, slot: Slot
+) -> None:
+    """Issue 43, item 5: a 32k-character userId was accepted everywhere (1 MB in remember
+    failed as BACKEND_ERROR), and remember did not check its sessionId."""
+    _, key = await create_key(brain.graph, tenant_id, admin=True)
+    client = Client(brain, key)
+    for bad in ("u" * 32_000, "has space", "line\nbreak", ""):
+        body, field = request(slot, bad)
+        resp = await client.http.post(
+            "/graphql", content=body, headers={**client.headers, "Content-Type": "application/json"}
+        )
+        answer = resp.json()
+        result = (answer.get("data") or {}).get(slot.field)
+        assert result is not None and result["__typename"] == "InvalidInputError", (slot, answer)
+        assert result["field"] == field
+        assert result["message"] == (
+            f"{field} must be 1-200 characters of letters, digits and . _ : @ / + -"
+        )
+    assert await brain.graph.tenant(tenant_id).memory_counts() == (0, 0)  # nothing stored

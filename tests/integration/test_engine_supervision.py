@@ -76,6 +76,15 @@ async def test_killed_engine_fails_fast_restarts_and_loses_no_acknowledged_write
     assert supervisor is not None and supervisor.engine.process is not None
     _, key = await create_key(brain.graph, TENANT)
     client = Client(brain, key)
+    # The app's lifespan runs as under uvicorn (it counted the engine's exits and restarts a
+    # second time when given a brain: issue 43, item 7).
+    async with client.app.router.lifespan_context(client.app):
+        await _kill_under_load(brain, client)
+
+
+async def _kill_under_load(brain: Brain, client: Client) -> None:
+    supervisor = brain.engine_supervisor
+    assert supervisor is not None and supervisor.engine.process is not None
     load = Load()
     writers = [asyncio.create_task(_writer(client, load, w)) for w in range(4)]
     try:
@@ -130,3 +139,29 @@ async def test_killed_engine_fails_fast_restarts_and_loses_no_acknowledged_write
     assert re.search(r"^brain_graph_engine_restarts_total 1\.0$", metrics, re.M)
     assert re.search(r"^brain_graph_engine_exits_total 1\.0$", metrics, re.M)
     assert re.search(r"^brain_graph_up 1\.0$", metrics, re.M)
+
+    # Issue 43, item 4: the engine dies after /healthz's ping answered, before the index lag
+    # is read: 503 (it was a 500 with a traceback).
+    pid = process.pid
+    observed = brain.graph.observer
+
+    def kill_after_ping(name: str, seconds: float) -> None:
+        if observed is not None:
+            observed(name, seconds)
+        if name == "ping" and Path(f"/proc/{pid}").exists():
+            os.kill(pid, signal.SIGKILL)
+
+    brain.graph.observer = kill_after_ping
+    try:
+        resp = await client.http.get("/healthz")
+    finally:
+        brain.graph.observer = observed
+    assert resp.status_code == 503, resp.text
+    assert resp.json()["ok"] is False and resp.json()["engines"]["graph"] is False
+    killed = time.monotonic()
+    while (await client.http.get("/healthz")).status_code != 200:
+        assert time.monotonic() - killed < brain.settings.graph.startup_timeout
+        await asyncio.sleep(0.1)
+    metrics = (await client.http.get("/metrics")).text
+    assert re.search(r"^brain_graph_engine_restarts_total 2\.0$", metrics, re.M), metrics
+    assert re.search(r"^brain_graph_engine_exits_total 2\.0$", metrics, re.M)

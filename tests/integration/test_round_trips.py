@@ -117,10 +117,10 @@ async def test_a_turn_introducing_a_namesake_writes_once(
     transactions: list[int] = []
     write = brain.graph._execute_write
 
-    async def counted(work):  # type: ignore[no-untyped-def]
+    async def counted(work, *key):  # type: ignore[no-untyped-def]
         if _counting.get() is not None:
             transactions.append(1)
-        return await write(work)
+        return await write(work, *key)
 
     monkeypatch.setattr(brain.graph, "_execute_write", counted)
     turn = TurnInput(session_id="s2", user_id="u1", content="My cousin Anna called.")

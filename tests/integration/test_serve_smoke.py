@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import re
@@ -95,7 +96,11 @@ def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
         yield Service(url, key, tmp / "data", out_path, err_path)
     finally:
         proc.send_signal(signal.SIGINT)
-        code = proc.wait(60)
+        try:
+            code = proc.wait(60)
+        except subprocess.TimeoutExpired:  # e.g. a request holding its event loop
+            proc.kill()
+            raise
     assert code == 0, err_path.read_text()[-2000:]
     assert "Application shutdown complete" in out_path.read_text()
     assert not (tmp / "data" / "graph" / "engine.json").exists()
@@ -301,3 +306,65 @@ def test_cypher_is_a_read_only_client_of_the_running_service(service: Service) -
     )
     assert ran.returncode == 0, ran.stderr
     assert ran.stdout.splitlines()[-1] == "0 []", ran.stdout
+
+
+def _fan_out(levels: int, width: int) -> str:
+    """``F0`` spreads ``F1`` ``width`` times, ``F1`` spreads ``F2`` ... : width^levels fields."""
+    spreads = [
+        f"fragment F{i} on Query {{ {' '.join([f'...F{i + 1}'] * width)} }}" for i in range(levels)
+    ]
+    return " ".join(
+        ["query { ...F0 }", *spreads, f"fragment F{levels} on Query {{ health {{ ok }} }}"]
+    )
+
+
+ATTACKS = {
+    "fan-out": _fan_out(22, 2),  # issue 43's 920 bytes: 21 s of a frozen service before
+    "wide fan-out": _fan_out(19, 20),  # 20^19 fields: over 10 minutes, SIGKILL needed
+    "cycle": "query { ...A } fragment A on Query { health { ok } ...B } fragment B on Query { ...A }",
+    "repeated fields": "{" + " health { ok }" * 400 + " }",  # quadratic field merging
+}
+
+
+async def test_a_query_that_expands_exponentially_is_refused_and_others_are_answered(
+    service: Service,
+) -> None:
+    """Issue 43, item 1: unauthenticated documents whose validation cost grows exponentially
+    (or quadratically) with their size get a typed error at once, and the service answers
+    other requests meanwhile: the attacks are sent over and over, as new texts each time
+    (the checked-document cache does not help), while a probe asks ``{ __typename }``."""
+    probes: list[float] = []
+    answered: dict[str, list[float]] = {name: [] for name in ATTACKS}
+    stop = asyncio.Event()
+    async with httpx.AsyncClient(timeout=5) as http:
+
+        async def probe() -> None:
+            while not stop.is_set():
+                started = time.perf_counter()
+                resp = await http.post(service.url, json={"query": "{ __typename }"})
+                probes.append(time.perf_counter() - started)
+                assert resp.json() == {"data": {"__typename": "Query"}}
+                await asyncio.sleep(0.01)
+
+        async def attack(name: str, text: str, rounds: int) -> None:
+            for n in range(rounds):
+                started = time.perf_counter()
+                resp = await http.post(service.url, json={"query": f"{text} # {n}"})
+                answered[name].append(time.perf_counter() - started)
+                body = resp.json()
+                assert body["data"] is None, body
+                assert body["errors"][0]["extensions"]["code"] == "QUERY_TOO_COMPLEX", body
+
+        prober = asyncio.create_task(probe())
+        try:
+            await asyncio.sleep(0.2)
+            await asyncio.gather(*(attack(name, text, 15) for name, text in ATTACKS.items()))
+        finally:
+            stop.set()
+            await prober
+    slowest = {name: max(times) for name, times in answered.items()}
+    assert max(slowest.values()) < 1.0, slowest
+    probes.sort()
+    assert len(probes) >= 10
+    # Generous bounds on a shared 2-core machine; bench/query_guard.py measures them.
+    assert probes[len(probes) // 2] < 0.1 and probes[-1] < 0.5, probes

@@ -102,7 +102,7 @@ async def test_tenant_isolation(resolver: Resolver, tenant_id: str, other_tenant
     ("kwargs", "field"),
     [
         ({"text": 42}, "text"),
-        ({"text": "x" * 20_001}, "text"),
+        ({"text": "x" * 32_001}, "text"),  # over the content limit
         ({"text": "hi", "session_id": ""}, "sessionId"),
         ({"text": "hi", "session_id": "s" * 201}, None),
     ],

@@ -72,8 +72,9 @@ async def test_pleasantries_have_no_mentions(parser: Parser) -> None:
 async def test_bad_input(parser: Parser) -> None:
     with pytest.raises(InvalidInput):
         await parser.parse(123, AT)  # type: ignore[arg-type]
-    with pytest.raises(InvalidInput):
-        await parser.parse("x" * 20_001, AT)
+    with pytest.raises(InvalidInput) as refused:
+        await parser.parse("x" * (parser.max_chars + 1), AT)
+    assert refused.value.field == "text" and parser.max_chars == 32_000  # the content limit
 
 
 async def test_a_light_parse_finds_the_known_names_and_pronouns_a_full_one_does(
