@@ -64,6 +64,7 @@ log = logging.getLogger(__name__)
 PROFILE_JOB = "profile_refresh"
 LLM_JOB = "llm_extract"
 LOCK_STRIPES = 256
+LONG_TURN = 2_000  # characters: statements of a longer turn are read in a worker thread
 
 
 @dataclass(frozen=True)
@@ -199,7 +200,11 @@ class TurnRecorder:
             if stating
             else []
         )
-        said = _said(resolution, content, turn.role, pleasantry)
+        said = (
+            await asyncio.to_thread(_said, resolution, content, turn.role, pleasantry)
+            if len(content) > LONG_TURN  # a long turn's reading would hold the event loop
+            else _said(resolution, content, turn.role, pleasantry)
+        )
         statements = asserted(beside_turn(statements, content), said)
         topics = await topic_entities(tenant, statements, at)
         for topic in topics.values():

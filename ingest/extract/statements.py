@@ -41,6 +41,7 @@ from ingest.extract.statement_words import (
     SUBJECTS,
     TAKING_OVER,
 )
+from ingest.slots.values import tokens_in
 
 Token = Any  # spacy.tokens.Token; spaCy is untyped here
 OUR_TOPIC = "our-topic"  # a topic reading of an "our ..." sentence, used without an organisation
@@ -79,7 +80,7 @@ def _standing_request(doc: Any, s: Sentence) -> list[Extracted]:
     """A question that states a rule: "Could you always write dates as YYYY-MM-DD?", "can you
     never book meetings on Fridays?" (a request to "you" said as standing; "could you send me
     the file?" asks once, and other questions state nothing)."""
-    tokens = [t for t in doc if s.start <= t.idx < s.end]
+    tokens = tokens_in(doc, s.start, s.end)
     verb = next((t for t in tokens if t.dep_ == "ROOT" and t.pos_ == "VERB"), None)
     if verb is None or verb.tag_ != "VB":
         return []
@@ -99,7 +100,7 @@ def _confirmed(ex: Extracted, doc: Any, s: Sentence) -> bool:
     "always/never ..." instruction stands when the word after "always"/"never" is an action
     ("never book flights with ..."), not a mood or an idiom ("always glad to help", "never
     mind"); a like stands when what is liked is a thing, not a clause."""
-    tokens = [t for t in doc if s.start <= t.idx < s.end and not t.is_punct]
+    tokens = [t for t in tokens_in(doc, s.start, s.end) if not t.is_punct]
     if ex.predicate == "likes":  # "I love how calm the office is": a feeling about a scene
         verb = next((t for t in tokens if t.dep_ == "ROOT"), None)
         return verb is None or not any(c.dep_ == "ccomp" for c in verb.children)
@@ -154,7 +155,7 @@ def sentence_statements(doc: Any, s: Sentence) -> list[Extracted]:
 def _statements(doc: Any, s: Sentence, topic: Token | None) -> tuple[list[Extracted], Token | None]:
     """The statements of one sentence and its topic, given the topic of the sentences before
     it ("The main language is no longer French; it's English")."""
-    tokens = [t for t in doc if s.start <= t.idx < s.end]
+    tokens = tokens_in(doc, s.start, s.end)
     heading = _heading(tokens)
     inside = {t.i for t in tokens} - heading
     tokens = [t for t in tokens if t.i in inside]

@@ -43,7 +43,7 @@ from core.statements import (
     words,
 )
 from ingest.extract.sentences import split_sentences
-from ingest.slots.values import is_when, values_in
+from ingest.slots.values import is_when, tokens_in, values_in
 
 Token = Any  # spacy.tokens.Token
 
@@ -108,7 +108,7 @@ def _sentences(doc: Any, text: str) -> list[list[Token]]:
     out: list[list[Token]] = []
     starts = {s.start for s in doc.sents} if doc.has_annotation("SENT_START") else set()
     for sentence in split_sentences(text):  # offsets into ``text``, which is ``doc.text``
-        tokens = [t for t in doc if sentence.start <= t.idx < sentence.end]
+        tokens = tokens_in(doc, sentence.start, sentence.end)
         part: list[Token] = []
         for t in tokens:
             if part and t.i in starts and part[-1].text in (".", "!", "?", ";"):

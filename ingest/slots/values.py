@@ -9,6 +9,7 @@ Pure functions over a spaCy ``Doc``; no I/O.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from typing import Any
 
 from core.statements import (
@@ -127,19 +128,24 @@ def values_in(doc: Any, first: int, last: int) -> list[Value]:
         found.append(Value(text, kind, normal(text, kind), span.start_char, span.end_char, a, b))
         taken.update(range(a, b + 1))
 
-    for m in _TIME_PHRASE.finditer(doc.text):  # "half past 11 in the morning", "7 pm"
+    lo, hi = doc[first].idx, doc[last].idx + len(doc[last].text)
+    for m in _TIME_PHRASE.finditer(doc.text, lo, hi):  # "half past 11 in the morning", "7 pm"
         a, b = _tokens_of(doc, m.start(), m.end())
         if a is not None and b is not None and first <= a and b <= last:
             add(TIME, a, b)
-    for ent in doc.ents:
-        if ent.start < first or ent.end - 1 > last:
+    ents = _ents(doc)
+    for ent_start, ent_end, label in ents[bisect_left(ents, (first, -1, "")) :]:
+        if ent_start > last:
+            break
+        if ent_end - 1 > last:
             continue
-        kind = _ENT_KINDS.get(ent.label_)
+        kind = _ENT_KINDS.get(label)
         if kind is None:
             continue
-        if kind == NAME and all(t.pos_ not in ("PROPN", "NOUN", "NUM", "X") for t in ent):
+        span = doc[ent_start:ent_end]
+        if kind == NAME and all(t.pos_ not in ("PROPN", "NOUN", "NUM", "X") for t in span):
             continue  # "Nope" read as an organisation
-        add(kind, ent.start, ent.end - 1)
+        add(kind, ent_start, ent_end - 1)
     i = first
     while i <= last:
         tok = doc[i]
@@ -206,9 +212,43 @@ def _named(tok: Token) -> bool:
     )
 
 
+def tokens_in(doc: Any, start: int, end: int) -> list[Token]:
+    """The tokens that start within characters ``[start, end)`` of ``doc``, found by
+    bisection: a loop over the whole document for each sentence costs the square of a long
+    turn's length."""
+    starts = _starts(doc)
+    a, b = bisect_left(starts, start), bisect_left(starts, end)
+    return [doc[i] for i in range(a, b)]
+
+
+def _ents(doc: Any) -> list[tuple[int, int, str]]:
+    """The doc's entities as (start, end, label), in order (kept on the doc: ``doc.ents``
+    builds every span again on each read)."""
+    cached: list[tuple[int, int, str]] | None = doc.user_data.get("slot_ents")
+    if cached is None:
+        cached = [(e.start, e.end, e.label_) for e in doc.ents]
+        doc.user_data["slot_ents"] = cached
+    return cached
+
+
+def _starts(doc: Any) -> list[int]:
+    """Each token's character offset (kept on the doc: one pass per parse)."""
+    cached: list[int] | None = doc.user_data.get("token_starts")
+    if cached is None or len(cached) != len(doc):
+        cached = [t.idx for t in doc]
+        doc.user_data["token_starts"] = cached
+    return cached
+
+
 def _tokens_of(doc: Any, start: int, end: int) -> tuple[int | None, int | None]:
     """The first and last token indices covering characters ``[start, end)``."""
-    inside = [t.i for t in doc if t.idx < end and t.idx + len(t.text) > start]
+    starts = _starts(doc)
+    a = max(bisect_left(starts, start) - 1, 0)
+    inside = [
+        i
+        for i in range(a, bisect_left(starts, end))
+        if doc[i].idx < end and doc[i].idx + len(doc[i].text) > start
+    ]
     return (inside[0], inside[-1]) if inside else (None, None)
 
 
