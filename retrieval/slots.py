@@ -19,6 +19,7 @@ context packs each layer by score).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 
 from core.slots import Focus, same_slot, stem
@@ -325,11 +326,41 @@ def _by_question(hits: list[Hit], focus: Focus, as_of: bool) -> list[Hit]:
             continue  # newer than every statement of the current value (an assistant's slip)
         asserted = any(s.slotted for s in relevant[h.memory.id])
         moved.append(_earlier(h, min(later)) if asserted else h)
+    # The replaced values said in passing by hits the question's words did not find (an
+    # assistant's "Got it: 14 Harbour Lane, ..."): after the current value too.
+    current = [n for values in now.values() for n in values]
+    replaced = {
+        v.text.lower()
+        for h in moved
+        for s in relevant[h.memory.id]
+        for v in focus.answers(s)
+        if v.family in now and _distinctive(v) and not any(v.same(n) for n in current)
+    }
+    for h in hits:
+        if h.memory.id in relevant or h.memory.earlier_until is not None or not replaced:
+            continue
+        text = h.memory.content.lower()
+        if not any(_says(text, r) for r in replaced) or any(_says(text, n.text.lower())
+                                                           for n in current):  # fmt: skip
+            continue
+        later = [k.memory.valid_from for k in keeping if k.memory.valid_from > h.memory.valid_from]
+        if later:
+            moved.append(_earlier(h, min(later)))
     gone = {h.memory.id for h in moved}
     out = [h for h in hits if h.memory.id not in gone]
     at = next(i for i, h in enumerate(out) if holds(h))
     out[at + 1 : at + 1] = moved
     return _lead(out, at) if as_of else out
+
+
+def _distinctive(v: Value) -> bool:
+    """A value worth finding in other words: not a bare small number or a short word."""
+    text = v.text.strip()
+    return len(text) >= 4 or (len(text) >= 2 and not text.isdigit())
+
+
+def _says(text: str, value: str) -> bool:
+    return re.search(rf"(?<!\w){re.escape(value)}(?!\w)", text) is not None
 
 
 def _lead(hits: list[Hit], index: int) -> list[Hit]:

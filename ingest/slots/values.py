@@ -113,6 +113,9 @@ def values_in(doc: Any, first: int, last: int) -> list[Value]:
                 b -= 1
         if a > b or any(i in taken for i in range(a, b + 1)):
             return
+        if kind in (MONEY, NUMBER, PERCENT):  # "up to £500", "under 150": the amount alone
+            while a < b and not (doc[a].like_num or doc[a].text in _CURRENCY):
+                a += 1
         if a > first and doc[a - 1].text in _CURRENCY and a - 1 not in taken:
             a, kind = a - 1, MONEY  # "£2,000": the symbol is part of the amount
         span = doc[a : b + 1]

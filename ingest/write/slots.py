@@ -57,6 +57,7 @@ from retrieval.vector_index import VectorFilter, VectorIndex
 log = logging.getLogger(__name__)
 
 CANDIDATES = 8  # memories per keyword query
+RECENT_TURNS = 6  # the session's last turns a correction may bind to
 STATEMENT_IMPORTANCE = 0.6
 
 
@@ -131,6 +132,7 @@ class SlotPlanner:
         mine = [s for s in said if s.mood in SLOTTED and s.values]
         if not mine:
             return SlotPlan()
+        window = list(window)[-RECENT_TURNS:]  # a correction binds to what was just said
         found = await self._candidates(tenant, episode, mine, window)
         recent = [f for f in found if f.turn_id in set(window)]
         recent.sort(key=lambda f: (-f.memory.created_at, -f.statement.start))
@@ -380,7 +382,11 @@ def _add(
     first, match = replaced[0]
     elliptical = statement.words < first.statement.words  # "1800 subscribers now"
     short = len(statement.words - GENERIC) <= 3
-    if elliptical or match.reason.startswith("correction") and short:
+    # Written out over the target only when the target is a simple statement of the user's or
+    # an assistant's assertion: a question, or a sentence of many values (some of which may
+    # have changed since), would carry its other values as current.
+    simple = len(first.statement.values) <= 2 and first.statement.mood != QUESTION
+    if simple and (elliptical or match.reason.startswith("correction") and short):
         content, stored = _corrected(first.statement, match.changed)
     else:
         content, stored = statement.text, _shifted(statement, statement.start)
