@@ -205,7 +205,8 @@ _TOKEN = re.compile(r"[A-Za-z][\w'&.-]*|\d[\d,.:]*")
 _QUESTION_WORDS = words(
     """who whom whose what which when where why how is are was were do does did can could
     should would will the a an of to in on at for with about our my your their me us we i you
-    it its this that these those there here any some tell please know remember"""
+    it its this that these those there here any some tell please know remember from into
+    have has had"""
 )
 
 
@@ -235,9 +236,12 @@ class Focus:
         return Focus(frozenset(w for w in content if len(w) > 2), names, families, query.lower())
 
     def names_in(self, said: str) -> bool:
-        """Whether ``said`` names everything the question names."""
+        """Whether ``said`` names what the question names (one of its names is enough: "Akiko"
+        for "Akiko from Sora Logistics")."""
+        if not self.names:
+            return True
         lowered = said.lower()
-        return all(re.search(rf"(?<!\w){re.escape(n.lower())}(?!\w)", lowered) for n in self.names)
+        return any(re.search(rf"(?<!\w){re.escape(n.lower())}(?!\w)", lowered) for n in self.names)
 
     def relevant(
         self,
@@ -252,8 +256,9 @@ class Focus:
         kind ("the production server" for a question about the staging server; ``subjects``:
         the subject words of every statement in the result). ``names_ok``: the names were
         said in the same conversation (a follow-up: "October. 3 October.")."""
-        mine = {stem(w) for w in statement.words} | {stem(w) for w in statement.subject}
-        if not (mine & self.words) - {stem(w) for w in GENERIC}:
+        said_words = [*statement.words, *statement.subject]  # a name is one token: split it
+        mine = {stem(w) for token in said_words for w in token.split()}
+        if not matching(mine, self.words) - {stem(w) for w in GENERIC}:
             return False
         if not self.answers(statement):
             return False
@@ -266,10 +271,10 @@ class Focus:
         # "staging server").
         names = {stem(w) for v in statement.named for w in v.norm.split()}
         subject = {stem(w) for w in statement.subject}
-        other = subject - self.words - {stem(w) for w in GENERIC}
+        other = subject - matching(subject, self.words) - {stem(w) for w in GENERIC}
         other -= names  # "our Starling sort code": a name the question need not say
         missing = {w for w in self.words if w not in lowered} & subjects
-        return not (subject & self.words and other and missing)
+        return not (matching(subject, self.words) and other and missing)
 
     def answers(self, statement: Statement) -> list[Value]:
         """The statement's values of the kind the question asks for, other than the values
@@ -277,13 +282,32 @@ class Focus:
         asked = [*statement.values]
         if self.families is not None and "thing" in self.families:
             asked += statement.named  # "Nadia Petrov has taken over X": who, for a "who"
+        named = {n.lower() for n in self.names}
         return [
             v
             for v in asked
             if (self.families is None or v.family in self.families)
             and v.norm not in self.text
             and v.text.lower() not in self.text
+            and not set(v.norm.split()) & named  # "Akiko at Sora Logistics": who is asked about
         ]
+
+
+def matching(words: set[str] | frozenset[str], others: frozenset[str]) -> set[str]:
+    """The ``words`` that match one of ``others``, as stems or as one word of the other's
+    family ("based" and "base", "logistics" and "logistic", "leading" and "lead")."""
+    out = set()
+    for w in words:
+        if (
+            w in others
+            or len(w) >= 4
+            and any(
+                len(o) >= 4 and (w.startswith(o) or o.startswith(w)) and abs(len(w) - len(o)) <= 3
+                for o in others
+            )
+        ):
+            out.add(w)
+    return out
 
 
 def stem(word: str) -> str:

@@ -50,7 +50,7 @@ from retrieval.fusion import normalized, paths_of, rrf
 from retrieval.neighbors import symmetric, windows_for
 from retrieval.ranking import Evidence, order, rank, shortlist, stand_in
 from retrieval.scoring import selectivity, weights_for
-from retrieval.slots import settle
+from retrieval.slots import LEAD_RANK, settle
 from retrieval.stages import Candidates, PathResults, Plan, Shortlist
 from retrieval.temporal import TimeIntent, time_intent
 from retrieval.topic import topic_of
@@ -129,7 +129,7 @@ class Retriever:
         candidates = await self._expand(plan, query, found.vector, self._fuse(plan, query, found))
         evidence = self._evidence(plan, candidates)
         keep = found.core if with_core else []
-        result = await self._finalize(plan, query, candidates, evidence, keep)
+        result = await self._finalize(plan, query, candidates, evidence, keep, with_core)
         if self.access is not None and result.hits:
             self.access.note(tenant_id, [h.memory.id for h in result.hits], plan.at)
         metadata = _metadata(candidates, evidence, result, start)
@@ -268,9 +268,11 @@ class Retriever:
         c: Candidates,
         evidence: Evidence,
         keep: Sequence[str],
+        context: bool = False,
     ) -> Shortlist:
         """Rank the whole union on payload stand-ins, hydrate the shortlist (and ``keep``)
-        from the graph, rank it exactly, push near-duplicates down, cut to top-k."""
+        from the graph, rank it exactly, push near-duplicates down, cut to top-k, and put each
+        slot's current value first (``retrieval/slots.py``; ``context``: for a context)."""
         s, tenant_id = self.settings, plan.tenant_id
         stand_ins: dict[str, Memory] = {}
         for i in c.union:
@@ -297,6 +299,7 @@ class Retriever:
             lambda m: admits(m, tenant_id, query, plan.at),
             query.query if s.question_slots else None,
             as_of=query.as_of is not None,
+            lead_rank=None if context or query.as_of is not None else LEAD_RANK,
         )
         return Shortlist(first, hydrated, hits[: query.top_k])
 

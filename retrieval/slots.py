@@ -23,11 +23,22 @@ import re
 from collections.abc import Callable, Sequence
 
 from core.slots import Focus, same_slot, stem
-from core.statements import Statement, Value, statement_id
+from core.statements import (
+    CONDITIONAL,
+    MODAL,
+    PLAN,
+    QUESTION,
+    REPORTED,
+    Statement,
+    Value,
+    statement_id,
+)
 from core.types import Hit, LineageLink, Memory, MemoryType
 from graph.tenant import TenantGraph
 
 Admits = Callable[[Memory], bool]
+_NEVER_SO = frozenset({QUESTION, CONDITIONAL, MODAL, PLAN, REPORTED})
+LEAD_RANK = 3  # the question's current value must rank this high for the order to change
 _STEP = 1e-6
 
 
@@ -38,10 +49,14 @@ async def settle(
     admits: Admits,
     query: str | None = None,
     as_of: bool = False,
+    lead_rank: int | None = None,
 ) -> list[Hit]:
     """``hits`` with each slot's value current at ``at`` before its earlier values; with the
     ``query``, also the values of what the question asks about (``_by_question``); ``as_of``
-    (a question about a past time): the value current then comes first of all."""
+    (a question about a past time): the value current then comes first of all. ``lead_rank``:
+    the question's order changes only when its current value ranks this high (a plain search,
+    whose other hits may answer other readings of the question); None: whatever its rank (a
+    context, an ``asOf`` search)."""
     corrected = [h for h in hits if _corrected(h.memory, at)]
     chains = await tenant.chains([c for h in corrected for c in h.memory.corrected_chains])
     current = {_chain(links): _current(links, at, admits) for links in chains}
@@ -86,7 +101,7 @@ async def settle(
     ordered = _assertions_first(ordered)
     ordered = _passing_mentions(ordered, stale_after)
     if query:
-        ordered = _by_question(ordered, Focus.of(query), as_of)
+        ordered = _by_question(ordered, Focus.of(query), as_of, lead_rank)
     return _monotone(_without_restatements(ordered))
 
 
@@ -240,11 +255,17 @@ def _without_restatements(hits: list[Hit]) -> list[Hit]:
             correcting = any(s.negated or s.correction for s in valued)
             if correcting and all(statement_id(m.id, s.start) in present for s in valued):
                 continue
+            if any(s.negated for s in valued) and all(
+                _said_elsewhere(v.text, hit, hits) for s in valued for v in s.values
+            ):
+                continue  # "Brightpath, not Brightwater." beside "... Brightpath Media ..."
         out.append(hit)
     return out
 
 
-def _by_question(hits: list[Hit], focus: Focus, as_of: bool) -> list[Hit]:
+def _by_question(
+    hits: list[Hit], focus: Focus, as_of: bool, lead_rank: int | None = None
+) -> list[Hit]:
     """The read path's check of what the write path may have missed, anchored on the
     question: among the hits that give a value of what it asks (``Focus.relevant``), the
     newest one said as so holds the current value (an assistant restating a correction
@@ -324,7 +345,10 @@ def _by_question(hits: list[Hit], focus: Focus, as_of: bool) -> list[Hit]:
         later = [k.memory.valid_from for k in keeping if k.memory.valid_from > h.memory.valid_from]
         if not later:
             continue  # newer than every statement of the current value (an assistant's slip)
-        asserted = any(s.slotted for s in relevant[h.memory.id])
+        # A value only asked about, supposed, planned or someone's view was never the value:
+        # after the current one, unlabelled; one said as so, or as done ("Noted, 25 seats"),
+        # was the value then.
+        asserted = any(s.mood not in _NEVER_SO for s in relevant[h.memory.id])
         moved.append(_earlier(h, min(later)) if asserted else h)
     # The replaced values said in passing by hits the question's words did not find (an
     # assistant's "Got it: 14 Harbour Lane, ..."): after the current value too.
@@ -346,10 +370,18 @@ def _by_question(hits: list[Hit], focus: Focus, as_of: bool) -> list[Hit]:
         later = [k.memory.valid_from for k in keeping if k.memory.valid_from > h.memory.valid_from]
         if later:
             moved.append(_earlier(h, min(later)))
-    gone = {h.memory.id for h in moved}
-    out = [h for h in hits if h.memory.id not in gone]
+    # Only what ranks above the first hit holding the current value moves (down, right after
+    # it); what ranks below keeps its place, labelled: an earlier value never moves up.
+    first = next(i for i, h in enumerate(hits) if holds(h))
+    if lead_rank is not None and first > lead_rank:
+        return hits  # the current value ranks low: the question is not clearly about it
+    rank = {h.memory.id: i for i, h in enumerate(hits)}
+    labelled = {h.memory.id: h for h in moved}
+    above = [h for h in moved if rank[h.memory.id] < first]
+    gone = {h.memory.id for h in above}
+    out = [labelled.get(h.memory.id, h) for h in hits if h.memory.id not in gone]
     at = next(i for i, h in enumerate(out) if holds(h))
-    out[at + 1 : at + 1] = moved
+    out[at + 1 : at + 1] = above
     return _lead(out, at) if as_of else out
 
 
@@ -366,6 +398,15 @@ def _says(text: str, value: str) -> bool:
 def _lead(hits: list[Hit], index: int) -> list[Hit]:
     """``hits`` with the one at ``index`` first."""
     return [hits[index], *hits[:index], *hits[index + 1 :]]
+
+
+def _said_elsewhere(value: str, hit: Hit, hits: list[Hit]) -> bool:
+    """Whether another current hit of the result says ``value``."""
+    return any(
+        h is not hit and h.memory.earlier_until is None and _says(h.memory.content.lower(),
+                                                                  value.lower())
+        for h in hits
+    )  # fmt: skip
 
 
 def _monotone(hits: list[Hit]) -> list[Hit]:

@@ -8,11 +8,16 @@ import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+import hypothesis.internal.observability  # noqa: F401
 import pytest
 
 from core.settings import GraphSettings, Settings
 from graph.runtime import GraphRuntime, open_graph
 from graph.store import GraphStore
+
+# hypothesis's pytest plugin imports this module in its terminal summary; imported there, at
+# the end of a long run, CPython 3.11.7 sometimes fails with "AST constructor recursion depth
+# mismatch" after every test passed (seen on runs of a few integration files). Imported here.
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
