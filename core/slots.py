@@ -247,14 +247,14 @@ class Focus:
         self,
         statement: Statement,
         said: str,
-        subjects: frozenset[str] = frozenset(),
+        subjects: Sequence[frozenset[str]] = (),
         names_ok: bool = False,
     ) -> bool:
         """Whether ``statement`` (of a memory saying ``said``) is about what the question
         asks: it shares a content word with the question, gives a value of the kind asked
         for, names what the question names, and is not about another subject of the same
         kind ("the production server" for a question about the staging server; ``subjects``:
-        the subject words of every statement in the result). ``names_ok``: the names were
+        the subject words of each statement in the result). ``names_ok``: the names were
         said in the same conversation (a follow-up: "October. 3 October.")."""
         said_words = [*statement.words, *statement.subject]  # a name is one token: split it
         mine = {stem(w) for token in said_words for w in token.split()}
@@ -271,10 +271,13 @@ class Focus:
         # "staging server").
         names = {stem(w) for v in statement.named for w in v.norm.split()}
         subject = {stem(w) for w in statement.subject}
-        other = subject - matching(subject, self.words) - {stem(w) for w in GENERIC}
+        head = matching(subject, self.words)
+        other = subject - head - {stem(w) for w in GENERIC}
         other -= names  # "our Starling sort code": a name the question need not say
-        missing = {w for w in self.words if w not in lowered} & subjects
-        return not (matching(subject, self.words) and other and missing)
+        missing = {w for w in self.words if w not in lowered}
+        # the question's missing word must be said of the same head in some subject:
+        # "staging" beside "server"
+        return not (head and other and any(missing & ss and head & ss for ss in subjects))
 
     def answers(self, statement: Statement) -> list[Value]:
         """The statement's values of the kind the question asks for, other than the values

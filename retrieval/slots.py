@@ -275,7 +275,7 @@ def _by_question(
     supposed goes there unlabelled. With ``as_of``, the first hit holding the value current
     then leads."""
     said = {h.memory.id: _statements(h.memory) for h in hits}
-    subjects = frozenset(stem(w) for ss in said.values() for s in ss for w in s.subject)
+    subjects = [frozenset(stem(w) for w in s.subject) for ss in said.values() for s in ss]
     named = {h.memory.session_id for h in hits if focus.names_in(h.memory.indexed_text)}
     relevant: dict[str, list[Statement]] = {}
     for h in hits:
@@ -324,7 +324,7 @@ def _by_question(
         if focus.families is None:  # most of its values are not the current ones
             every = [n for f in now for n in now[f]]
             values = [v for f in shared for v in mine[f]]
-            agreeing = [v for v in values if agrees([v], every)]
+            agreeing = [v for v in values if any(v.same(n) for n in every)]
             return bool(values) and len(agreeing) * 2 < len(values)
         return any(not agrees(mine[f], now[f]) for f in shared)
 
