@@ -225,10 +225,15 @@ class Focus:
     @staticmethod
     def of(query: str) -> Focus:
         tokens = _TOKEN.findall(query)
+        # A capitalised word inside a question is a name; the first word too when the query is
+        # a phrase rather than a question ("Acme API rate limit").
+        bare = [t.rstrip(".,").removesuffix("'s").removesuffix("’s") for t in tokens]
+        phrase = bool(bare) and bare[0].lower() not in _QUESTION_WORDS
         names = tuple(
-            t.rstrip(".,").removesuffix("'s")
-            for i, t in enumerate(tokens)
-            if (t[:1].isupper() and i > 0 and t.lower() not in _QUESTION_WORDS) or t[:1].isdigit()
+            t
+            for i, t in enumerate(bare)
+            if (t[:1].isupper() and (i > 0 or phrase) and t.lower() not in _QUESTION_WORDS)
+            or t[:1].isdigit()
         )
         content = {stem(t.lower().removesuffix("'s")) for t in tokens}
         content -= {stem(w) for w in _QUESTION_WORDS}
