@@ -139,7 +139,7 @@ def _corrected_values(new: Statement, old: Statement) -> tuple[tuple[Value, Valu
             part
             for o in (*old.values, *old.named)
             for v in new.negated
-            for part in [o if o.same(v) else o.part(v)]
+            for part in [o if o.norm == v.norm else o.part(v) or (o if o.same(v) else None)]
             if part is not None
         ]
         if not named:
@@ -261,7 +261,13 @@ class Focus:
         kind ("the production server" for a question about the staging server; ``subjects``:
         the subject words of each statement in the result). ``names_ok``: the names were
         said in the same conversation (a follow-up: "October. 3 October.")."""
-        said_words = [*statement.words, *statement.subject]  # a name is one token: split it
+        # its words, its subject's, and its values' ("Akiko is in Singapore" names Akiko; "X is
+        # the bean supplier"): a name is one token, split
+        said_words = [
+            *statement.words,
+            *statement.subject,
+            *(v.norm for v in (*statement.values, *statement.named)),
+        ]
         mine = {stem(w) for token in said_words for w in token.split()}
         if not matching(mine, self.words) - {stem(w) for w in GENERIC}:
             return False

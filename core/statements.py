@@ -106,7 +106,15 @@ class Value:
             or _loose(self.text) == _loose(other.text) != ""
             or _hour_of(self) is not None
             and _hour_of(self) == _hour_of(other)
+            or self.kind == other.kind == NAME
+            and _within(self.norm, other.norm)
         )
+
+
+def _within(a: str, b: str) -> bool:
+    """One name inside the other, word for word ("Ozone", "Ozone Coffee Roasters")."""
+    short, long = sorted((a.split(), b.split()), key=len)
+    return bool(short) and all(w in long for w in short)
 
 
 def _part_of(whole: Value, word: Value) -> Value | None:
