@@ -23,7 +23,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
-from core.statements import ASSERT, QUESTION, REQUEST, Statement, Value, replaceable, words
+from core.statements import (
+    ASSERT,
+    QUESTION,
+    REQUEST,
+    WORD,
+    Statement,
+    Value,
+    replaceable,
+    words,
+)
 
 # Frame words too general to make two statements one slot on their own ("I want ...", "we use").
 GENERIC = words(
@@ -235,7 +244,9 @@ class Focus:
             if (t[:1].isupper() and (i > 0 or phrase) and t.lower() not in _QUESTION_WORDS)
             or t[:1].isdigit()
         )
-        content = {stem(t.lower().removesuffix("'s")) for t in tokens}
+        content = {  # "father-in-law": its words, as a parse splits them
+            stem(part) for t in tokens for part in t.lower().removesuffix("'s").split("-")
+        }
         content -= {stem(w) for w in _QUESTION_WORDS}
         families = next((f for pattern, f in _QUESTION_FAMILIES if pattern.search(query)), None)
         return Focus(frozenset(w for w in content if len(w) > 2), names, families, query.lower())
@@ -261,12 +272,13 @@ class Focus:
         kind ("the production server" for a question about the staging server; ``subjects``:
         the subject words of each statement in the result). ``names_ok``: the names were
         said in the same conversation (a follow-up: "October. 3 October.")."""
-        # its words, its subject's, and its values' ("Akiko is in Singapore" names Akiko; "X is
-        # the bean supplier"): a name is one token, split
+        # its words, its subject's, and its common-noun values' ("X is the bean supplier"); not
+        # the names it gives (a name the question gives is no topic in itself: "a staging box
+        # on Ubuntu 24.04" is not about the production server's Ubuntu). A name is one token.
         said_words = [
             *statement.words,
             *statement.subject,
-            *(v.norm for v in (*statement.values, *statement.named)),
+            *(v.norm for v in statement.values if v.kind == WORD),
         ]
         mine = {stem(w) for token in said_words for w in token.split()}
         if not matching(mine, self.words) - {stem(w) for w in GENERIC}:

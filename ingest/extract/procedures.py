@@ -29,13 +29,13 @@ PREDICATE = "procedure"
 
 _GOAL = re.compile(
     r"^(?:(?:ok(?:ay)?|so|also|and|btw|fyi)[,:]?\s+)*"
-    r"(?:(?P<to>to|in order to)\s+(?P<goal>[^,:;]{4,160}?)\s*[,:]"
+    r"(?:(?P<to>to|in order to)\s+(?P<goal>(?:[^,:;]|,(?=\d)){4,160}?)\s*(?:,(?!\d)|:)"
     r"|(?P<when>whenever|every time|each time|when(?:ever)?|if)\s+"
-    r"(?P<situation>[^,:;]{4,160}?)\s*[,:]"
+    r"(?P<situation>(?:[^,:;]|,(?=\d)){4,160}?)\s*(?:,(?!\d)|:)"
     r"|(?:the|our)\s+(?:process|procedure|workflow|steps?|routine)\s+(?:for|to|of)\s+"
     r"(?P<named>[^,:;]{3,120}?)\s+(?:is|are|goes|looks like)\s*:?"
     r"|here(?:'s| is)\s+how\s+(?:to|we|I)\s+(?P<how>[^,:;]{3,120}?)\s*:"
-    r"|(?P<order>before|after|once)\s+(?P<moment>[^,:;]{4,160}?)\s*[,:]"
+    r"|(?P<order>before|after|once)\s+(?P<moment>(?:[^,:;]|,(?=\d)){4,160}?)\s*(?:,(?!\d)|:)"
     r"|the\s+way\s+(?:we|I)\s+(?:do|handle|run|deal with)\s+(?P<way>[^,:;]{3,120}?)\s+is\s*:?"
     r")\s*(?P<rest>.+)$",
     re.IGNORECASE | re.DOTALL,
