@@ -21,6 +21,7 @@ Pure functions over a spaCy ``Doc``; no I/O.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from core.statements import (
@@ -99,7 +100,26 @@ def statements(doc: Any, text: str | None = None) -> list[Statement]:
         for clause, head in _clauses(tokens):
             a, b = clause[0].idx, clause[-1].idx + len(clause[-1].text)
             out.append(_statement(doc, clause, text[a:b], a, b, head))
-    return out
+    return _alternatives(doc, out)
+
+
+def _alternatives(doc: Any, said: list[Statement]) -> list[Statement]:
+    """A request for something else ("Do you have anything else? I'd like to go to San Fran",
+    "any other options in Santa Clara?", "let's try another time"): its values stand in
+    place of the ones asked for before, as a correction's do."""
+    asking = [i for i, s in enumerate(said) if _ALTERNATIVE & set(s.text.lower().split())]
+    if not asking:
+        return said
+    first = asking[0]
+    return [
+        replace(s, correction=True, change=True)
+        if i >= first and s.mood == REQUEST and s.values
+        else s
+        for i, s in enumerate(said)
+    ]
+
+
+_ALTERNATIVE = frozenset({"else", "other", "another", "instead", "different", "else?"})
 
 
 def _sentences(doc: Any, text: str) -> list[list[Token]]:
