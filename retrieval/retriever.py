@@ -300,6 +300,7 @@ class Retriever:
             query.query if s.question_slots else None,
             as_of=query.as_of is not None,
             lead_rank=None if context or query.as_of is not None else LEAD_RANK,
+            context=context,
         )
         return Shortlist(first, hydrated, hits[: query.top_k])
 

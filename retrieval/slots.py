@@ -50,13 +50,14 @@ async def settle(
     query: str | None = None,
     as_of: bool = False,
     lead_rank: int | None = None,
+    context: bool = False,
 ) -> list[Hit]:
     """``hits`` with each slot's value current at ``at`` before its earlier values; with the
     ``query``, also the values of what the question asks about (``_by_question``); ``as_of``
     (a question about a past time): the value current then comes first of all. ``lead_rank``:
     the question's order changes only when its current value ranks this high (a plain search,
     whose other hits may answer other readings of the question); None: whatever its rank (a
-    context, an ``asOf`` search)."""
+    context, an ``asOf`` search). ``context``: the hits are for a context."""
     corrected = [h for h in hits if _corrected(h.memory, at)]
     chains = await tenant.chains([c for h in corrected for c in h.memory.corrected_chains])
     current = {_chain(links): _current(links, at, admits) for links in chains}
@@ -102,7 +103,9 @@ async def settle(
     ordered = _passing_mentions(ordered, stale_after)
     if query:
         ordered = _by_question(ordered, Focus.of(query), as_of, lead_rank)
-    return _monotone(_without_restatements(ordered))
+    # A context leaves out a correction turn its result says otherwise (a search keeps every
+    # hit: what is found is the caller's to weigh)
+    return _monotone(_without_restatements(ordered) if context else ordered)
 
 
 def _chain(links: list[LineageLink]) -> str:

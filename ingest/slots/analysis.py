@@ -218,7 +218,9 @@ def _statement(
     in_subject = [v for v in found if v.first in subject]
     values = [v for v in found if v.first not in subject and v.first not in negated_at]
     negated = [v for v in found if v.first in negated_at and v.first not in subject]
-    frame = _frame(doc, [t for t in tokens if t.i not in when], values, negated, in_subject)
+    aside = _asides(root, {t.i for t in tokens}) if root is not None else set()
+    kept = [t for t in tokens if t.i not in when and t.i not in aside]
+    frame = _frame(doc, kept, [v for v in values if v.first not in aside], negated, in_subject)
     lowered = {t.lower_ for t in tokens}
     correction = bool(lowered & CORRECTING) or _says_correction(tokens) or bool(negated)
     change = change or bool(lowered & {"now", "anymore", "longer", "instead"})
@@ -439,6 +441,25 @@ def _goes_up(verb: Token) -> bool:
     return verb.lemma_.lower() in ("go", "come", "move", "switch", "put") and any(
         c.dep_ in ("prt", "advmod") and c.lower_ in ("up", "down", "back") for c in verb.children
     )
+
+
+def _asides(root: Token, inside: set[int]) -> set[int]:
+    """Token indices of what a clause says around its statement: when or why ("after the
+    incident", "since half the team is in Lisbon", "because ..."), not what it is about."""
+    out: set[int] = set()
+    for c in root.children:  # a clause introduced as when or why: "since ...", "because ..."
+        if c.dep_ == "advcl" and any(g.dep_ == "mark" for g in c.children):
+            out.update(t.i for t in c.subtree if t.i in inside)
+    for i in inside:
+        t = root.doc[i]
+        if t.dep_ == "prep" and t.lower_ in _ASIDE_PREPS:  # wherever the parse hung it
+            out.update(x.i for x in t.subtree if x.i in inside)
+    return out
+
+
+_ASIDE_PREPS = frozenset(
+    {"after", "before", "during", "since", "until", "following", "because", "despite", "due"}
+)
 
 
 def _objects(prep: Token) -> list[Token]:

@@ -105,3 +105,40 @@ async def test_a_changed_value_reads_current_first(brain: Brain, scenario: dict[
     _, key = await create_key(brain.graph, f"t-{uuid.uuid4().hex[:12]}")
     problems = await run(Client(brain, key), scenario)
     assert not problems, "\n".join(problems)
+
+
+async def test_the_deploy_target_chain_has_three_versions(brain: Brain) -> None:
+    # The seeds' chain said three ways: a copula, a switch, a revert. The third statement
+    # supersedes the second (a slot: no rule reads "reverted ... to"), and the current
+    # version's lineage shows all three in order, each with when it replaced the one before.
+    _, key = await create_key(brain.graph, f"t-{uuid.uuid4().hex[:12]}")
+    client = Client(brain, key)
+    said = [
+        (0, "Our deploy target is staging."),
+        (10, "We switched the deploy target to production."),
+        (20, "We reverted the deploy target to staging after the incident."),
+    ]
+    for day, text in said:
+        turn = {"sessionId": f"s{day}", "userId": "u1", "role": "USER", "content": text}
+        await client.data(TURN, input={**turn, "at": _iso(START + day * DAY)})
+    found = await client.data(CURRENT, q="What is our deploy target?")
+    (current,) = [h["memory"] for h in found["search"]["hits"] if h["memory"]["slot"]][:1]
+    assert current["slot"] == "deploy target <thing>" and "staging" in current["content"]
+    links = (await client.data(LINEAGE, id=current["id"]))["lineage"]["links"]
+    values = [link["memory"]["content"] for link in links]
+    assert [("staging" in v, "production" in v) for v in values] == [
+        (True, False),
+        (False, True),
+        (True, False),
+    ], values
+    assert [link["current"] for link in links] == [False, False, True]
+    replaced = [link["replacedAt"] for link in links]
+    assert replaced[0] is None
+    assert [r[:10] for r in replaced[1:]] == [_iso(START + d * DAY)[:10] for d in (10, 20)]
+
+
+CURRENT = """query($q: String!) {
+  search(input: {query: $q, topK: 5, userId: "u1"}) {
+    ... on SearchResults { hits { memory { id content slot } } } } }"""
+LINEAGE = """query($id: ID!) { lineage(memoryId: $id) {
+  ... on Lineage { links { memory { content } current replacedAt } } } }"""
