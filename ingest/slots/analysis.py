@@ -591,7 +591,11 @@ def _mood(
         or "in case" in text.lower()
     ):
         return CONDITIONAL
-    if lemma in _REPORTING and any(c.dep_ in ("ccomp", "xcomp") for c in root.children):
+    reported = [c for c in root.children if c.dep_ in ("ccomp", "xcomp")]
+    within = {t.i for c in reported for t in c.subtree}
+    # the values said inside what is reported (a comma splice, "schedule posts for 7am now, our
+    # analytics say earlier does better", reports nothing of its values)
+    if lemma in _REPORTING and reported and (not values or any(v.first in within for v in values)):
         if lemma in ("want", "hope", "expect") and first_person and lemma == "want":
             return REQUEST  # "I want to book a table for 2"
         if not first_person or lemma in ("hope", "worry", "doubt", "suggest"):
