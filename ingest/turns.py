@@ -328,7 +328,9 @@ class TurnRecorder:
         if self.queue is not None and jobs:
             self.queue.schedule(tenant_id, jobs)
 
-        extracted = [m for m in extracted if m.id not in ws.folded]
+        # Folded tasks are gone; an earlier turn's statement memory another turn made first
+        # is that turn's.
+        extracted = [m for m in extracted if m.id not in ws.folded and m.id not in ws.elsewhere]
         new_tasks = await tenant.list_tasks_by_id(
             [m.id for m in extracted if m.type is MemoryType.TASK]
             + [t.id for t in tasks.repeated]

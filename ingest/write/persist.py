@@ -57,6 +57,10 @@ class WriteSet:
     # New tasks another writer had created too, set by ``persist``: new id → the task that
     # absorbed it (the new one is gone; see ``graph.write_ops.dedupe_tasks``).
     folded: dict[str, str] = field(default_factory=dict)
+    # Memories of the write that another write had made first, set by ``persist`` (ids a
+    # write chooses itself: the statement memory of an earlier turn that two turns
+    # correcting it both make): left as that write made them, and indexed by it.
+    elsewhere: set[str] = field(default_factory=set)
     # Sees each statement's rows inside the transaction; raising gives the write up.
     check: Check | None = None
 
@@ -104,7 +108,9 @@ async def persist(writer: MemoryWriter, tenant_id: str, ws: WriteSet, at: float)
         raise
     outcome = written(steps, results)
     ws.superseded, ws.folded = outcome.superseded, outcome.folded
-    computed = _without(embedding, ws, set(ws.folded)) if ws.folded else embedding
+    ws.elsewhere = _made_elsewhere(ws.memories, outcome.created)
+    gone = set(ws.folded) | ws.elsewhere
+    computed = _without(embedding, ws, gone) if gone else embedding
     try:
         # The caller does not wait for the mark (``ingest/write/marks.py``): the memories are
         # searchable now, and an unwritten mark only makes the reconciler upsert them again.
@@ -119,6 +125,17 @@ async def persist(writer: MemoryWriter, tenant_id: str, ws: WriteSet, at: float)
         log.exception("indexing after a durable ingest write failed; the reconciler finishes it")
         return False
     return True
+
+
+def _made_elsewhere(memories: Sequence[Memory], created: frozenset[str]) -> set[str]:
+    """The memories of a committed write that the graph held before it (``memory_create``
+    leaves them as they are). When the write's own first memory is among them (a fresh id
+    no other write has), an earlier try of this very write committed before its caller
+    heard: the memories are its own, and still to index."""
+    if not memories:
+        return set()
+    held = {m.id for m in memories} - created
+    return set() if memories[0].id in held else held
 
 
 def _without(

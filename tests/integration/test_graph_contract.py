@@ -116,6 +116,33 @@ async def test_supersede_chain_lineage_and_as_of(graph: GraphStore, tenant_id: s
     assert await g.as_of(first.id, t0 - 10) is None
 
 
+async def test_creating_a_memory_the_tenant_holds_leaves_it_as_it_is(
+    graph: GraphStore, tenant_id: str, other_tenant_id: str
+) -> None:
+    # Ids a write chooses itself (an earlier turn's statement memory, which two turns
+    # correcting it both make) may be written by another write first, or by an earlier try
+    # of the same write: making it again must neither fail nor change it.
+    g = graph.tenant(tenant_id)
+    peter = await g.create_entity("Peter", EntityType.PERSON)
+    first = make(tenant_id, "Peter is a writer", entities=(peter.id,))
+    await g.create_memories([first])
+    second = await g.supersede(first.id, make(tenant_id, "Peter is an editor"), "fix")
+    again = first.model_copy(update={"content": "Peter is a painter"})
+    fresh = make(tenant_id, "The office cat is called Miso", entities=(peter.id,))
+    rows = await g.write_many([create_step([again, fresh], now())])
+    assert rows == [[{"memory_id": fresh.id}]]  # only the memory it made
+    kept = await g.get_memory(first.id)
+    assert (kept.content, kept.superseded_by) == ("Peter is a writer", second.id)
+    assert kept.entity_ids == (peter.id,)
+    assert (await g.get_memory(fresh.id)).entity_ids == (peter.id,)
+    assert (await g.memory_counts())[0] == 3
+    # Another tenant's id is still refused: it is not this tenant's to leave as it is.
+    with pytest.raises(Conflict):
+        await graph.tenant(other_tenant_id).create_memories(
+            [first.model_copy(update={"tenant_id": other_tenant_id, "entity_ids": ()})]
+        )
+
+
 async def test_superseding_a_non_current_memory_is_a_conflict(
     graph: GraphStore, tenant_id: str
 ) -> None:
