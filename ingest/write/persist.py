@@ -89,6 +89,15 @@ async def persist(writer: MemoryWriter, tenant_id: str, ws: WriteSet, at: float)
     upserted only after the graph has committed, so the order of durability is unchanged.
     Vectors the caller started earlier (``ws.vectors``) are used as they are.
     """
+    indexing = await commit(writer, tenant_id, ws, at)
+    return await indexing.run()
+
+
+async def commit(writer: MemoryWriter, tenant_id: str, ws: WriteSet, at: float) -> Indexing:
+    """Step one of ``persist``: the graph transaction (``ws`` learns what it superseded,
+    folded and found made already). Returns step two, the vector side, for the caller to run
+    once it has let the next writer of the same statements plan
+    (``ingest/write/ordering.py``); not run, the memories stay unindexed for the reconciler."""
     tenant = writer.graph.tenant(tenant_id)
     sync = writer.sync
     embedding = asyncio.ensure_future(_vectors(sync, ws))
@@ -111,20 +120,47 @@ async def persist(writer: MemoryWriter, tenant_id: str, ws: WriteSet, at: float)
     ws.elsewhere = _made_elsewhere(ws.memories, outcome.created)
     gone = set(ws.folded) | ws.elsewhere
     computed = _without(embedding, ws, gone) if gone else embedding
-    try:
-        # The caller does not wait for the mark (``ingest/write/marks.py``): the memories are
-        # searchable now, and an unwritten mark only makes the reconciler upsert them again.
-        await sync.show(
-            tenant_id,
-            new=ws.memories,
-            changes={i: {"superseded_at": at} for i in ws.superseded},
-            vectors=await computed,
-            mark="later",
-        )
-    except BackendError:
-        log.exception("indexing after a durable ingest write failed; the reconciler finishes it")
-        return False
-    return True
+    return Indexing(sync, tenant_id, ws, at, computed)
+
+
+class Indexing:
+    """Step two of ``persist``: the vector index shows a committed write (``IndexSync.show``:
+    new memories upserted, ``superseded_at`` merged into the replaced ones' points)."""
+
+    def __init__(
+        self,
+        sync: IndexSync,
+        tenant_id: str,
+        ws: WriteSet,
+        at: float,
+        vectors: Awaitable[list[list[float]]],
+    ) -> None:
+        self._sync = sync
+        self._tenant_id = tenant_id
+        self._ws = ws
+        self._at = at
+        self._vectors = vectors
+
+    async def run(self) -> bool:
+        """Whether the vector side finished (a failure leaves it to the reconciler)."""
+        ws = self._ws
+        try:
+            # The caller does not wait for the mark (``ingest/write/marks.py``): the memories
+            # are searchable now, and an unwritten mark only makes the reconciler upsert them
+            # again.
+            await self._sync.show(
+                self._tenant_id,
+                new=ws.memories,
+                changes={i: {"superseded_at": self._at} for i in ws.superseded},
+                vectors=await self._vectors,
+                mark="later",
+            )
+        except BackendError:
+            log.exception(
+                "indexing after a durable ingest write failed; the reconciler finishes it"
+            )
+            return False
+        return True
 
 
 def _made_elsewhere(memories: Sequence[Memory], created: frozenset[str]) -> set[str]:
