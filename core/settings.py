@@ -31,6 +31,12 @@ class GraphSettings(BaseModel):
     bolt_port: int | None = None  # embedded only; a free loopback port when unset
     http_port: int | None = None  # embedded only
     heap: str = "1g"  # embedded only: JVM -Xmx
+    # embedded only: buckets (record files) each type gets in a new database. Writers of one
+    # tenant at once insert into different pages then: with one bucket, every turn's new
+    # memories went to the last page of one file, and two commits that changed it in ways
+    # the engine cannot merge conflicted (docs/BENCHMARKS.md, issue 43). An existing
+    # database keeps the buckets it has.
+    type_buckets: int = Field(default=8, ge=1, le=64)
     startup_timeout: float = 90.0
     pool_size: int = 32
     # embedded only: when the engine's process exits, it is restarted after restart_backoff

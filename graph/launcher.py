@@ -230,6 +230,8 @@ class EmbeddedGraphEngine:
             "-Darcadedb.server.plugins=Bolt:com.arcadedb.bolt.BoltProtocolPlugin",
             "-Darcadedb.bolt.host=127.0.0.1",
             f"-Darcadedb.bolt.port={bolt_port}",
+            # Types made from now on (every type of a new database) get this many buckets.
+            f"-Darcadedb.typeDefaultBuckets={self.settings.type_buckets}",
             "-cp",
             str(wheel / "jars" / "*"),
             "com.arcadedb.server.ArcadeDBServer",

@@ -11,6 +11,8 @@ from core.types import LineageLink, Memory
 from graph.records import memory_from, memory_row
 from graph.scoped import Rows, Scoped, Step
 
+CREATE = "memory_create"
+
 
 def create_step(
     memories: Sequence[Memory],
@@ -21,7 +23,8 @@ def create_step(
     """The one statement that creates memories (``cypher/memory_create.cypher``), with each
     memory's extra graph properties (``extras``: memory id → properties; None values left
     out) and its entity links; it registers the tenant at ``at`` on its first write, and marks
-    the memories ``marks`` (earlier writes' ids) indexed."""
+    the memories ``marks`` (earlier writes' ids) indexed. A memory whose id the tenant holds
+    already is left as it is; the statement's rows name the memories it made."""
     extra = extras or {}
     rows = [
         {
@@ -33,7 +36,7 @@ def create_step(
         }
         for m in memories
     ]
-    return Step("memory_create", {"rows": rows, "at": at, "marks": list(marks)})
+    return Step(CREATE, {"rows": rows, "at": at, "marks": list(marks)})
 
 
 class _Unlinked(Exception):

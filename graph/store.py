@@ -59,6 +59,13 @@ RETRY_BUDGET = 20.0  # seconds
 # two supersedes of one memory at once).
 STALE_READ = "Neo.ClientError.Statement.EntityNotFound"
 STALE_READ_ATTEMPTS = 4
+# Two transactions that MERGE the same new node (a tenant's node on its first writes, a new
+# name's alias node) collide on its unique key at commit, and the loser's retry finds the
+# node. A turn can lose such races on several keys in turn (the tenant's node, then an
+# alias: two turns of the first writes of a tenant failed so, as ConflictErrors), so a
+# violation is retried up to this many times; a real one fails every time and raises
+# Conflict.
+CONSTRAINT_ATTEMPTS = 4
 # Data migrations, in order: cypher/system/migrate_<name>.cypher, each applied once.
 MIGRATIONS = (
     "pinned_key",
@@ -291,10 +298,10 @@ class GraphStore:
         """Run ``work`` in a write transaction, again after a transient error (a write
         conflict) with a short capped random wait; from the ``SERIALIZE_AFTER``-th retry on,
         the retries of ``key`` (the tenant) run one at a time. A constraint violation is
-        retried once: two transactions that MERGE the same new node (two first writes of a
-        tenant) collide on its unique key, and the loser's retry finds the node; a real
-        violation fails again and raises Conflict. A stale read (``STALE_READ``) is retried
-        too. Past ``RETRY_BUDGET`` seconds of retrying, the last error is raised."""
+        retried (``CONSTRAINT_ATTEMPTS``): two transactions that MERGE the same new node
+        collide on its unique key, and the loser's retry finds the node; a real violation
+        fails every time and raises Conflict. A stale read (``STALE_READ``) is retried too.
+        Past ``RETRY_BUDGET`` seconds of retrying, the last error is raised."""
         sent: list[str] = []
 
         async def attempt(tx: AsyncManagedTransaction) -> T:
@@ -324,7 +331,7 @@ class GraphStore:
                         return await self._transaction(attempt)
                 except ConstraintError as e:
                     violated += 1
-                    if violated == 2:
+                    if violated == CONSTRAINT_ATTEMPTS:
                         raise Conflict(f"constraint violated: {e.message}") from e
                     continue
                 except Neo4jError as e:

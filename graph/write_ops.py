@@ -20,6 +20,7 @@ from core.ingest_types import FactConflict, Job, TaskPriority
 from core.resolution_types import NewIdentity
 from core.types import Memory
 from graph.entities import alias_row
+from graph.memories import CREATE
 from graph.records import entity_row, job_row
 from graph.scoped import Check, Rows, Step
 
@@ -57,6 +58,9 @@ class Written:
     # New tasks another writer had created too: new id → the task that absorbed it (the new
     # one is gone; ``cypher/ingest_task_dedupe.cypher``).
     folded: dict[str, str]
+    # The memories the transaction made (``cypher/memory_create.cypher`` leaves one whose id
+    # the tenant holds already as it is).
+    created: frozenset[str] = frozenset()
 
 
 class DocumentMoved(Exception):
@@ -204,16 +208,21 @@ def document_claim_check(planned: int) -> Check:
 
 
 def written(steps: Sequence[Step], results: Sequence[Rows]) -> Written:
-    """What the supersede and task-dedupe steps among ``steps`` reported (their rows are
-    ``results``, in the same order)."""
+    """What the create, supersede and task-dedupe steps among ``steps`` reported (their rows
+    are ``results``, in the same order)."""
     linked: list[str] = []
     folded: dict[str, str] = {}
+    created: set[str] = set()
     for (name, _), rows in zip(steps, results, strict=True):
-        if name == SUPERSEDE:
+        if name == CREATE:
+            created.update(r["memory_id"] for r in rows)
+        elif name == SUPERSEDE:
             linked.extend(r["old_id"] for r in rows)
         elif name == TASK_DEDUPE:
             folded.update((r["id"], r["into"]) for r in rows)
-    return Written(superseded=list(dict.fromkeys(linked)), folded=folded)
+    return Written(
+        superseded=list(dict.fromkeys(linked)), folded=folded, created=frozenset(created)
+    )
 
 
 def _after_another(reason: str | None) -> str:

@@ -46,7 +46,7 @@ from ingest.jobs.queue import JobQueue
 from ingest.sessions import check_session_id, next_session
 from ingest.slots.analysis import statements as statements_of
 from ingest.tasks import plan_tasks, scan
-from ingest.write.persist import WriteSet, persist
+from ingest.write.persist import WriteSet, commit
 from ingest.write.planning import FactPlanner, fact_keys
 from ingest.write.slots import SlotPlanner, asserted, sentence_of
 from ingest.write.topics import topic_entities
@@ -243,7 +243,7 @@ class TurnRecorder:
         # against the one before it (one current value, one chain), an identical task is
         # one task. Turns stating other things do not wait for each other.
         stated = [*fact_keys(tenant_id, found), *(("task", tenant_id, c.key) for c in task_found)]
-        async with self.writer.statements.holding(stated):
+        async with self.writer.statements.holding(stated) as held:
             window = session.window if session is not None else ()
             mine = said if stating and self.settings.ingest.slots else []
             sentence_ids: dict[int, str] = {}  # sentence start -> its memory's id (rule facts)
@@ -323,12 +323,18 @@ class TurnRecorder:
                 }
             # Who the turn's names were taken to be is stored with the turn's session.
             ws.after.append(save_turn_session(session_id, saved, jobs, resolution.decisions))
-            indexed = await persist(self.writer, tenant_id, ws, at)
+            indexing = await commit(self.writer, tenant_id, ws, at)
+            # The graph has the turn: the next turn stating the same things may plan now,
+            # while this one's vector side runs (after the one before it, before the next).
+            await held.handover()
+            indexed = await indexing.run()
         self.resolver.introduced(tenant_id, resolution.created)
         if self.queue is not None and jobs:
             self.queue.schedule(tenant_id, jobs)
 
-        extracted = [m for m in extracted if m.id not in ws.folded]
+        # Folded tasks are gone; an earlier turn's statement memory another turn made first
+        # is that turn's.
+        extracted = [m for m in extracted if m.id not in ws.folded and m.id not in ws.elsewhere]
         new_tasks = await tenant.list_tasks_by_id(
             [m.id for m in extracted if m.type is MemoryType.TASK]
             + [t.id for t in tasks.repeated]

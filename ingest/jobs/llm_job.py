@@ -20,7 +20,7 @@ from ingest.extract.corrections import Action
 from ingest.extract.extraction import Candidate, candidates, subject_of
 from ingest.extract.rules import Extracted
 from ingest.jobs.llm import LLMExtractor, LLMItem
-from ingest.write.persist import WriteSet, persist
+from ingest.write.persist import WriteSet, commit
 from ingest.write.planning import FactPlanner, fact_keys
 from ingest.write.topics import topic_entities
 from ingest.write.writer import MemoryWriter
@@ -103,7 +103,7 @@ class LLMExtractJob:
         # Planned and written while no other write of this process changes the same facts
         # (a turn correcting one of them meanwhile would fork its chain).
         keys = [k for _, found in stated for k in fact_keys(tenant_id, found)]
-        async with self.writer.statements.holding(keys):
+        async with self.writer.statements.holding(keys) as held:
             ws = WriteSet()
             for item, found in stated:
                 for planned in await self.planner.plan(
@@ -122,4 +122,6 @@ class LLMExtractJob:
                     known.add(memory.content_hash)
                     self.planner.link(ws, memory, planned.plan, episode.created_at)
             if ws.memories:
-                await persist(self.writer, tenant_id, ws, episode.created_at)
+                indexing = await commit(self.writer, tenant_id, ws, episode.created_at)
+                await held.handover()  # the vector side in turn, while the next one plans
+                await indexing.run()

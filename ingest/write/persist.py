@@ -57,6 +57,10 @@ class WriteSet:
     # New tasks another writer had created too, set by ``persist``: new id → the task that
     # absorbed it (the new one is gone; see ``graph.write_ops.dedupe_tasks``).
     folded: dict[str, str] = field(default_factory=dict)
+    # Memories of the write that another write had made first, set by ``persist`` (ids a
+    # write chooses itself: the statement memory of an earlier turn that two turns
+    # correcting it both make): left as that write made them, and indexed by it.
+    elsewhere: set[str] = field(default_factory=set)
     # Sees each statement's rows inside the transaction; raising gives the write up.
     check: Check | None = None
 
@@ -85,6 +89,15 @@ async def persist(writer: MemoryWriter, tenant_id: str, ws: WriteSet, at: float)
     upserted only after the graph has committed, so the order of durability is unchanged.
     Vectors the caller started earlier (``ws.vectors``) are used as they are.
     """
+    indexing = await commit(writer, tenant_id, ws, at)
+    return await indexing.run()
+
+
+async def commit(writer: MemoryWriter, tenant_id: str, ws: WriteSet, at: float) -> Indexing:
+    """Step one of ``persist``: the graph transaction (``ws`` learns what it superseded,
+    folded and found made already). Returns step two, the vector side, for the caller to run
+    once it has let the next writer of the same statements plan
+    (``ingest/write/ordering.py``); not run, the memories stay unindexed for the reconciler."""
     tenant = writer.graph.tenant(tenant_id)
     sync = writer.sync
     embedding = asyncio.ensure_future(_vectors(sync, ws))
@@ -104,21 +117,61 @@ async def persist(writer: MemoryWriter, tenant_id: str, ws: WriteSet, at: float)
         raise
     outcome = written(steps, results)
     ws.superseded, ws.folded = outcome.superseded, outcome.folded
-    computed = _without(embedding, ws, set(ws.folded)) if ws.folded else embedding
-    try:
-        # The caller does not wait for the mark (``ingest/write/marks.py``): the memories are
-        # searchable now, and an unwritten mark only makes the reconciler upsert them again.
-        await sync.show(
-            tenant_id,
-            new=ws.memories,
-            changes={i: {"superseded_at": at} for i in ws.superseded},
-            vectors=await computed,
-            mark="later",
-        )
-    except BackendError:
-        log.exception("indexing after a durable ingest write failed; the reconciler finishes it")
-        return False
-    return True
+    ws.elsewhere = _made_elsewhere(ws.memories, outcome.created)
+    gone = set(ws.folded) | ws.elsewhere
+    computed = _without(embedding, ws, gone) if gone else embedding
+    return Indexing(sync, tenant_id, ws, at, computed)
+
+
+class Indexing:
+    """Step two of ``persist``: the vector index shows a committed write (``IndexSync.show``:
+    new memories upserted, ``superseded_at`` merged into the replaced ones' points)."""
+
+    def __init__(
+        self,
+        sync: IndexSync,
+        tenant_id: str,
+        ws: WriteSet,
+        at: float,
+        vectors: Awaitable[list[list[float]]],
+    ) -> None:
+        self._sync = sync
+        self._tenant_id = tenant_id
+        self._ws = ws
+        self._at = at
+        self._vectors = vectors
+
+    async def run(self) -> bool:
+        """Whether the vector side finished (a failure leaves it to the reconciler)."""
+        ws = self._ws
+        try:
+            # The caller does not wait for the mark (``ingest/write/marks.py``): the memories
+            # are searchable now, and an unwritten mark only makes the reconciler upsert them
+            # again.
+            await self._sync.show(
+                self._tenant_id,
+                new=ws.memories,
+                changes={i: {"superseded_at": self._at} for i in ws.superseded},
+                vectors=await self._vectors,
+                mark="later",
+            )
+        except BackendError:
+            log.exception(
+                "indexing after a durable ingest write failed; the reconciler finishes it"
+            )
+            return False
+        return True
+
+
+def _made_elsewhere(memories: Sequence[Memory], created: frozenset[str]) -> set[str]:
+    """The memories of a committed write that the graph held before it (``memory_create``
+    leaves them as they are). When the write's own first memory is among them (a fresh id
+    no other write has), an earlier try of this very write committed before its caller
+    heard: the memories are its own, and still to index."""
+    if not memories:
+        return set()
+    held = {m.id for m in memories} - created
+    return set() if memories[0].id in held else held
 
 
 def _without(

@@ -17,12 +17,12 @@ from core.clock import now, to_epoch
 from core.disk_scan import Needles
 from core.errors import BackendError, InvalidInput, NotFound
 from core.ids import check_ids, new_id
-from core.locks import StripedLocks
 from core.settings import LimitSettings
 from core.text import content_hash
 from core.types import DiskCheck, EraseReport, Memory, MemoryType, NewMemory, default_decay
 from core.validation import check_batch, check_content, check_project_id
 from graph.store import GraphStore
+from ingest.write.ordering import StatementLocks
 from ingest.write.sync import IndexSync
 from retrieval.embedding.embedder import Embedder
 from retrieval.vector_index import VectorIndex
@@ -50,7 +50,7 @@ class MemoryWriter:
         # Held by ingest writes from reading what they change to writing it, per statement
         # (a fact's subject and predicate, a task, a document path), so writes of this
         # process that change the same thing take turns (turns, LLM jobs, documents).
-        self.statements = StripedLocks()
+        self.statements = StatementLocks()
 
     def build(
         self, tenant_id: str, item: NewMemory, at: float | None = None, memory_id: str | None = None

@@ -43,6 +43,18 @@ def test_the_engine_heap_is_sized_once(settings: Settings, embedded_graph: Graph
     assert f'"-Xmx{settings.graph.heap}"' in args
 
 
+def test_a_new_database_gives_each_type_several_buckets(
+    settings: Settings, embedded_graph: GraphRuntime
+) -> None:
+    # Concurrent turns of one tenant insert memories into different pages (issue 43, item 3):
+    # the engine made the buckets, one file each.
+    files = (settings.graph_dir.resolve() / "databases" / settings.graph.database).iterdir()
+    buckets = {f.name.split(".")[0] for f in files if f.name.endswith(".bucket")}
+    for label in ("Memory", "Entity", "Alias", "Session"):
+        assert {f"{label}_{i}" for i in range(settings.graph.type_buckets)} <= buckets
+    assert settings.graph.type_buckets > 1
+
+
 def test_no_attach_without_a_running_engine(tmp_path: Path) -> None:
     assert attach_info(tmp_path) is None
 

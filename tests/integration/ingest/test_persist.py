@@ -1,0 +1,74 @@
+"""The ingest transaction (``ingest/write/persist.py``) on the real engines, when a memory it
+makes is already there: made first by another write (an earlier turn's statement memory,
+which two turns correcting it at once both make), or by an earlier try of the same write
+whose commit its caller never heard of (issue 43, item 3: such a turn failed with a
+ConflictError, outside recordTurn's result union)."""
+
+from __future__ import annotations
+
+import pytest
+
+from api.brain import Brain
+from core.clock import NEVER, now
+from core.statements import statement_id
+from core.types import Memory, MemoryType, NewMemory
+from graph.write_ops import SupersedeLink
+from ingest.write.persist import WriteSet, persist
+
+pytestmark = pytest.mark.integration
+
+
+def _memory(brain: Brain, tenant_id: str, content: str, memory_id: str | None = None) -> Memory:
+    item = NewMemory(content=content, type=MemoryType.FACT, session_id="s1")
+    return brain.writer.build(tenant_id, item, memory_id=memory_id)
+
+
+async def test_a_statement_memory_another_turn_made_first_is_linked_not_made_again(
+    brain: Brain, tenant_id: str
+) -> None:
+    said = _memory(brain, tenant_id, "The deploy target is staging.")
+    await persist(brain.writer, tenant_id, WriteSet(memories=[said]), now())
+    # Two later turns each plan to make the statement memory of that sentence (its id is
+    # derived from the turn) and to supersede it; the first commits.
+    own = statement_id(said.id, 0)
+    statement = _memory(brain, tenant_id, "The deploy target is staging.", memory_id=own)
+    first = _memory(brain, tenant_id, "The deploy target is production.")
+    await persist(
+        brain.writer,
+        tenant_id,
+        WriteSet(memories=[first, statement], pairs=[SupersedeLink(own, first.id, "changed")]),
+        now(),
+    )
+    second = _memory(brain, tenant_id, "The deploy target is AWS.")
+    ws = WriteSet(memories=[second, statement], pairs=[SupersedeLink(own, second.id, "changed")])
+    assert await persist(brain.writer, tenant_id, ws, now())
+    assert ws.elsewhere == {own}
+    assert [m.id for m in ws.memories] == [second.id]  # what this write indexed
+    g = brain.graph.tenant(tenant_id)
+    chain = await g.chain(own)
+    assert [link.memory.id for link in chain] == [own, first.id, second.id]  # one chain
+    assert ws.superseded == [first.id]  # the end of the chain when it committed
+    # The statement memory's point still says it was superseded: it was not upserted again
+    # with the write's stale copy.
+    points = await brain.index.retrieve(tenant_id, [own])
+    assert points[own]["superseded_at"] != NEVER
+    await brain.writer.sync.marks.flush()
+    assert await g.memory_counts() == (4, 0)
+
+
+async def test_a_write_run_again_after_its_commit_went_unheard_changes_nothing(
+    brain: Brain, tenant_id: str
+) -> None:
+    old = _memory(brain, tenant_id, "The office cat is called Miso.")
+    await persist(brain.writer, tenant_id, WriteSet(memories=[old]), now())
+    new = _memory(brain, tenant_id, "The office cat is called Tofu.")
+    at = now()
+    for _ in range(2):  # the second time as the store's retry after a lost reply would
+        ws = WriteSet(memories=[new], pairs=[SupersedeLink(old.id, new.id, "renamed")])
+        assert await persist(brain.writer, tenant_id, ws, at)
+        assert ws.elsewhere == set() and [m.id for m in ws.memories] == [new.id]
+    g = brain.graph.tenant(tenant_id)
+    assert [link.memory.id for link in await g.chain(old.id)] == [old.id, new.id]
+    assert new.id in await brain.index.retrieve(tenant_id, [new.id])
+    await brain.writer.sync.marks.flush()
+    assert await g.memory_counts() == (2, 0)  # both indexed, neither twice
