@@ -210,6 +210,22 @@ _QUESTION_FAMILIES: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = (
     ),  # fmt: skip
     (re.compile(r"\bwhere\b", re.I), frozenset({"thing"})),
 )
+_WH = re.compile(r"\b(?:who|whom|whose|what|which|when|where|how)\b", re.I)
+
+
+def _asked(query: str) -> frozenset[str] | None:
+    """The families of value the question asks for, from its question word: the first one
+    ("Which airline should you check first when booking?" asks for a thing, not a time)."""
+    wh = _WH.search(query)
+    if wh is None:
+        return None
+    rest = query[wh.start() :]
+    return next(
+        (f for pattern, f in _QUESTION_FAMILIES if (m := pattern.search(rest)) and m.start() == 0),
+        None,
+    )
+
+
 _TOKEN = re.compile(r"[A-Za-z][\w'&.-]*|\d[\d,.:]*")
 _QUESTION_WORDS = words(
     """who whom whose what which when where why how is are was were do does did can could
@@ -248,7 +264,7 @@ class Focus:
             stem(part) for t in tokens for part in t.lower().removesuffix("'s").split("-")
         }
         content -= {stem(w) for w in _QUESTION_WORDS}
-        families = next((f for pattern, f in _QUESTION_FAMILIES if pattern.search(query)), None)
+        families = _asked(query)
         return Focus(frozenset(w for w in content if len(w) > 2), names, families, query.lower())
 
     def names_in(self, said: str) -> bool:
@@ -281,7 +297,14 @@ class Focus:
             *(v.norm for v in statement.values if v.kind == WORD),
         ]
         mine = {stem(w) for token in said_words for w in token.split()}
-        if not matching(mine, self.words) - {stem(w) for w in GENERIC}:
+        if not matching(mine, self.words) - {stem(w) for w in GENERIC} and not (
+            # or it names what a question for an amount or a time names, in its own sentence:
+            # "the Pour-Over Set retails at £38" for "How much does the Pour-Over Set cost?"
+            self.names
+            and self.families is not None
+            and "thing" not in self.families
+            and self.names_in(statement.text)
+        ):
             return False
         if not self.answers(statement):
             return False

@@ -333,7 +333,7 @@ def unit_of(value: Value) -> str:
     if value.kind == TIME:
         return "time"
     word = re.sub(r"^[\d,.\s]+(?:st|nd|rd|th)?[kK]?\s*", "", value.text).lower()
-    return word.rstrip("s")
+    return word.rstrip(".,;:!?").rstrip("s")
 
 
 _NAMESPACE = uuid.UUID("7d0c9f5e-3b1a-4c38-9a51-2f0d6c1e8b42")

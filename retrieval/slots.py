@@ -32,6 +32,7 @@ from core.statements import (
     Statement,
     Value,
     statement_id,
+    unit_of,
 )
 from core.types import Hit, LineageLink, Memory, MemoryType
 from graph.tenant import TenantGraph
@@ -234,14 +235,23 @@ def _passing_mentions(hits: list[Hit], stale: list[tuple[str, set[str], set[str]
         index = next((i for i, h in enumerate(out) if h.memory.id == head_id), None)
         if index is None:
             continue
-        for i in range(index):
-            m = out[i].memory
+        gone, kept = old - now, now - old  # what the chain no longer holds, and what it does
+        until = out[index].memory.valid_from
+
+        def passing(m: Memory, gone: set[str] = gone, kept: set[str] = kept) -> bool:
             held = _norms(m)
-            if held & old and not held & now and m.earlier_until is None:
+            return bool(held & gone) and not held & kept and m.earlier_until is None
+
+        for i in range(index):
+            if passing(out[i].memory):
                 hit = out.pop(i)
                 index -= 1
-                out.insert(index + 1, _earlier(hit, out[index].memory.valid_from))
+                out.insert(index + 1, _earlier(hit, until))
                 break
+        for i in range(index + 1, len(out)):  # below it: labelled where it is, when it
+            m = out[i].memory  # repeats most of what was replaced (an echo of the old value)
+            if passing(m) and m.valid_from < until and len(_norms(m) & gone) * 2 > len(gone):
+                out[i] = _earlier(out[i], until)
     return out
 
 
@@ -281,10 +291,9 @@ def _by_question(
     subjects = [frozenset(stem(w) for w in s.subject) for ss in said.values() for s in ss]
     named = {h.memory.session_id for h in hits if focus.names_in(h.memory.indexed_text)}
     relevant: dict[str, list[Statement]] = {}
+    earlier: dict[str, list[Statement]] = {}  # the same, of hits a chain marked earlier already
     for h in hits:
         m = h.memory
-        if m.earlier_until is not None:
-            continue
         by_session = m.session_id is not None and m.session_id in named
         found = [
             s
@@ -292,7 +301,7 @@ def _by_question(
             if focus.relevant(s, m.indexed_text, subjects, names_ok=by_session)
         ]
         if found:
-            relevant[m.id] = found
+            (relevant if m.earlier_until is None else earlier)[m.id] = found
     if len(relevant) < 2:
         return hits
     newest = sorted(
@@ -323,7 +332,11 @@ def _by_question(
         def agrees(values: list[Value], current: list[Value]) -> bool:
             return any(v.same(n) or n.text.lower() in text for v in values for n in current)
 
-        shared = [f for f in mine if f in now]
+        for f in mine:  # an amount is another value of what counts the same: £38 for £44,
+            if f == "amount":  # not "55%" or "200 a month"
+                units = {unit_of(n) for n in now.get(f, [])}
+                mine[f] = [v for v in mine[f] if unit_of(v) in units]
+        shared = [f for f in mine if f in now and mine[f]]
         if focus.families is None:  # most of its values are not the current ones
             every = [n for f in now for n in now[f]]
             values = [v for f in shared for v in mine[f]]
@@ -356,13 +369,23 @@ def _by_question(
     # The replaced values said in passing by hits the question's words did not find (an
     # assistant's "Got it: 14 Harbour Lane, ..."): after the current value too.
     current = [n for values in now.values() for n in values]
-    replaced = {
-        v.text.lower()
-        for h in moved
-        for s in relevant[h.memory.id]
+    old = [
+        v for h in moved for s in relevant[h.memory.id] for v in focus.answers(s) if v.family in now
+    ]
+    # of a version a chain replaced, the values the current one gives another of the same kind
+    # ("writer" for "editor"; not "WOBS" of "a writer at WOBS", which it does not say again)
+    old += [
+        v
+        for statements in earlier.values()
+        for s in statements
         for v in focus.answers(s)
-        if v.family in now and _distinctive(v) and not any(v.same(n) for n in current)
+        if any(n.kind == v.kind and not n.same(v) for n in current)
+    ]
+    replaced = {
+        v.text.lower() for v in old if _distinctive(v) and not any(v.same(n) for n in current)
     }
+    # what only the current value says ("Bristol BS1" is in both addresses)
+    current = [n for n in current if not any(n.same(v) for v in old)]
     for h in hits:
         if h.memory.id in relevant or h.memory.earlier_until is not None or not replaced:
             continue

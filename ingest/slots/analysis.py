@@ -87,6 +87,8 @@ _CONDITIONS = words("if unless whether suppose supposing assuming provided")
 _HEDGED_MODALS = words("might may could would should must shall")
 _COPULAS = frozenset({"be", "become", "remain", "stay"})
 _PLACE_PREPS = frozenset({"on", "at", "in", "with", "through", "via", "under", "over"})
+# "as a result", "as a team": an "as" phrase that is no role
+_NO_ROLE = frozenset({"result", "team", "usual", "example", "part", "reminder", "way", "well"})
 
 
 def statements(doc: Any, text: str | None = None) -> list[Statement]:
@@ -290,6 +292,16 @@ def _complements(
                     spans += [_phrase(p, inside) for p in _objects(prep)]
                 elif prep.dep_ == "prep" and prep.lower_ == "from":
                     negated.update(t.i for p in _objects(prep) for t in p.subtree)
+        # the role a verb gives its subject: "joining *as the senior designer*" (with an
+        # object, the role is the object's: "we use Notion as our wiki", and Notion the value)
+        objects = any(c.dep_ in ("dobj", "obj") for c in verb.children)
+        for prep in verb.children:
+            if prep.dep_ == "prep" and prep.lower_ == "as" and not objects:
+                spans += [
+                    _phrase(p, inside)
+                    for p in _objects(prep)
+                    if p.pos_ in ("NOUN", "PROPN") and p.lemma_.lower() not in _NO_ROLE
+                ]
         copular = lemma in _COPULAS or verb.pos_ == "AUX" and verb.dep_ == "ROOT"
         if copular:
             attrs = [c for c in verb.children if c.dep_ in ("attr", "acomp", "oprd")]

@@ -153,6 +153,30 @@ def test_a_question_asks_for_a_kind_of_value_about_what_it_names(nlp: Any) -> No
     assert staging.relevant(said(nlp, moved), moved, subjects)
 
 
+def test_a_question_asks_for_the_kind_its_question_word_asks(nlp: Any) -> None:
+    # the question word that opens it, not a "when" further on
+    assert (
+        Focus.of("Which airline should you check first when booking my flights?").families is None
+    )
+    assert Focus.of("When is the call?").families == frozenset({"time", "date"})
+    assert Focus.of("Remind me, what's the price of the set?").families == frozenset({"amount"})
+    # a question for an amount is answered by a sentence that names what it names, in any words
+    price = Focus.of("How much does the Ceramic Pour-Over Set cost?")
+    text = "Noted, the Ceramic Pour-Over Set retails at £38 with roughly 55% margin."
+    assert price.relevant(said(nlp, text), text)
+    other = "Noted, the Bamboo Tray retails at £12."
+    assert not price.relevant(said(nlp, other), other)
+
+
+def test_the_role_a_verb_gives_is_a_value(nlp: Any) -> None:
+    joining = said(nlp, "Oh, correction: she's joining as the senior designer.")
+    assert [v.text for v in joining.values] == ["senior designer"]
+    # with an object, the object is the value and the role stays in the frame
+    wiki = said(nlp, "We use Notion as our wiki.")
+    assert [v.text for v in wiki.values] == ["Notion"] and "wiki" in wiki.frame
+    assert not said(nlp, "As a result, we shipped late.").values
+
+
 def test_amounts_without_a_parse_keep_their_unit() -> None:
     found = amounts("approve under £1,500, within 5 working days, by 8am, under 80% human")
     assert [(v.text, unit_of(v)) for v in found] == [
