@@ -220,10 +220,13 @@ def _asked(query: str) -> frozenset[str] | None:
     if wh is None:
         return None
     rest = query[wh.start() :]
-    return next(
+    opening = next(
         (f for pattern, f in _QUESTION_FAMILIES if (m := pattern.search(rest)) and m.start() == 0),
         None,
     )
+    if opening is None and re.search(r"\bwhere\b", rest[wh.end() - wh.start() :], re.I):
+        return frozenset({"thing"})  # "What is the city where you are leaving from?"
+    return opening
 
 
 _TOKEN = re.compile(r"[A-Za-z][\w'&.-]*|\d[\d,.:]*")

@@ -333,9 +333,8 @@ def _by_question(
             return any(v.same(n) or n.text.lower() in text for v in values for n in current)
 
         for f in mine:  # an amount is another value of what counts the same: £38 for £44,
-            if f == "amount":  # not "55%" or "200 a month"
-                units = {unit_of(n) for n in now.get(f, [])}
-                mine[f] = [v for v in mine[f] if unit_of(v) in units]
+            if f == "amount":  # not "55%"
+                mine[f] = [v for v in mine[f] if any(_comparable(v, n) for n in now.get(f, []))]
         shared = [f for f in mine if f in now and mine[f]]
         if focus.families is None:  # most of its values are not the current ones
             every = [n for f in now for n in now[f]]
@@ -409,6 +408,15 @@ def _by_question(
     at = next(i for i, h in enumerate(out) if holds(h))
     out[at + 1 : at + 1] = above
     return _lead(out, at) if as_of else out
+
+
+def _comparable(a: Value, b: Value) -> bool:
+    """Whether two amounts count the same thing: the same unit, or one without a unit unless
+    the other is money or a share ("4 people" and "2"; not "200" and "£44")."""
+    ua, ub = unit_of(a), unit_of(b)
+    if ua and ub:
+        return ua == ub
+    return (ua or ub) not in ("£", "$", "€", "¥", "%")
 
 
 def _distinctive(v: Value) -> bool:

@@ -24,6 +24,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from core.slots import GENERIC
 from core.statements import (
     ASSERT,
     CONDITIONAL,
@@ -102,7 +103,42 @@ def statements(doc: Any, text: str | None = None) -> list[Statement]:
         for clause, head in _clauses(tokens):
             a, b = clause[0].idx, clause[-1].idx + len(clause[-1].text)
             out.append(_statement(doc, clause, text[a:b], a, b, head))
-    return _alternatives(doc, out)
+    return _alternatives(doc, _carried(doc, out))
+
+
+def _carried(doc: Any, said: list[Statement]) -> list[Statement]:
+    """A statement whose subject is a pronoun and that names nothing else it is about takes
+    what the sentence before it was about: "the guest wifi password you have is wrong. it's
+    tidepool2025" is about the guest wifi password (and corrects it, as the sentence before
+    says); "I had Akiko wrong. She works out of the Singapore office" is about Akiko."""
+    out = list(said)
+    for i in range(1, len(out)):
+        s, before = out[i], said[i - 1]
+        if not s.values or s.mood not in (ASSERT, REQUEST):
+            continue
+        pronoun = _pronoun_subject(doc, s)
+        if pronoun in ("it", "this", "that") and before.subject and not s.words - GENERIC:
+            fix = before.correction and not before.values  # "... is wrong. it's X"
+            out[i] = replace(
+                s,
+                frame=(*before.subject, *s.frame),
+                subject=before.subject,
+                words=s.words | set(before.subject),
+                correction=s.correction or fix,
+                change=s.change or fix,
+            )
+        elif pronoun in ("he", "she", "they") and not s.named:
+            name = next((v for v in [*before.named, *before.values] if v.kind == NAME), None)
+            if name is not None:
+                out[i] = replace(s, subject=(*s.subject, *name.norm.split()))
+    return out
+
+
+def _pronoun_subject(doc: Any, s: Statement) -> str | None:
+    """The pronoun that is ``s``'s first subject, if it is one ("it's X, they changed it")."""
+    tokens = tokens_in(doc, s.start, s.end)
+    subject = next((t for t in tokens if t.dep_ in ("nsubj", "nsubjpass")), None)
+    return subject.lower_ if subject is not None and subject.pos_ == "PRON" else None
 
 
 def _alternatives(doc: Any, said: list[Statement]) -> list[Statement]:

@@ -177,6 +177,23 @@ def test_the_role_a_verb_gives_is_a_value(nlp: Any) -> None:
     assert not said(nlp, "As a result, we shipped late.").values
 
 
+def test_a_pronoun_subject_is_about_what_the_sentence_before_was(nlp: Any) -> None:
+    wrong, fixed, *_ = statements(
+        nlp("hey the guest wifi password you have is wrong. it's tidepool2025, they changed it")
+    )
+    assert fixed.subject == wrong.subject == ("guest", "wifi", "password")
+    assert fixed.correction  # the sentence before says the value held is wrong
+    old = said(nlp, "The guest wifi is called Harbour-Guest and the password is tidepool2024.")
+    assert same_slot(fixed, old) is not None
+    _, akiko = statements(
+        nlp("Turns out I had Akiko wrong. She works out of the Singapore office.")
+    )
+    assert "akiko" in akiko.subject
+    # a pronoun after a sentence about something else names no subject of its own
+    _, great = statements(nlp("Our CRM is HubSpot. It is great."))
+    assert not great.values and great.subject == ()
+
+
 def test_amounts_without_a_parse_keep_their_unit() -> None:
     found = amounts("approve under £1,500, within 5 working days, by 8am, under 80% human")
     assert [(v.text, unit_of(v)) for v in found] == [
