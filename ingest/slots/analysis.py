@@ -116,6 +116,8 @@ def _carried(doc: Any, said: list[Statement]) -> list[Statement]:
         s, before = out[i], said[i - 1]
         if not s.values or s.mood not in (ASSERT, REQUEST):
             continue
+        if before.correction and not before.values and not before.frame and not s.correction:
+            s = out[i] = replace(s, correction=True, change=True)  # "Scratch that. Let's do X"
         pronoun = _pronoun_subject(doc, s)
         if pronoun in ("it", "this", "that") and before.subject and not s.words - GENERIC:
             fix = before.correction and not before.values  # "... is wrong. it's X"
@@ -196,6 +198,10 @@ def _clauses(tokens: list[Token]) -> list[tuple[list[Token], Token | None]]:
     def subject_of(t: Token) -> Token | None:
         return next((c for c in t.children if c.dep_ in ("nsubj", "nsubjpass") and c.i < t.i), None)
 
+    spliced = _comma_splice(tokens, inside, subject_of)
+    if spliced is not None:
+        return spliced
+
     heads = [
         t
         for t in tokens
@@ -222,6 +228,36 @@ def _clauses(tokens: list[Token]) -> list[tuple[list[Token], Token | None]]:
         if part:
             out.append((part, h))
     return out
+
+
+def _comma_splice(
+    tokens: list[Token], inside: set[int], subject_of: Any
+) -> list[tuple[list[Token], Token | None]] | None:
+    """Two clauses joined by a comma alone, which the parser hangs one on the other ("Let's do
+    Hotel du Vin instead, the other place is too far"): a clause before the main one, with no
+    word saying how it depends on it ("if", "because", "when"), said by its speaker (a
+    pronoun subject or none), and a comma between."""
+    root = next((t for t in tokens if t.dep_ == "ROOT"), None)
+    subject = subject_of(root) if root is not None else None
+    if root is None or subject is None or subject.i not in inside:
+        return None
+    begins = min(t.i for t in subject.subtree if t.i in inside)
+    for clause in root.children:
+        if clause.dep_ not in ("advcl", "ccomp") or clause.i > begins or clause.pos_ != "VERB":
+            continue
+        if any(c.dep_ in ("mark", "advmod") and c.i < clause.i for c in clause.children):
+            continue  # "if we ..., ", "when it ..., "
+        own = subject_of(clause)
+        if own is not None and own.pos_ != "PRON":
+            continue  # "My son Leo goes to Greenfield, pickup is at 3:15": still about Leo
+        ends = max(t.i for t in clause.subtree)
+        if ends + 2 == begins and tokens[0].doc[ends + 1].text == ",":
+            first = [t for t in tokens if t.i <= ends]
+            second = [t for t in tokens if t.i >= begins]
+            while second and second[-1].is_punct:
+                second.pop()
+            return [(first, clause), (second, root)]
+    return None
 
 
 def _statement(

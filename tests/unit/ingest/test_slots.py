@@ -194,6 +194,21 @@ def test_a_pronoun_subject_is_about_what_the_sentence_before_was(nlp: Any) -> No
     assert not great.values and great.subject == ()
 
 
+def test_clauses_joined_by_a_comma_alone_are_a_statement_each(nlp: Any) -> None:
+    scratch, venue, reason = statements(
+        nlp("Scratch that. Let's do Hotel du Vin in Brighton instead, the other place is too far.")
+    )
+    assert [v.text for v in venue.values] == ["Hotel du Vin", "Brighton"]
+    assert venue.correction  # "Scratch that." says what the next sentence does
+    assert not reason.values and not scratch.values
+    # a first clause about someone keeps the one after it: it is still about them
+    (leo,) = statements(nlp("My son Leo goes to Greenfield Primary, pickup is at 3:15 every day."))
+    assert "son" in leo.frame
+    # a clause that says how it depends on the other stays with it
+    (rain,) = statements(nlp("When it rains, we close the terrace."))
+    assert rain.text.startswith("When")
+
+
 def test_amounts_without_a_parse_keep_their_unit() -> None:
     found = amounts("approve under £1,500, within 5 working days, by 8am, under 80% human")
     assert [(v.text, unit_of(v)) for v in found] == [
