@@ -282,6 +282,7 @@ def _statement(
             )  # fmt: skip
             taken.update(range(a, b + 1))
     found += _after_not(doc, tokens, taken)
+    found += _fragment_value(doc, tokens, root, taken, bool(negated_at) or _has_not(tokens))
     found.sort(key=lambda v: v.first)
     negated_at |= {v.first for v in found if _said_not(doc, v, first)}
     if root is not None and _negative(
@@ -402,7 +403,8 @@ def _complements(
             if target.i < tok.i and nxt is not None and nxt.i in inside and not nxt.is_punct:
                 target = nxt  # "it's 4 now, not 3": the word after "not"
             if target.pos_ in ("NUM", "PROPN", "NOUN", "ADJ") and target.i > tok.i - 1:
-                negated.update(t.i for t in target.subtree if t.i in inside)
+                # what follows "not" ("4, not 3": the parser may hang the 4 on the 3)
+                negated.update(t.i for t in target.subtree if t.i in inside and t.i > tok.i)
         if tok.lower_ in ("instead", "rather") and tok.i + 2 < len(doc):
             after = doc[tok.i + 1]
             if after.lower_ in ("of", "than"):
@@ -438,6 +440,34 @@ def _after_not(doc: Any, tokens: list[Token], taken: set[int]) -> list[Value]:
         )
         taken.update(range(a, b + 1))
     return out
+
+
+_NAME_PARTS = frozenset({"compound", "amod", "nummod"})
+
+
+def _has_not(tokens: list[Token]) -> bool:
+    return any(t.lower_ in ("not", "n't") for t in tokens)
+
+
+def _fragment_value(
+    doc: Any, tokens: list[Token], root: Token | None, taken: set[int], contrasted: bool
+) -> list[Value]:
+    """A sentence without a verb that sets a noun against another ("Brightpath, not
+    Brightwater"): the noun it puts forward is a value, as a recognised name would be."""
+    if root is None or not contrasted or root.i in taken or root.pos_ not in ("PROPN", "NOUN"):
+        return []
+    if any(t.pos_ in ("VERB", "AUX") for t in tokens):
+        return []
+    inside = {t.i for t in tokens}
+    a = b = root.i  # the noun with the words before it that make its name ("Acme Corp")
+    while a - 1 in inside and doc[a - 1].head.i == root.i and doc[a - 1].dep_ in _NAME_PARTS:
+        a -= 1
+    if any(i in taken for i in range(a, b + 1)):
+        return []
+    span = doc[a : b + 1]
+    kind = NAME if span.text[:1].isupper() else WORD
+    taken.update(range(a, b + 1))
+    return [Value(span.text, kind, normal(span.text, kind), span.start_char, span.end_char, a, b)]
 
 
 def _said_not(doc: Any, value: Value, first: int) -> bool:

@@ -209,6 +209,15 @@ def test_clauses_joined_by_a_comma_alone_are_a_statement_each(nlp: Any) -> None:
     assert rain.text.startswith("When")
 
 
+def test_a_name_set_against_another_is_the_value(nlp: Any) -> None:
+    # "X, not Y" with no verb: X is the value, Y the value said not to be so
+    brightpath = said(nlp, "Brightpath, not Brightwater.")
+    assert [v.text for v in brightpath.values] == ["Brightpath"]
+    assert [v.text for v in brightpath.negated] == ["Brightwater"]
+    four = said(nlp, "4, not 3.")  # the parser hangs the 4 on the 3: only the 3 is not so
+    assert [v.text for v in four.values] == ["4"] and [v.text for v in four.negated] == ["3"]
+
+
 def test_amounts_without_a_parse_keep_their_unit() -> None:
     found = amounts("approve under £1,500, within 5 working days, by 8am, under 80% human")
     assert [(v.text, unit_of(v)) for v in found] == [
