@@ -78,7 +78,7 @@ _STOP = words(
 )
 _REPORTING = words(
     """think believe feel suggest say reckon argue propose claim recommend mention tell
-    guess suspect hope want expect insist assume doubt worry"""
+    guess suspect hope want expect insist assume doubt worry hear read gather"""
 )
 _PLANNING = words("plan intend consider aim hope expect want mean try")
 _CHECKING = words("check confirm tell remind verify see know find look ask wonder remember")
@@ -712,8 +712,10 @@ def _mood(
     if lemma in _REPORTING and reported and (not values or any(v.first in within for v in values)):
         if lemma in ("want", "hope", "expect") and first_person and lemma == "want":
             return REQUEST  # "I want to book a table for 2"
-        if not first_person or lemma in ("hope", "worry", "doubt", "suggest"):
-            return REPORTED if not first_person else PLAN
+        if not first_person or lemma in ("hear", "read", "gather"):
+            return REPORTED  # someone's view; "I heard the office is in Leeds": hearsay
+        if lemma in ("hope", "worry", "doubt", "suggest"):
+            return PLAN
     if "according" in words or "says" in words and not first_person:
         return REPORTED
     modals = [c.lower_ for c in root.children if c.dep_ == "aux" and c.tag_ == "MD"]
@@ -742,7 +744,12 @@ def _mood(
         if back_in or words & _PAST_MARKERS or any(v.kind == "date" and v.norm[:2] in ("19", "20")
                                         for v in values):  # fmt: skip
             return HISTORY
-        if lemma not in _COPULAS and lemma not in ("mean",):
+        # "(I) noted the database is now X": what was done is to take a present fact down
+        now_said = any(
+            c.dep_ == "ccomp" and c.tag_ in ("VBZ", "VBP") and c.lemma_.lower() in _COPULAS
+            for c in root.children
+        )
+        if lemma not in _COPULAS and lemma not in ("mean",) and not now_said:
             return EVENT  # "we went to the beach": it happened, it replaces nothing
     negative = any(c.dep_ == "neg" for c in root.children) or "longer" in words
     if negative and not values:

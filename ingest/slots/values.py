@@ -51,7 +51,9 @@ _ENT_KINDS = {
     "LAW": NAME,
 }
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.[\w.-]+")
-_URL = re.compile(r"(?:https?://|www\.)\S+|\b[\w-]+\.(?:com|org|net|io|dev|app|co|ai)\b\S*")
+_URL = re.compile(r"(?:https?://|www\.)\S+|[\w-]{2,}(?:\.[\w-]{2,})*\.[a-z]{2,6}(?:/\S*)?")
+# a code with dots ("db.r6g.2xlarge", "v2.4.1"): letters and digits, before it is read as a URL
+_DOTTED_CODE = re.compile(r"(?=[^.]*\d|.*\.[^.]*\d)(?=.*[A-Za-z])[A-Za-z0-9][\w-]*(?:\.[\w-]+)+")
 _CODE = re.compile(r"(?=.*\d)(?=.*[A-Za-z])[A-Za-z0-9][A-Za-z0-9_/-]*|#\d+|\d{4,}")
 _TIME_WORDS = re.compile(
     r"\b(?:\d{1,2}(?::\d{2})?\s*(?:a\.?m\.?|p\.?m\.?)|\d{1,2}:\d{2}|noon|midnight"
@@ -158,6 +160,8 @@ def values_in(doc: Any, first: int, last: int) -> list[Value]:
         text = tok.text
         if _EMAIL.fullmatch(text):
             add(EMAIL, i, i)
+        elif _DOTTED_CODE.fullmatch(text) and any(c.isdigit() for c in text):
+            add(CODE, i, i)
         elif _URL.fullmatch(text):
             add(URL, i, i)
         elif tok.like_num or tok.pos_ == "NUM" or _SCALED.fullmatch(text):

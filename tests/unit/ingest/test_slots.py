@@ -59,6 +59,8 @@ def test_a_value_has_one_normal_form_whatever_its_words(text: str, kind: str, no
         ("I went to the beach last Saturday.", "event"),
         ("Could you book a table for 3 at 18:45?", "request"),
         ("How about the 9th?", "request"),
+        ("Thanks, noted the production database is now a db.r6g.2xlarge.", "assert"),
+        ("I heard the office is moving to Leeds.", "reported"),
     ],
 )
 def test_only_assertions_and_requests_hold_a_value(nlp: Any, text: str, mood: str) -> None:
@@ -216,6 +218,13 @@ def test_a_name_set_against_another_is_the_value(nlp: Any) -> None:
     assert [v.text for v in brightpath.negated] == ["Brightwater"]
     four = said(nlp, "4, not 3.")  # the parser hangs the 4 on the 3: only the 3 is not so
     assert [v.text for v in four.values] == ["4"] and [v.text for v in four.negated] == ["3"]
+
+
+def test_codes_and_domains_with_dots_are_values(nlp: Any) -> None:
+    db = said(nlp, "ops bumped the prod db to a db.r6g.2xlarge over the weekend")
+    assert ("db.r6g.2xlarge", "code") in [(v.text, v.kind) for v in db.values]
+    domain = said(nlp, "typo on my part, the domain is baltictimber.lt.")
+    assert ("baltictimber.lt", "url") in [(v.text, v.kind) for v in domain.values]
 
 
 def test_amounts_without_a_parse_keep_their_unit() -> None:
