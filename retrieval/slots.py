@@ -40,6 +40,7 @@ from graph.tenant import TenantGraph
 Admits = Callable[[Memory], bool]
 _NEVER_SO = frozenset({QUESTION, CONDITIONAL, MODAL, PLAN, REPORTED})
 LEAD_RANK = 3  # the question's current value must rank this high for the order to change
+TOP_FOUND = 5  # the search's first hits taken as about the question (``_found_for``)
 _STEP = 1e-6
 
 
@@ -302,6 +303,7 @@ def _by_question(
         ]
         if found:
             (relevant if m.earlier_until is None else earlier)[m.id] = found
+    relevant.update(_found_for(hits, said, relevant, focus, named))
     if len(relevant) < 2:
         return hits
     newest = sorted(
@@ -408,6 +410,33 @@ def _by_question(
     at = next(i for i, h in enumerate(out) if holds(h))
     out[at + 1 : at + 1] = above
     return _lead(out, at) if as_of else out
+
+
+def _found_for(
+    hits: list[Hit],
+    said: dict[str, list[Statement]],
+    relevant: dict[str, list[Statement]],
+    focus: Focus,
+    named: set[str | None],
+) -> dict[str, list[Statement]]:
+    """The statements the search itself ranked top for the question, in whatever words
+    ("what time is our daily sync?" finds "standup is at 9:30"): a user's statement among the
+    first ``TOP_FOUND`` hits that gives a time, a date or an amount when the question asks for
+    one. Not for a question that asks for a name or does not say what kind: a conversation
+    names many things."""
+    if focus.families is None or "thing" in focus.families:
+        return {}
+    out: dict[str, list[Statement]] = {}
+    for h in hits[:TOP_FOUND]:
+        m = h.memory
+        if m.id in relevant or m.earlier_until is not None or not _by_user(m):
+            continue
+        if not (focus.names_in(m.indexed_text) or m.session_id in named):
+            continue
+        found = [s for s in said[m.id] if s.slotted and focus.answers(s)]
+        if found:
+            out[m.id] = found
+    return out
 
 
 def _comparable(a: Value, b: Value) -> bool:

@@ -403,8 +403,10 @@ def _complements(
             if target.i < tok.i and nxt is not None and nxt.i in inside and not nxt.is_punct:
                 target = nxt  # "it's 4 now, not 3": the word after "not"
             if target.pos_ in ("NUM", "PROPN", "NOUN", "ADJ") and target.i > tok.i - 1:
-                # what follows "not" ("4, not 3": the parser may hang the 4 on the 3)
-                negated.update(t.i for t in target.subtree if t.i in inside and t.i > tok.i)
+                # what follows "not", up to a pause ("4, not 3": the parser may hang the 4 on
+                # the 3; "not half two — 15:30": the 15:30 is what it is)
+                pause = next((t.i for t in doc[tok.i + 1 :] if t.is_punct), len(doc))
+                negated.update(t.i for t in target.subtree if t.i in inside and tok.i < t.i < pause)
         if tok.lower_ in ("instead", "rather") and tok.i + 2 < len(doc):
             after = doc[tok.i + 1]
             if after.lower_ in ("of", "than"):
@@ -455,6 +457,10 @@ def _fragment_value(
     """A sentence without a verb that sets a noun against another ("Brightpath, not
     Brightwater"): the noun it puts forward is a value, as a recognised name would be."""
     if root is None or not contrasted or root.i in taken or root.pos_ not in ("PROPN", "NOUN"):
+        return []
+    # the noun set against it comes next ("ugh typo, half three not half two": three is)
+    against = next((c for c in root.children if c.dep_ in ("appos", "conj", "npadvmod")), None)
+    if not any(c.dep_ == "neg" for c in [*root.children, *(against.children if against else ())]):
         return []
     if any(t.pos_ in ("VERB", "AUX") for t in tokens):
         return []

@@ -150,6 +150,11 @@ def values_in(doc: Any, first: int, last: int) -> list[Value]:
         span = doc[ent_start:ent_end]
         if kind == NAME and all(t.pos_ not in ("PROPN", "NOUN", "NUM", "X") for t in span):
             continue  # "Nope" read as an organisation
+        negation = next((t.i for t in span if t.lower_ in ("not", "n't", "no")), None)
+        if negation is not None:  # "half three not half two" read as one number: two values
+            ent_end = negation  # (the part after "not" is read on its own below)
+            if ent_end <= ent_start:
+                continue
         add(kind, ent_start, ent_end - 1)
     i = first
     while i <= last:

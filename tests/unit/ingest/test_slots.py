@@ -216,6 +216,9 @@ def test_a_name_set_against_another_is_the_value(nlp: Any) -> None:
     brightpath = said(nlp, "Brightpath, not Brightwater.")
     assert [v.text for v in brightpath.values] == ["Brightpath"]
     assert [v.text for v in brightpath.negated] == ["Brightwater"]
+    typo = said(nlp, "ugh typo, half three not half two — 15:30.")
+    assert "15:30" in [v.text for v in typo.values] and [v.text for v in typo.negated] == ["two"]
+    assert "ugh typo" not in [v.text for v in typo.values]  # the "not" is said of the two
     four = said(nlp, "4, not 3.")  # the parser hangs the 4 on the 3: only the 3 is not so
     assert [v.text for v in four.values] == ["4"] and [v.text for v in four.negated] == ["3"]
 
