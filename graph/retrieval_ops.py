@@ -90,9 +90,12 @@ class RetrievalOps(Scoped):
         """Ids of confirmed tasks, newest first (the task bonus), through the task_key index."""
         return [r["id"] for r in await self.read("retrieval_confirmed_tasks", limit=limit)]
 
-    async def core_memory_ids(self, at: float, as_of: float | None, limit: int) -> list[str]:
-        """Ids of live pinned (core) memories, most important first."""
-        rows = await self.read("retrieval_pinned", at=at, as_of=as_of, limit=limit)
+    async def core_memory_ids(
+        self, at: float, as_of: float | None, limit: int, user_id: str | None = None
+    ) -> list[str]:
+        """Ids of live pinned (core) memories, most important first; with ``user_id``, that
+        user's own and the tenant's shared ones."""
+        rows = await self.read("retrieval_pinned", at=at, as_of=as_of, user=user_id, limit=limit)
         return [r["id"] for r in rows]
 
     async def record_access(self, counts: Mapping[str, int], at: float) -> int:

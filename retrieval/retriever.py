@@ -181,7 +181,7 @@ class Retriever:
         )
         rest = asyncio.gather(
             self.index.keyword_search(query.query, flt, s.keyword_limit),
-            self.core.ids(tenant, plan.at, query.as_of),
+            self.core.ids(tenant, plan.at, query.as_of, query.user_id),
             self.core.memory_count(tenant) if query.entity_ids else _zero(),
         )
         try:
