@@ -125,7 +125,9 @@ async def test_a_later_change_supersedes_the_core_item(client: Client) -> None:
     ctx = await context(client)
     layer = ctx["layers"]["projectContext"] or ""
     assert "Blogwolf" in layer and "CFO" in layer
-    assert "Wolf of Blog Street" not in ctx["text"] and "head of ops" not in ctx["text"], ctx["text"]
+    assert "Wolf of Blog Street" not in ctx["text"] and "head of ops" not in ctx["text"], ctx[
+        "text"
+    ]
 
     renamed = next(m for m in await core(client) if "Blogwolf" in m["content"])
     links = (await client.data(LINEAGE, id=renamed["id"]))["lineage"]["links"]
@@ -223,3 +225,92 @@ async def test_the_setting_turns_it_off(client: Client, learning_off: None) -> N
     result = await say(client, "The company is Wolf of Blog Street, also known as WOBS.")
     assert not any(m["pinned"] for m in result["extracted"])
     assert await core(client) == []
+
+
+# The seed's example with other Peters around and noise between (issue 38).
+WOBS = (
+    "The company is Wolf of Blog Street, also known as WOBS. We do link building. "
+    "Peter is one of our writers."
+)
+PROCESS = (
+    "To check if content is passing as human, run it through Originality.ai, then read the "
+    "first paragraph aloud; anything under 80% human goes back to the writer."
+)
+OTHER_PETERS = (
+    "Peter Lang is the CTO at Northwind, one of our clients.",
+    "My neighbour Peter is repainting his fence this weekend.",
+    "Peter from our accountant's office sent over the VAT return.",
+)
+NOISE = (
+    "The team lunch is at the Thai place on Thursday.",
+    "Can you remind me to renew the domain next month?",
+    "The office wifi password changed again.",
+    "I booked the train to Leeds for the conference.",
+    "Our quarterly review went well, the numbers were up.",
+    "The printer on the second floor is jammed.",
+    "Let's move the retro to Friday afternoon.",
+    "I finished reading that book on negotiation.",
+    "The new chairs for the meeting room arrived.",
+    "Send the invoice reminder to Harlow & Co.",
+    "The heating in the studio is broken again.",
+    "I'm taking Monday off for a dentist appointment.",
+    "The coffee machine needs descaling.",
+    "Our Slack workspace hit the message limit.",
+    "Marta is organising the summer party.",
+    "The parking permit expires in June.",
+    "We got a nice review on Trustpilot yesterday.",
+    "I need to update my laptop this week.",
+    "The fire drill is scheduled for Tuesday at 11.",
+    "Jonas is back from paternity leave next week.",
+    "The plants in reception need watering.",
+    "I had a great call with the Bristol meetup organisers.",
+    "The shared drive is almost full.",
+    "Our insurance renewal letter came in the post.",
+    "The lift is out of order until Wednesday.",
+    "I ordered new business cards.",
+    "The cleaners come on Mondays and Thursdays now.",
+    "Sofia wants to try a four-day week trial.",
+    "The whiteboard markers have all dried out.",
+    "I signed up for the Brighton SEO conference.",
+    "The kitchen fridge needs clearing out on Friday.",
+    "We should get a second monitor for the design desk.",
+    "The courier lost the parcel from Hamburg.",
+    "I'm presenting at the Tuesday all-hands.",
+    "The blinds in the boardroom are stuck.",
+    "Our phone provider is raising prices in April.",
+    "The bike rack outside is full every morning.",
+    "I found a good podcast about remote work.",
+    "The post office closes early on Saturdays.",
+    "Nina brought cake for her birthday today.",
+)
+
+
+async def test_the_seed_context_says_whose_writer_peter_is(client: Client) -> None:
+    january = datetime(2023, 1, 10, 10, tzinfo=UTC).timestamp()
+    march = datetime(2023, 3, 14, 15, tzinfo=UTC).timestamp()
+
+    async def at(content: str, when: float, session: str) -> None:
+        data = await client.data(
+            TURN,
+            input={"sessionId": session, "userId": "u1", "content": content, "at": _iso(when)},
+        )
+        assert data["recordTurn"]["__typename"] == "TurnResult", data
+
+    await at(WOBS, january, "s-jan")
+    await at(PROCESS, march, "s-mar")
+    for i, said in enumerate(OTHER_PETERS):
+        await at(said, march + (10 + i) * DAY, f"s-peter-{i}")
+    for i, said in enumerate(NOISE):
+        await at(said, march + (20 + i) * DAY, f"s-noise-{i // 5}")
+
+    ctx = (
+        await client.data(
+            CONTEXT, q="Check if Peter's content is passing as human", user="u1", session="now"
+        )
+    )["assembleContext"]
+    text, layer = ctx["text"], ctx["layers"]["projectContext"] or ""
+    assert "Wolf of Blog Street" in layer and "link building" in layer, text
+    assert "Peter is one of our writers" in text, text
+    assert "Originality.ai" in text, text
+    for other in ("Northwind", "CTO", "fence", "VAT"):
+        assert other not in text, (other, text)
