@@ -314,7 +314,14 @@ def _takes_role(verb: Token, lemma: str) -> bool:
         attr = next((c for c in verb.children if c.dep_ in ("attr", "oprd")), None)
         return attr is not None and _role(attr)
     new = _named_after(verb, ("to", "as"))
-    return new is not None and not parts.place(new) and _role(new)
+    if new is None:  # "promoted to head of sales", read as "to head" (a verb)
+        new = next((c for c in verb.children if c.dep_ == "xcomp" and _title(c)), None)
+        return new is not None
+    return not parts.place(new) and _role(new)
+
+
+def _title(tok: Token) -> bool:
+    return tok.lower_ in TITLES and any(c.dep_ == "prep" and c.lower_ == "of" for c in tok.children)
 
 
 def _called_me(verb: Token) -> bool:
