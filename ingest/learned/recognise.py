@@ -66,7 +66,7 @@ TRADE = frozenset(
 )  # fmt: skip
 # Verbs that name: "we're called X", "the company is known as X", "we renamed to X".
 NAMING = frozenset({"call", "name", "know", "brand"})
-RENAMING = frozenset({"rename", "rebrand"})
+RENAMING = ("rename", "rebrand")  # prefixes: the model lemmatizes "rebranded" as "rebrande"
 # Verbs of a role held ("I run the design team"), and of a role taken ("I moved to CFO").
 HOLDING = frozenset({"run", "lead", "head", "manage", "own", "direct", "chair"})
 TAKING = CHANGE_VERBS | PROMOTING | frozenset({"become", "join", "step"})
@@ -81,7 +81,9 @@ STATES = frozenset(
     {"done", "complete", "completed", "finished", "underway", "live", "blocked", "paused",
      "delayed", "behind", "ahead", "stalled", "halfway", "launched", "shipped"}
 )  # fmt: skip
-STATE_PREPS = frozenset({"track", "hold", "beta", "alpha", "progress", "review", "testing"})
+STATE_PREPS = frozenset(
+    {"track", "hold", "beta", "alpha", "progress", "review", "testing", "schedule"}
+)
 # Nouns that are a piece of work ("the migration", "the launch", "project Atlas").
 WORKS = frozenset(
     {"project", "migration", "launch", "release", "redesign", "rebuild", "rollout",
@@ -130,11 +132,12 @@ def recognise(
         if len(s.text) > MAX_CHARS:
             continue
         tokens = tokens_in(doc, s.start, s.end)
-        verb = _root(tokens)
+        verb = _root(tokens, verbs_only=False)
         if verb is None or _negated(verb):
             continue
         out += _business(doc, s, verb) or _self(doc, s, verb) or _project(doc, s, verb)
-    out += _rules(doc, said, extracted)
+    learned = {item.start for item in out}  # "from now on, call me Sam": a name, once
+    out += [r for r in _rules(doc, said, extracted) if r.start not in learned]
     seen: set[str] = set()
     unique = []
     for item in out:
@@ -164,15 +167,22 @@ def _ours(subj: Token) -> bool:
         return True
     owner = {c.lower_ for c in subj.children if c.dep_ in ("det", "poss")}
     lemma = subj.lemma_.lower()
-    return bool(owner & {"our", "the"}) and lemma in ORG_NOUNS or lemma == "name" and "our" in owner
+    if lemma == "name":
+        return "our" in owner
+    # "our law firm", "the webinar platform", "our design agency": a business we deal with
+    described = any(c.dep_ in ("compound", "amod") for c in subj.children)
+    return bool(owner & {"our", "the"}) and lemma in ORG_NOUNS and not described
 
 
 def _names(verb: Token, subj: Token, s: Statement) -> bool:
     """A name said as ours now: "we are X", "the company is X", "we're (now) called X",
     "we go by X", "we renamed (the company) to X"."""
     lemma = verb.lemma_.lower()
-    if lemma in RENAMING or lemma == "change" and _object_is(verb, "name"):
-        return s.mood in (ASSERT, EVENT) and _named_after(verb, ("to", "as")) is not None
+    if lemma.startswith(RENAMING) or lemma == "change" and _object_is(verb, "name"):
+        # "we renamed (the company) to X"; not "we renamed the mobile app to X"
+        obj = next((c for c in verb.children if c.dep_ == "dobj"), None)
+        ours = obj is None or obj.lemma_.lower() in ORG_NOUNS | {"name", "ourselves"}
+        return ours and s.mood in (ASSERT, EVENT) and _named_after(verb, ("to", "as")) is not None
     if s.mood != ASSERT or not _present(verb):
         return False
     if lemma == "be":
@@ -205,8 +215,11 @@ def _trades(verb: Token, subj: Token) -> bool:
     if lemma in ("specialise", "specialize"):
         return _named_after(verb, ("in",)) is not None
     obj = next((c for c in verb.children if c.dep_ == "dobj"), None)
-    # "we make a great team": a judgement of ourselves, no trade
-    return obj is not None and obj.pos_ in ("NOUN", "PROPN") and not parts.judged(obj)
+    if obj is None or obj.pos_ not in ("NOUN", "PROPN") or parts.judged(obj):
+        return False  # "we make a great team": a judgement of ourselves, no trade
+    # a trade's object is a kind of thing ("link building", "refurbished laptops"), not a
+    # particular one ("we host *the docs* on Netlify")
+    return not any(c.dep_ in ("det", "poss") and c.lower_ in _PARTICULAR for c in obj.children)
 
 
 # -- self --------------------------------------------------------------------------------------
@@ -215,25 +228,25 @@ def _trades(verb: Token, subj: Token) -> bool:
 def _self(doc: Any, s: Statement, verb: Token) -> list[Learned]:
     subj = _subject(verb)
     lemma = verb.lemma_.lower()
-    if subj is None:  # "call me Dana"
-        named = _called_me(verb)
+    if subj is None:
+        if _my_name_is(verb) and s.mood == ASSERT:  # "My name's Oliver", read as a name
+            return [_item(doc, SELF, "self:name", s)]
+        named = _called_me(verb)  # "call me Dana"
         ok = named and s.mood in (ASSERT, REQUEST)
         return [_item(doc, SELF, "self:name", s)] if ok else []
     mine = subj.lower_ == "i"
     my_name = subj.lemma_.lower() == "name" and any(c.lower_ == "my" for c in subj.children)
-    if not (mine or my_name):
-        return []
-    if lemma == "be" and s.mood == ASSERT and _present(verb):
-        attr = next((c for c in verb.children if c.dep_ in ("attr", "oprd")), None)
-        if attr is None:
-            return []
-        if _proper(attr) and attr.ent_type_ not in _NOT_PEOPLE and not parts.acronym(attr):
-            return _name_and_role(doc, s, attr)
-        if mine and _role(attr):
-            return [_item(doc, SELF, "self:role", s)]
-        return []
+    if lemma == "be" and s.mood == ASSERT and _present(verb) and (mine or my_name):
+        return _i_am(doc, s, verb, mine)
     if not mine:
         return []
+    spliced = next(  # "I'm Priya, I look after customer success": the first clause
+        (c for c in verb.children if c.dep_ in ("ccomp", "parataxis") and c.i < verb.i
+         and c.lemma_ == "be" and _present(c) and _is_i(_subject(c))),
+        None,
+    )  # fmt: skip
+    if spliced is not None and s.mood in (ASSERT, REQUEST):
+        return _i_am(doc, s, spliced, True)
     if s.mood == ASSERT and _present(verb) and not _has_aux(verb) and _holds(verb, lemma):
         return [_item(doc, SELF, "self:role", s)]
     if s.mood in (ASSERT, EVENT) and _takes_role(verb, lemma):
@@ -241,6 +254,33 @@ def _self(doc: Any, s: Statement, verb: Token) -> list[Learned]:
     return []
 
 
+def _i_am(doc: Any, s: Statement, be: Token, mine: bool) -> list[Learned]:
+    """ "I'm Dana Whitfield", "my name is Dana", "I'm the CFO"."""
+    attr = next((c for c in be.children if c.dep_ in ("attr", "oprd")), None)
+    if attr is None:
+        return []
+    if _proper(attr) and attr.ent_type_ not in _NOT_PEOPLE and not parts.acronym(attr):
+        return _name_and_role(doc, s, attr)
+    if mine and _role(attr):
+        return [_item(doc, SELF, "self:role", s)]
+    return []
+
+
+def _is_i(tok: Token | None) -> bool:
+    return tok is not None and tok.lower_ == "i"
+
+
+def _my_name_is(root: Token) -> bool:
+    """ "My name's Oliver Grant", which the small model reads as a possessive."""
+    return root.pos_ == "PROPN" and any(
+        c.dep_ == "poss"
+        and c.lemma_.lower() == "name"
+        and any(g.lower_ == "my" for g in c.children)
+        for c in root.children
+    )
+
+
+_PARTICULAR = frozenset({"the", "this", "that", "these", "those", "our", "my", "their", "its"})
 _NOT_PEOPLE = frozenset({"GPE", "LOC", "FAC", "DATE", "TIME", "NORP", "MONEY", "EVENT"})
 
 
@@ -375,7 +415,7 @@ def _stated_state(verb: Token) -> bool:
             c.lower_ in STATES or c.lemma_.lower() in STATES
         ):
             return True
-        if c.dep_ == "prep" and c.lower_ in ("on", "in"):
+        if c.dep_ == "prep" and c.lower_ in ("on", "in", "behind", "ahead"):
             pobj = parts.pobj_of(c)
             if pobj is not None and pobj.lemma_.lower() in STATE_PREPS:
                 return True
@@ -440,10 +480,17 @@ def _instructs(verb: Token, s: Statement) -> bool:
     under 150 words"); not encouragement of the listener ("never give up", "keep going",
     "take care of yourself"), nor a sentence that only describes ("my favourite is ...").
     Under a condition, only an imperative ("if it's urgent, call me")."""
-    lemma = verb.lemma_.lower()
     subj = _subject(verb)
-    imperative = verb.tag_ in ("VB", "VBP") and subj is None
-    wanting = subj is not None and subj.lower_ == "i" and lemma in _WANTING
+    rather = next((c for c in verb.children if c.dep_ == "ccomp"), None)
+    wished = (
+        _is_i(subj) and rather is not None and any(c.lower_ == "rather" for c in rather.children)
+    )
+    if wished:  # "I'd rather you kept summaries short": what is wanted
+        assert rather is not None
+        verb, subj = rather, None
+    lemma = verb.lemma_.lower()
+    imperative = (wished or verb.tag_ in ("VB", "VBP")) and subj is None
+    wanting = _is_i(subj) and lemma in _WANTING
     # "could you always write dates as YYYY-MM-DD?": a standing request, asked
     imperative = imperative or (
         subj is not None
@@ -509,12 +556,15 @@ def _item(
     return Learned(kind, slot, line, s.start, s.end, key, s.change)
 
 
-def _root(tokens: Sequence[Token]) -> Token | None:
-    """The clause's main verb (its first root that is a verb)."""
+def _root(tokens: Sequence[Token], verbs_only: bool = True) -> Token | None:
+    """The clause's main verb (its first root that is a verb); else, unless ``verbs_only``,
+    its first root ("My name's Oliver Grant" has a name for its root)."""
     inside = {t.i for t in tokens}
     roots = [t for t in tokens if t.head.i == t.i or t.head.i not in inside]
     verbs = [r for r in roots if r.pos_ in ("VERB", "AUX")]
-    return verbs[0] if verbs else None
+    if verbs:
+        return verbs[0]
+    return roots[0] if roots and not verbs_only else None
 
 
 def _subject(verb: Token) -> Token | None:

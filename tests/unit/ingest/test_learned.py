@@ -47,6 +47,8 @@ def learned(nlp: Any, text: str) -> list[Learned]:
             [("self:name", "I'm Dana Whitfield."), ("self:role", "I'm head of ops at Brightline.")],
         ),
         ("My name is Dana.", [("self:name", None)]),
+        ("My name's Oliver Grant.", [("self:name", None)]),
+        ("I'm Priya, I look after customer success.", [("self:name", None)]),
         ("Call me Dana.", [("self:name", None)]),
         ("I moved to CFO.", [("self:role", None)]),
         ("I was promoted to head of sales in March.", [("self:role", None)]),
@@ -90,6 +92,10 @@ def test_what_is_core(nlp: Any, text: str, want: list[tuple[str, str | None]]) -
         "Always up for something sweet.",
         "Peter is one of our writers.",  # about someone else: a fact, not core
         "I went to a support group yesterday.",  # an event
+        "The webinar platform is Zoom.",  # a business we use, not ours
+        "Our law firm is now Baker Lane.",
+        "We renamed the mobile app to Lumen.",  # a product's name, not the business's
+        "We now host the docs on Netlify.",  # a particular thing, not a trade
     ],
 )
 def test_what_is_not_core(nlp: Any, text: str) -> None:
