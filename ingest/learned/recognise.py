@@ -235,9 +235,16 @@ def _self(doc: Any, s: Statement, verb: Token) -> list[Learned]:
         ok = named and s.mood in (ASSERT, REQUEST)
         return [_item(doc, SELF, "self:name", s)] if ok else []
     mine = subj.lower_ == "i"
-    my_name = subj.lemma_.lower() == "name" and any(c.lower_ == "my" for c in subj.children)
-    if lemma == "be" and s.mood == ASSERT and _present(verb) and (mine or my_name):
+    owned = any(c.lower_ == "my" for c in subj.children)
+    my_name = owned and subj.lemma_.lower() == "name"
+    stated = lemma == "be" and s.mood == ASSERT and _present(verb)
+    if stated and (mine or my_name):
         return _i_am(doc, s, verb, mine)
+    if stated and owned and subj.lemma_.lower() in _ROLE_WORDS:  # "my role is head of ..."
+        attr = next((c for c in verb.children if c.dep_ in ("attr", "oprd")), None)
+        kind_of = attr is not None and any(c.lower_ in ("a", "an") for c in attr.children)
+        if attr is not None and attr.pos_ in ("NOUN", "PROPN") and not kind_of:
+            return [_item(doc, SELF, "self:role", s)]  # not "my job is a nightmare"
     if not mine:
         return []
     spliced = next(  # "I'm Priya, I look after customer success": the first clause
@@ -252,6 +259,9 @@ def _self(doc: Any, s: Statement, verb: Token) -> list[Learned]:
     if s.mood in (ASSERT, EVENT) and _takes_role(verb, lemma):
         return [_item(doc, SELF, "self:role", s)]
     return []
+
+
+_ROLE_WORDS = frozenset({"role", "job", "title", "position"})
 
 
 def _i_am(doc: Any, s: Statement, be: Token, mine: bool) -> list[Learned]:

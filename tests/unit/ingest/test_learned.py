@@ -51,6 +51,7 @@ def learned(nlp: Any, text: str) -> list[Learned]:
         ("I'm Priya, I look after customer success.", [("self:name", None)]),
         ("Call me Dana.", [("self:name", None)]),
         ("I moved to CFO.", [("self:role", None)]),
+        ("My role is head of partnerships.", [("self:role", None)]),
         ("I was promoted to head of sales in March.", [("self:role", None)]),
         ("I work as a freelance designer.", [("self:role", None)]),
         ("I lead the growth team at Brightline.", [("self:role", None)]),
@@ -91,6 +92,7 @@ def test_what_is_core(nlp: Any, text: str, want: list[tuple[str, str | None]]) -
         "Love all the details and how you got the horse's grace.",  # "(I) love ...": a feeling
         "Always up for something sweet.",
         "Peter is one of our writers.",  # about someone else: a fact, not core
+        "My job is a nightmare this week.",  # what the job is like, not which
         "I went to a support group yesterday.",  # an event
         "The webinar platform is Zoom.",  # a business we use, not ours
         "Our law firm is now Baker Lane.",
