@@ -27,7 +27,7 @@ from core.types import LEARNED, DecayClass, Memory, MemoryType, NewMemory
 from graph.core_ops import LearnedCore
 from graph.tenant import TenantGraph
 from graph.write_ops import SupersedeLink
-from ingest.learned.recognise import BUSINESS, PROJECT, RULE, SELF, Learned
+from ingest.learned.recognise import BUSINESS, PROJECT, RULE, SELF, TOPIC_RULE, Learned
 
 # Lines of one kind in core at most, per scope (business: its name and three lines of what it
 # does; self: a name and a role). About 25 tokens a line: the whole is within the core
@@ -116,11 +116,13 @@ def _replaces(item: Learned, old: LearnedCore, replaced: Collection[str]) -> boo
         return False
     if old.source_statement is not None and old.source_statement in replaced:
         return True  # the slot planner found the sentence it came from replaced
-    if item.single or item.kind == RULE:
-        return old.slot == item.slot and item.slot.split(":", 1)[1] != ""
+    if item.single or item.slot.startswith(TOPIC_RULE):
+        return old.slot == item.slot
     if item.kind == PROJECT:
         return bool(_stems(item.slot) & _stems(old.slot))
-    return item.change and old.slot == item.slot  # "we now do ...": what we do changed
+    # "answer in American English from now on", "we now do ...": said as a change of what
+    # the rule, or what we do, was; said without one, it is one more rule or trade
+    return item.change and old.slot == item.slot
 
 
 def _stems(slot: str) -> set[str]:

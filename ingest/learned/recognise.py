@@ -476,12 +476,31 @@ def _rules(doc: Any, said: Sequence[Statement], extracted: Sequence[Extracted]) 
                 continue  # "always up for something sweet"
         elif not _instructs(verb, s):
             continue
-        if predicate.startswith("preference:"):
-            slot = "rule:" + predicate.split(":", 1)[1]
+        if predicate.startswith("preference:"):  # one preference per topic
+            slot = f"{TOPIC_RULE}{predicate.split(':', 1)[1]}"
+        elif verb is not None:  # what it rules: "answer ... English", "schedule ... call"
+            slot = f"rule:{_ruled(verb)}"
         else:
             slot = "rule:" + " ".join(sorted(s.words - STANDING))
         out.append(_item(doc, RULE, slot, s, ex.content.strip(), (ex.start, ex.end)))
     return out
+
+
+TOPIC_RULE = "rule:topic:"  # a preference's topic: a later one of the topic replaces it
+
+
+def _ruled(verb: Token) -> str:
+    """What an instruction rules: its verb and the head of its object or manner ("answer
+    in British English" → "answer english"); two rules of it are one rule said twice only
+    when the later says it changes ("... from now on", "now")."""
+    for c in verb.children:
+        if c.dep_ in ("dobj", "oprd", "dative") and c.pos_ in ("NOUN", "PROPN"):
+            return f"{verb.lemma_.lower()} {c.lemma_.lower()}"
+    for c in verb.children:
+        pobj = parts.pobj_of(c) if c.dep_ == "prep" else None
+        if pobj is not None and pobj.pos_ in ("NOUN", "PROPN"):
+            return f"{verb.lemma_.lower()} {pobj.lemma_.lower()}"
+    return verb.lemma_.lower()
 
 
 def _instructs(verb: Token, s: Statement) -> bool:

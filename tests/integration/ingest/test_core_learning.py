@@ -138,6 +138,25 @@ async def test_a_later_change_supersedes_the_core_item(client: Client) -> None:
     assert [link["current"] for link in links] == [False, True]
 
 
+async def test_a_changed_rule_replaces_the_rule_and_another_rule_adds(client: Client) -> None:
+    await say(client, "Always answer in British English.")
+    await say(client, "Never schedule calls on Fridays.", day=0.01)
+    await say(client, "Never schedule calls before 10am.", day=1, session="s2")
+    await say(client, "Actually, answer in American English from now on.", day=2, session="s3")
+    await say(client, "Please keep replies under 150 words.", day=3, session="s4")
+    await say(client, "Please keep replies under 100 words.", day=4, session="s5")
+
+    lines = _lines(await core(client))
+    assert "Actually, answer in American English from now on." in lines
+    assert "Never schedule calls on Fridays." in lines  # two rules about calls: both stand
+    assert "Never schedule calls before 10am." in lines
+    assert "Please keep replies under 100 words." in lines
+    assert "Always answer in British English." not in lines
+    assert "Please keep replies under 150 words." not in lines
+    layer = (await context(client))["layers"]["projectContext"] or ""
+    assert "American English" in layer and "British English" not in layer
+
+
 async def test_unpin_core_is_remembered(client: Client) -> None:
     await say(client, "Always answer in British English.")
     await say(client, "We do link building.", day=0.01)

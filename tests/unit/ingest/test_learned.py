@@ -57,11 +57,11 @@ def learned(nlp: Any, text: str) -> list[Learned]:
         ("I lead the growth team at Brightline.", [("self:role", None)]),
         ("We're migrating billing to Paddle, about half done.", [("project:billi paddl", None)]),
         ("The Paddle migration is done.", [("project:migra paddl", None)]),
-        ("Always answer in British English.", [("rule:answer british", None)]),
+        ("Always answer in British English.", [("rule:answer english", None)]),
         ("Never schedule calls on Fridays.", [("rule:call schedule", None)]),
-        ("Please keep replies under 150 words.", [("rule:reply", None)]),
-        ("I prefer bullet points for summaries.", [("rule:summaries", None)]),
-        ("Could you always write dates as YYYY-MM-DD?", [("rule:date", None)]),
+        ("Please keep replies under 150 words.", [("rule:topic:reply", None)]),
+        ("I prefer bullet points for summaries.", [("rule:topic:summaries", None)]),
+        ("Could you always write dates as YYYY-MM-DD?", [("rule:topic:date", None)]),
     ],
 )
 def test_what_is_core(nlp: Any, text: str, want: list[tuple[str, str | None]]) -> None:
@@ -109,7 +109,9 @@ def test_a_restatement_has_the_same_key(nlp: Any) -> None:
     again = learned(nlp, "Always answer in British English!")
     other = learned(nlp, "Always answer in American English.")
     assert first[0].key == again[0].key != other[0].key
-    assert first[0].slot == "rule:answer british" != other[0].slot
+    assert first[0].slot == other[0].slot == "rule:answer english"  # one rule, two values
+    changed = learned(nlp, "Actually, answer in American English from now on.")
+    assert not first[0].change and changed[0].change and changed[0].slot == first[0].slot
 
 
 def _core(i: int, slot: str, scope: str = "project:") -> LearnedCore:
