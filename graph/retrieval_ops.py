@@ -95,8 +95,14 @@ class RetrievalOps(Scoped):
     ) -> list[str]:
         """Ids of live pinned (core) memories, most important first; with ``user_id``, that
         user's own and the tenant's shared ones."""
+        return [i for i, _ in await self.core_memory_rows(at, as_of, limit, user_id)]
+
+    async def core_memory_rows(
+        self, at: float, as_of: float | None, limit: int, user_id: str | None = None
+    ) -> list[tuple[str, bool]]:
+        """``core_memory_ids`` with whether each was learned from conversation."""
         rows = await self.read("retrieval_pinned", at=at, as_of=as_of, user=user_id, limit=limit)
-        return [r["id"] for r in rows]
+        return [(r["id"], bool(r["learned"])) for r in rows]
 
     async def record_access(self, counts: Mapping[str, int], at: float) -> int:
         """Add access counts (one UNWIND write for the whole batch); returns rows updated."""

@@ -44,7 +44,7 @@ from ingest.extract.procedures import with_procedure
 from ingest.extract.sentences import is_pleasantry
 from ingest.extract.statements import extract as extract_statements
 from ingest.jobs.queue import JobQueue
-from ingest.learned.planning import CorePlanner, CoreWrite
+from ingest.learned.planning import CorePlanner, CoreWrite, pinned_rule
 from ingest.learned.recognise import recognise as learned_of
 from ingest.sessions import check_session_id, next_session
 from ingest.slots.analysis import statements as statements_of
@@ -267,15 +267,8 @@ class TurnRecorder:
                 self.slots.procedure_changes(tenant, episode, mine),
             )
             tasks = plan_tasks(task_found, existing_tasks, resolution, self.settings.ingest, **ctx)
-            core = (
-                await self.learning.plan(
-                    tenant, episode, learned, _mentions(resolution), slot_plan.replaced_ids(), at
-                )
-                if learned
-                else CoreWrite()
-            )
-
             ws = WriteSet()
+            preferences: dict[int, str] = {}  # sentence start -> the rules' preference id
             extracted: list[Memory] = []
             for planned in facts:
                 if planned.plan.action is Action.SKIP:
@@ -284,6 +277,22 @@ class TurnRecorder:
                 memory = self.writer.build(tenant_id, item, memory_id=memory_id)
                 extracted.append(memory)
                 self.planner.link(ws, memory, planned.plan, at)
+                if memory.type is MemoryType.PREFERENCE:
+                    preferences[planned.candidate.extracted.start] = memory.id
+            # The turn's core lines; a rule is the preference the rules just made, pinned.
+            core = (
+                await self.learning.plan(
+                    tenant,
+                    episode,
+                    learned,
+                    _mentions(resolution),
+                    slot_plan.replaced_ids(),
+                    preferences,
+                    at,
+                )
+                if learned
+                else CoreWrite()
+            )
             changes = await self.planner.parameter_changes(tenant, facts, at)
             changed = {old.id for old, _, _ in changes}
             changes += [c for c in procedures if c[0].id not in changed]
@@ -311,10 +320,16 @@ class TurnRecorder:
                 extracted.append(built.model_copy(update={"turn_speaker": voice}))
             known = {(p.old_id, p.new_id) for p in ws.pairs}
             ws.pairs.extend(p for p in slotted.pairs if (p.old_id, p.new_id) not in known)
+            placed = {m.id: i for i, m in enumerate(extracted)}
             for memory_id, item, props in core.memories:
-                extracted.append(self.writer.build(tenant_id, item, memory_id=memory_id))
+                if memory_id in placed:  # the rules' preference of the sentence, now core
+                    k = placed[memory_id]
+                    extracted[k] = extracted[k].model_copy(update=pinned_rule(episode))
+                else:
+                    extracted.append(self.writer.build(tenant_id, item, memory_id=memory_id))
                 ws.extras[memory_id] = props
-            ws.pairs.extend(core.pairs)
+            known = {(p.old_id, p.new_id) for p in ws.pairs}
+            ws.pairs.extend(p for p in core.pairs if (p.old_id, p.new_id) not in known)
             if core.unpinned:  # past a kind's cap: the oldest leave core
                 ws.after.append(unpin(core.unpinned))
                 ws.changes.update({i: {"pinned": False} for i in core.unpinned})

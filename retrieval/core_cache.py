@@ -42,7 +42,7 @@ class CoreCache:
         self._ttl = ttl
         self._limit = limit
         # (tenant id, user id or None) → (monotonic time loaded, value)
-        self._entries: dict[tuple[str, str | None], tuple[float, list[str]]] = {}
+        self._entries: dict[tuple[str, str | None], tuple[float, list[tuple[str, bool]]]] = {}
         self._counts: dict[tuple[str, str | None], tuple[float, int]] = {}
         self._generation: dict[str, int] = {}  # bumped by invalidate: late loads are dropped
         self._refreshing: set[tuple[str, tuple[str, str | None]]] = set()
@@ -54,11 +54,17 @@ class CoreCache:
         """Pinned ids live at ``at`` (as-of reads always go to the graph); with ``user_id``,
         that user's own and the tenant's shared ones (another user's learned name, role and
         rules are not theirs)."""
-        if as_of is not None or self._ttl <= 0:
-            return await tenant.core_memory_ids(at, as_of, self._limit, user_id)
+        return [i for i, _ in await self.rows(tenant, at, as_of, user_id)]
 
-        def load(when: float) -> Awaitable[list[str]]:
-            return tenant.core_memory_ids(when, None, self._limit, user_id)
+    async def rows(
+        self, tenant: TenantGraph, at: float, as_of: float | None, user_id: str | None = None
+    ) -> list[tuple[str, bool]]:
+        """``ids`` with whether each was learned from conversation (``ingest/learned``)."""
+        if as_of is not None or self._ttl <= 0:
+            return await tenant.core_memory_rows(at, as_of, self._limit, user_id)
+
+        def load(when: float) -> Awaitable[list[tuple[str, bool]]]:
+            return tenant.core_memory_rows(when, None, self._limit, user_id)
 
         key = (tenant.tenant_id, user_id)
         return await self._cached("ids", self._entries, key, self._ttl, load, at)

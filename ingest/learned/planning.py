@@ -17,7 +17,7 @@ tenant's learned items in core now (``graph/core_ops.py``):
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,11 +39,22 @@ IMPORTANCE = {BUSINESS: 0.9, SELF: 0.9, PROJECT: 0.8, RULE: 0.85}
 @dataclass
 class CoreWrite:
     """What a turn adds to its write: new pinned memories (with their ids and graph
-    properties), supersede links, and ids that leave core past a cap."""
+    properties; a rule's id is the id of the preference the turn makes, which is pinned
+    instead: ``pinned_rule``), supersede links, and ids that leave core past a cap."""
 
     memories: list[tuple[str, NewMemory, dict[str, Any]]] = field(default_factory=list)
     pairs: list[SupersedeLink] = field(default_factory=list)
     unpinned: list[str] = field(default_factory=list)
+
+
+def pinned_rule(episode: Memory) -> dict[str, Any]:
+    """What a preference the rules made of a turn becomes as a core rule."""
+    return {
+        "pinned": True,
+        "decay_class": DecayClass.NONE,
+        "importance": IMPORTANCE[RULE],
+        "source": f"{LEARNED}:{RULE}:{episode.id}",
+    }
 
 
 class CorePlanner:
@@ -56,10 +67,13 @@ class CorePlanner:
         items: Sequence[Learned],
         mentions: Sequence[tuple[int, int, str]],
         replaced: Collection[str],
+        preferences: Mapping[int, str],
         at: float,
     ) -> CoreWrite:
         """``episode`` is the user's turn; ``mentions`` its resolved names (start, end,
-        entity id); ``replaced`` the statement ids the slot planner found replaced."""
+        entity id); ``replaced`` the statement ids the slot planner found replaced;
+        ``preferences`` the preferences the rules make of the turn (sentence start → memory
+        id): a rule is that memory, pinned (``pinned_rule``), not a copy of it."""
         out = CoreWrite()
         if not items:
             return out
@@ -77,6 +91,10 @@ class CorePlanner:
             if key in dismissed or any(c.key == key for c in live):
                 continue
             memory_id = new_id()
+            if item.kind == RULE:
+                memory_id = next(
+                    (m for a, m in preferences.items() if item.start <= a < item.end), memory_id
+                )
             old = [c for c in live if c.scope == scope and _replaces(item, c, replaced)]
             source_statement = statement_id(episode.id, item.start)
             out.memories.append(

@@ -500,7 +500,7 @@ def _ruled(verb: Token) -> str:
         pobj = parts.pobj_of(c) if c.dep_ == "prep" else None
         if pobj is not None and pobj.pos_ in ("NOUN", "PROPN"):
             return f"{verb.lemma_.lower()} {pobj.lemma_.lower()}"
-    return verb.lemma_.lower()
+    return str(verb.lemma_).lower()
 
 
 def _instructs(verb: Token, s: Statement) -> bool:
