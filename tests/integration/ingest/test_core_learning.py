@@ -177,6 +177,21 @@ async def test_unpin_core_is_remembered(client: Client) -> None:
     assert "British English" not in layer
 
 
+async def test_erasing_the_turn_erases_what_core_learned_from_it(client: Client) -> None:
+    said = await say(client, "I'm Dana Whitfield, head of ops. Always answer in British English.")
+    learned = [m["id"] for m in said["extracted"] if m["learned"]]
+    assert len(learned) == 3  # a name, a role, a rule
+    report = (
+        await client.data(
+            "mutation($id: ID!) { erase(input: {memoryIds: [$id]}) { __typename "
+            "... on EraseReport { memoryIds verified } } }",
+            id=said["episode"]["id"],
+        )
+    )["erase"]
+    assert report["verified"] and set(learned) <= set(report["memoryIds"])
+    assert await core(client) == []
+
+
 async def test_a_restated_item_is_one_line(client: Client) -> None:
     await say(client, "We do link building.")
     await say(client, "We do link building.", day=3, session="s2")
