@@ -1,6 +1,6 @@
 // Which of the given learned core keys someone removed from core (unpinCore): a statement
-// said again with one of them is not pinned again. A key starts with the tenant id, so the
-// index on core_dismissed (absent on other memories) finds one tenant's.
+// said again with one of them is not pinned again. The index on core_dismissed (absent on
+// memories never removed) finds the few removed ones; the tenant filter keeps this tenant's.
 // params: $tenant, $keys: [key]
 // returns: key
 UNWIND $keys AS key

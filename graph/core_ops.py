@@ -2,8 +2,8 @@
 the learned items in core now, which keys were removed from core, and remembering a removal.
 
 A learned item is a pinned memory with four extra properties: ``core_slot`` (what it gives a
-value of), ``core_key`` (what a restatement of it shares: the tenant id, its scope and its
-words), ``core_scope``
+value of), ``core_key`` (what a restatement of it shares: its scope and its words; no tenant
+id, so an export imported into another tenant keeps it), ``core_scope``
 (whose it is: a user and speaker, or the tenant's project) and ``core_from`` (the statement
 memory id of the sentence it came from). ``unpinCore`` adds ``core_dismissed`` (indexed).
 """

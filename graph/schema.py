@@ -77,8 +77,8 @@ class Memory(AsyncStructuredNode):
     carried_by = StringProperty()  # a pruned restatement: the memory that carries its content
     # Core memory learned from conversation (graph/core_ops.py): what the item gives a value
     # of, what a restatement of it shares, whose it is, the sentence it came from; and, once
-    # someone removed it from core, its key again (it starts with the tenant id): the
-    # statement said again is not pinned again.
+    # someone removed it from core, its key again (indexed): the statement said again is
+    # not pinned again.
     core_slot = StringProperty()
     core_key = StringProperty()
     core_scope = StringProperty()

@@ -78,10 +78,7 @@ class CorePlanner:
         if not items:
             return out
         scopes = [_scope(item, episode) for item in items]
-        keys = [
-            f"{episode.tenant_id}|{scope}|{item.key}"
-            for item, scope in zip(items, scopes, strict=True)
-        ]
+        keys = [f"{scope}|{item.key}" for item, scope in zip(items, scopes, strict=True)]
         current, dismissed = await asyncio.gather(
             tenant.learned_core(at), tenant.dismissed_core(keys)
         )

@@ -177,6 +177,18 @@ async def test_unpin_core_is_remembered(client: Client) -> None:
     assert "British English" not in layer
 
 
+async def test_an_unpin_is_remembered_in_its_tenant_only(client: Client, brain: Brain) -> None:
+    await say(client, "We do link building.")
+    (line,) = await core(client)
+    await client.data(UNPIN, id=line["id"])
+    _, key = await create_key(brain.graph, f"t-{uuid.uuid4().hex[:12]}")
+    other = Client(brain, key)
+    await say(other, "We do link building.")
+    assert _lines(await core(other)) == ["We do link building."]
+    await say(client, "We do link building.", day=1, session="s2")
+    assert await core(client) == []
+
+
 async def test_erasing_the_turn_erases_what_core_learned_from_it(client: Client) -> None:
     said = await say(client, "I'm Dana Whitfield, head of ops. Always answer in British English.")
     learned = [m["id"] for m in said["extracted"] if m["learned"]]
