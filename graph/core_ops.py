@@ -28,10 +28,24 @@ class LearnedCore:
     created_at: float
 
 
+def pinned_keys(tenant_id: str, user_id: str | None) -> list[str]:
+    """The ``pinned_key`` values core memory is found by: the tenant id (what the tenant
+    shares, and everything ``pinCore`` pins), and with a user, that user's own learned lines'
+    key, so reading one user's core does not read every other user's."""
+    return [tenant_id] if user_id is None else [tenant_id, user_pinned_key(tenant_id, user_id)]
+
+
+def user_pinned_key(tenant_id: str, user_id: str) -> str:
+    """The ``pinned_key`` of a user's own learned core line (their name, role, rules)."""
+    return f"{tenant_id}|user|{user_id}"
+
+
 class CoreOps(Scoped):
-    async def learned_core(self, at: float) -> list[LearnedCore]:
-        """The learned items in core at ``at`` (pinned, current, live), oldest first."""
-        rows = await self.read("core_learned", at=at)
+    async def learned_core(self, at: float, user_id: str | None) -> list[LearnedCore]:
+        """The learned items in core at ``at`` (pinned, current, live) that a turn of
+        ``user_id`` may replace (the tenant's shared ones and that user's), oldest first."""
+        keys = pinned_keys(self.tenant_id, user_id)
+        rows = await self.read("core_learned", keys=keys, at=at)
         found = [
             LearnedCore(
                 id=r["id"],

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from core.types import Entity, EntityType, Memory, MemoryType
+from graph.core_ops import pinned_keys
 from graph.records import entity_from
 from graph.scoped import Scoped
 
@@ -69,7 +70,8 @@ class ListingOps(Scoped):
     async def pinned_ids(self, at: float, user_id: str | None = None) -> list[str]:
         """Current, live pinned ids, oldest first; with ``user_id``, that user's own and the
         tenant's shared ones."""
-        return [r["id"] for r in await self.read("memory_pinned", at=at, user=user_id)]
+        keys = pinned_keys(self.tenant_id, user_id)
+        return [r["id"] for r in await self.read("memory_pinned", keys=keys, at=at, user=user_id)]
 
     async def set_pinned(self, ids: Sequence[str], pinned: bool) -> list[str]:
         return [

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from core.ingest_types import Session
 from core.types import Entity, Memory
+from graph.core_ops import pinned_keys
 from graph.records import entity_from, memory_from, session_from
 from graph.scoped import Scoped
 
@@ -101,7 +102,10 @@ class RetrievalOps(Scoped):
         self, at: float, as_of: float | None, limit: int, user_id: str | None = None
     ) -> list[tuple[str, bool]]:
         """``core_memory_ids`` with whether each was learned from conversation."""
-        rows = await self.read("retrieval_pinned", at=at, as_of=as_of, user=user_id, limit=limit)
+        keys = pinned_keys(self.tenant_id, user_id)
+        rows = await self.read(
+            "retrieval_pinned", keys=keys, at=at, as_of=as_of, user=user_id, limit=limit
+        )
         return [(r["id"], bool(r["learned"])) for r in rows]
 
     async def record_access(self, counts: Mapping[str, int], at: float) -> int:

@@ -44,8 +44,9 @@ CoreResult = Annotated[
 class CoreQuery:
     @strawberry.field(
         description="Core memory, always injected into context: what pinCore pinned and what "
-        "was learned from conversation (Memory.learned). With userId, that user's own items "
-        "and the tenant's shared ones; without, every item of the tenant."
+        "was learned from conversation (Memory.learned). Without userId, the tenant's shared "
+        "items (the business, its projects, pinCore's); with it, that user's own too (their "
+        "name, role and rules)."
     )
     async def core(self, info: Info, user_id: str | None = None) -> CoreResult:
         ctx = info.context

@@ -24,7 +24,7 @@ from typing import Any
 from core.ids import new_id
 from core.statements import statement_id
 from core.types import LEARNED, DecayClass, Memory, MemoryType, NewMemory
-from graph.core_ops import LearnedCore
+from graph.core_ops import LearnedCore, user_pinned_key
 from graph.tenant import TenantGraph
 from graph.write_ops import SupersedeLink
 from ingest.learned.recognise import BUSINESS, PROJECT, RULE, SELF, TOPIC_RULE, Learned
@@ -80,7 +80,7 @@ class CorePlanner:
         scopes = [_scope(item, episode) for item in items]
         keys = [f"{scope}|{item.key}" for item, scope in zip(items, scopes, strict=True)]
         current, dismissed = await asyncio.gather(
-            tenant.learned_core(at), tenant.dismissed_core(keys)
+            tenant.learned_core(at, episode.user_id), tenant.dismissed_core(keys)
         )
         live = list(current)
         fresh: set[str] = set()
@@ -103,6 +103,12 @@ class CorePlanner:
                         "core_key": key,
                         "core_scope": scope,
                         "core_from": source_statement,
+                        # a user's own line is found by their key (``pinned_keys``)
+                        "pinned_key": (
+                            user_pinned_key(episode.tenant_id, episode.user_id)
+                            if item.personal and episode.user_id
+                            else None
+                        ),
                     },
                 )
             )

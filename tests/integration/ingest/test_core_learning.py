@@ -245,7 +245,10 @@ async def test_personal_items_are_the_users_and_the_business_is_everyones(
     assert _lines(await core(client, "ben")) == [
         "The company is Wolf of Blog Street, also known as WOBS."
     ]
-    assert len(await core(client, None)) == 4  # without a user: the whole tenant's core
+    assert _lines(await core(client, None)) == [  # without a user: what the tenant shares
+        "The company is Wolf of Blog Street, also known as WOBS."
+    ]
+    assert len(await core(client)) == 4  # dana's: shared, her name, role and rule
 
 
 async def test_core_stays_small_whatever_is_said(client: Client) -> None:
