@@ -43,7 +43,8 @@ HELDOUT = {
 CORPORA = sorted((ROOT / "tests" / "data" / "ingest").glob("statements_*.jsonl"))
 TURN = """mutation($input: RecordTurnInput!) { recordTurn(input: $input) {
   __typename ... on TurnResult { extracted { id pinned learned } } ... on Error { message } } }"""
-CORE = """query { core { ... on MemoryList { memories { content learned source userId } } } }"""
+CORE = """query($user: String) { core(userId: $user) {
+  ... on MemoryList { memories { content learned source userId } } } }"""
 
 
 def _reader() -> Any:
@@ -147,7 +148,8 @@ async def locomo(data: Path) -> dict[str, Any]:
                 assert result["__typename"] == "TurnResult", result
                 pinned += sum(1 for m in result["extracted"] if m["pinned"])
             spent = time.perf_counter() - start
-            memories = (await svc.gql(key, CORE))["core"]["memories"]
+            user = f"user-{data.stem}"
+            memories = (await svc.gql(key, CORE, user=user))["core"]["memories"]
     kinds = Counter((m["source"] or "").split(":")[1] for m in memories if m["learned"])
     return {
         "conversation": data.stem,
