@@ -87,6 +87,8 @@ class MemoryWrites:
         tenant = self.writer.graph.tenant(tenant_id)
         await tenant.get_memory(check_id(memory_id))
         await tenant.set_pinned([memory_id], False)
+        # A learned item is remembered as removed: said again, it is not pinned again.
+        await tenant.dismiss_core(memory_id)
         self.core.invalidate(tenant_id)
         await self.writer.sync.show(tenant_id, changes={memory_id: {"pinned": False}})
         return await tenant.get_memory(memory_id)

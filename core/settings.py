@@ -181,6 +181,11 @@ class IngestSettings(BaseModel):
     # Supersession by slot (docs/STATEMENTS.md): a user's statement replaces the earlier values
     # of its slot whatever the words. Off: only the rules' (subject, attribute) facts do.
     slots: bool = True
+    # Core memory learned from conversation (docs/CORE.md): a user's statement of the
+    # business's identity, their own name and role, an active project or a standing rule is
+    # pinned (one line, sourced, superseded by a later change, capped per kind). Off: core
+    # memory is only what ``pinCore`` pins. ``BRAIN_INGEST__LEARN_CORE=false``.
+    learn_core: bool = True
     session_idle_seconds: float = 2 * 3600.0  # a session with no turn for this long expires
     session_ttl_seconds: float = 24 * 3600.0  # a session expires this long after it started
     # A turn's ``at`` may lie at most this far past the server's clock (clients' clocks

@@ -69,6 +69,16 @@ def indexed_text(content: str, speaker: str | None = None) -> str:
     return f"{speaker}: {content}" if speaker else content
 
 
+LEARNED = "learned"  # the source of core memory learned from a turn: "learned:<kind>:<turn id>"
+
+
+def learned_from(source: str | None) -> str | None:
+    """The turn (its memory id) a core item learned from conversation came from, or None
+    for any other memory (``ingest/learned``)."""
+    parts = (source or "").split(":")
+    return parts[2] if len(parts) == 3 and parts[0] == LEARNED and parts[2] else None
+
+
 class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 

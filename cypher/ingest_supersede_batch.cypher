@@ -9,7 +9,8 @@
 // (superseded_by) and the driver runs it again. The superseded memory gets
 // superseded_by/superseded_at and is marked unindexed until its vector payload says so; the
 // new one joins the chain. The episode the superseded memory was extracted from (its source
-// ends with the episode's id: "rule:fact:<id>", "llm:fact:<id>") gets corrected_at, the
+// ends with the episode's id: "rule:fact:<id>", "llm:fact:<id>", a learned core item's
+// "learned:business:<id>") gets corrected_at, the
 // first time one of its statements was corrected: the turn stays as it was said, and a
 // context shows it as corrected later, and the chain's id joins its corrected_chains: a read
 // finds the chain's current version there and puts it first.
@@ -34,6 +35,7 @@ CREATE (head)-[:SUPERSEDED_BY {
   at: $at
 }]->(new)
 WITH head, new, CASE WHEN head.source STARTS WITH 'rule:' OR head.source STARTS WITH 'llm:'
+                          OR head.source STARTS WITH 'learned:'
                      THEN last(split(head.source, ':')) END AS episode_id
 OPTIONAL MATCH (episode:Memory {id: episode_id})
 WHERE episode.tenant_id = $tenant AND episode.type = 'episodic'

@@ -3,7 +3,8 @@
 // (remember, turns, documents, tasks, supersedes, patterns, import), so the properties every
 // memory carries are stated once: indexed=false until the vector index has it, its supersede
 // chain (chain_id = its own id, or the chain an imported memory brings), and the index keys
-// of pinned memories and tasks. A link to an entity that is not the tenant's is not made.
+// of pinned memories (the tenant id, or the key a user's own core line brings:
+// graph/core_ops.py) and tasks. A link to an entity that is not the tenant's is not made.
 // A memory whose id the tenant holds already is left as it is (not written, not linked
 // again) and returns no row: ids a write chooses itself may be made by two writes at once
 // (the statement memory of an earlier turn's sentence, ``core.statements.statement_id``,
@@ -31,7 +32,7 @@ WHERE held IS NULL
 CREATE (m:Memory)
 SET m = row.props, m.tenant_id = $tenant, m.indexed = false,
     m.chain_id = coalesce(row.props.chain_id, row.props.id),
-    m.pinned_key = CASE WHEN row.props.pinned THEN $tenant END,
+    m.pinned_key = CASE WHEN row.props.pinned THEN coalesce(row.props.pinned_key, $tenant) END,
     m.task_tenant = CASE WHEN row.props.type = 'task' THEN $tenant END
 WITH m, row
 UNWIND (CASE WHEN size(row.entity_ids) = 0 THEN [null] ELSE row.entity_ids END) AS eid

@@ -23,6 +23,7 @@ SET new.supersedes = old.id, new.chain_id = coalesce(old.chain_id, old.id)
 SET old.superseded_by = new.id, old.superseded_at = $at, old.indexed = false
 CREATE (old)-[:SUPERSEDED_BY {reason: $reason, at: $at}]->(new)
 WITH old, new, CASE WHEN old.source STARTS WITH 'rule:' OR old.source STARTS WITH 'llm:'
+                         OR old.source STARTS WITH 'learned:'
                     THEN last(split(old.source, ':')) END AS episode_id
 OPTIONAL MATCH (episode:Memory {id: episode_id})
 WHERE episode.tenant_id = $tenant AND episode.type = 'episodic'

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from core.types import Entity, EntityType, Memory, MemoryType
+from graph.core_ops import pinned_keys
 from graph.records import entity_from
 from graph.scoped import Scoped
 
@@ -66,15 +67,18 @@ class ListingOps(Scoped):
         )
         return [entity_from(r["e"]) for r in rows]
 
-    async def pinned_ids(self, at: float) -> list[str]:
-        return [r["id"] for r in await self.read("memory_pinned", at=at)]
+    async def pinned_ids(self, at: float, user_id: str | None = None) -> list[str]:
+        """Current, live pinned ids, oldest first; with ``user_id``, that user's own and the
+        tenant's shared ones."""
+        keys = pinned_keys(self.tenant_id, user_id)
+        return [r["id"] for r in await self.read("memory_pinned", keys=keys, at=at, user=user_id)]
 
     async def set_pinned(self, ids: Sequence[str], pinned: bool) -> list[str]:
         return [
             r["id"] for r in await self.write("memory_set_pinned", ids=list(ids), pinned=pinned)
         ]
 
-    async def core_memories(self, at: float) -> list[Memory]:
-        ids = await self.pinned_ids(at)
+    async def core_memories(self, at: float, user_id: str | None = None) -> list[Memory]:
+        ids = await self.pinned_ids(at, user_id)
         found = await self.get_memories(ids)  # type: ignore[attr-defined]
         return [found[i] for i in ids if i in found]

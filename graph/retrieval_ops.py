@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from core.ingest_types import Session
 from core.types import Entity, Memory
+from graph.core_ops import pinned_keys
 from graph.records import entity_from, memory_from, session_from
 from graph.scoped import Scoped
 
@@ -90,10 +91,22 @@ class RetrievalOps(Scoped):
         """Ids of confirmed tasks, newest first (the task bonus), through the task_key index."""
         return [r["id"] for r in await self.read("retrieval_confirmed_tasks", limit=limit)]
 
-    async def core_memory_ids(self, at: float, as_of: float | None, limit: int) -> list[str]:
-        """Ids of live pinned (core) memories, most important first."""
-        rows = await self.read("retrieval_pinned", at=at, as_of=as_of, limit=limit)
-        return [r["id"] for r in rows]
+    async def core_memory_ids(
+        self, at: float, as_of: float | None, limit: int, user_id: str | None = None
+    ) -> list[str]:
+        """Ids of live pinned (core) memories, most important first; with ``user_id``, that
+        user's own and the tenant's shared ones."""
+        return [i for i, _ in await self.core_memory_rows(at, as_of, limit, user_id)]
+
+    async def core_memory_rows(
+        self, at: float, as_of: float | None, limit: int, user_id: str | None = None
+    ) -> list[tuple[str, bool]]:
+        """``core_memory_ids`` with whether each was learned from conversation."""
+        keys = pinned_keys(self.tenant_id, user_id)
+        rows = await self.read(
+            "retrieval_pinned", keys=keys, at=at, as_of=as_of, user=user_id, limit=limit
+        )
+        return [(r["id"], bool(r["learned"])) for r in rows]
 
     async def record_access(self, counts: Mapping[str, int], at: float) -> int:
         """Add access counts (one UNWIND write for the whole batch); returns rows updated."""

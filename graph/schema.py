@@ -75,6 +75,15 @@ class Memory(AsyncStructuredNode):
     wm_state = StringProperty()  # turns: promoted | kept, set when the session is flushed
     pruned_at = DateTimeNeo4jFormatProperty()  # soft-pruned (expires_at is set too)
     carried_by = StringProperty()  # a pruned restatement: the memory that carries its content
+    # Core memory learned from conversation (graph/core_ops.py): what the item gives a value
+    # of, what a restatement of it shares, whose it is, the sentence it came from; and, once
+    # someone removed it from core, its key again (indexed): the statement said again is
+    # not pinned again.
+    core_slot = StringProperty()
+    core_key = StringProperty()
+    core_scope = StringProperty()
+    core_from = StringProperty()
+    core_dismissed = StringProperty(index=True)
 
 
 class Entity(AsyncStructuredNode):

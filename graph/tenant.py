@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from graph.core_ops import CoreOps
 from graph.cypher import statement
 from graph.entities import EntityOps
 from graph.erase_ops import EraseOps
@@ -55,6 +56,8 @@ ENTITY_NEUTRAL = frozenset(
         "memory_create",
         "memory_supersede",
         "memory_mark_indexed",
+        "memory_set_pinned",
+        "core_dismiss",
         "identity_decisions_save",
         "identity_create",
         "entity_create",
@@ -78,6 +81,7 @@ class TenantGraph(
     RetrievalOps,
     ResolutionOps,
     LifecycleOps,
+    CoreOps,
     EraseOps,
     VizOps,
 ):

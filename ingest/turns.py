@@ -28,6 +28,7 @@ from core.settings import Settings
 from core.statements import Statement
 from core.types import Entity, Memory, MemoryType, NewMemory, indexed_text
 from core.validation import check_content, check_project_id
+from graph.core_ops import unpin
 from graph.store import GraphStore
 from graph.write_ops import (
     SupersedeLink,
@@ -43,6 +44,8 @@ from ingest.extract.procedures import with_procedure
 from ingest.extract.sentences import is_pleasantry
 from ingest.extract.statements import extract as extract_statements
 from ingest.jobs.queue import JobQueue
+from ingest.learned.planning import CorePlanner, CoreWrite, pinned_rule
+from ingest.learned.recognise import recognise as learned_of
 from ingest.sessions import check_session_id, next_session
 from ingest.slots.analysis import statements as statements_of
 from ingest.tasks import plan_tasks, scan
@@ -108,6 +111,7 @@ class TurnRecorder:
         self.llm_enabled = llm_enabled
         self.planner = FactPlanner(settings.ingest)
         self.slots = SlotPlanner(writer.index)
+        self.learning = CorePlanner()
         # Turns of one session are recorded one at a time (the window is read-modify-write).
         self._sessions = StripedLocks(LOCK_STRIPES)
 
@@ -206,6 +210,13 @@ class TurnRecorder:
             else _said(resolution, content, turn.role, pleasantry)
         )
         statements = asserted(beside_turn(statements, content), said)
+        # Core memory the turn states (the business, the user, a project, a rule), read from
+        # the same parse and statements (``ingest/learned``).
+        learned = (
+            learned_of(resolution.parsed.doc, said, statements)
+            if stating and self.settings.ingest.learn_core
+            else []
+        )
         topics = await topic_entities(tenant, statements, at)
         for topic in topics.values():
             entities.setdefault(topic.id, topic)
@@ -243,6 +254,8 @@ class TurnRecorder:
         # against the one before it (one current value, one chain), an identical task is
         # one task. Turns stating other things do not wait for each other.
         stated = [*fact_keys(tenant_id, found), *(("task", tenant_id, c.key) for c in task_found)]
+        if learned:  # turns that learn core items take turns: one current item per slot
+            stated.append(("core", tenant_id))
         async with self.writer.statements.holding(stated) as held:
             window = session.window if session is not None else ()
             mine = said if stating and self.settings.ingest.slots else []
@@ -254,8 +267,8 @@ class TurnRecorder:
                 self.slots.procedure_changes(tenant, episode, mine),
             )
             tasks = plan_tasks(task_found, existing_tasks, resolution, self.settings.ingest, **ctx)
-
             ws = WriteSet()
+            preferences: dict[int, str] = {}  # sentence start -> the rules' preference id
             extracted: list[Memory] = []
             for planned in facts:
                 if planned.plan.action is Action.SKIP:
@@ -264,6 +277,22 @@ class TurnRecorder:
                 memory = self.writer.build(tenant_id, item, memory_id=memory_id)
                 extracted.append(memory)
                 self.planner.link(ws, memory, planned.plan, at)
+                if memory.type is MemoryType.PREFERENCE:
+                    preferences[planned.candidate.extracted.start] = memory.id
+            # The turn's core lines; a rule is the preference the rules just made, pinned.
+            core = (
+                await self.learning.plan(
+                    tenant,
+                    episode,
+                    learned,
+                    _mentions(resolution),
+                    slot_plan.replaced_ids(),
+                    preferences,
+                    at,
+                )
+                if learned
+                else CoreWrite()
+            )
             changes = await self.planner.parameter_changes(tenant, facts, at)
             changed = {old.id for old, _, _ in changes}
             changes += [c for c in procedures if c[0].id not in changed]
@@ -291,6 +320,19 @@ class TurnRecorder:
                 extracted.append(built.model_copy(update={"turn_speaker": voice}))
             known = {(p.old_id, p.new_id) for p in ws.pairs}
             ws.pairs.extend(p for p in slotted.pairs if (p.old_id, p.new_id) not in known)
+            placed = {m.id: i for i, m in enumerate(extracted)}
+            for memory_id, item, props in core.memories:
+                if memory_id in placed:  # the rules' preference of the sentence, now core
+                    k = placed[memory_id]
+                    extracted[k] = extracted[k].model_copy(update=pinned_rule(episode))
+                else:
+                    extracted.append(self.writer.build(tenant_id, item, memory_id=memory_id))
+                ws.extras[memory_id] = props
+            known = {(p.old_id, p.new_id) for p in ws.pairs}
+            ws.pairs.extend(p for p in core.pairs if (p.old_id, p.new_id) not in known)
+            if core.unpinned:  # past a kind's cap: the oldest leave core
+                ws.after.append(unpin(core.unpinned))
+                ws.changes.update({i: {"pinned": False} for i in core.unpinned})
             for item, extra in tasks.new:
                 memory = self.writer.build(tenant_id, item)
                 extracted.append(memory)
@@ -425,6 +467,15 @@ class TurnRecorder:
         session = await tenant.get_session(session_id)
         assert session is not None
         return session
+
+
+def _mentions(resolution: Resolution) -> list[tuple[int, int, str]]:
+    """The turn's resolved names: (start, end, entity id)."""
+    return [
+        (r.mention.start, r.mention.end, r.entity.id)
+        for r in resolution.resolved
+        if r.entity is not None
+    ]
 
 
 def _said(resolution: Resolution, content: str, role: Role, pleasantry: bool) -> list[Statement]:

@@ -111,7 +111,7 @@ class ContextAssembler:
     ) -> tuple[list[Hit], list[Memory]]:
         """The search hits and pinned memories (the core path's; all pinned without a query)."""
         if not text or not text.strip():
-            return [], await self._core(tenant_id, at)
+            return [], await self._core(tenant_id, at, request.user_id)
         query = SearchQuery(
             query=text[: self.retriever.limits.max_content_chars],
             mode=request.mode,
@@ -128,9 +128,9 @@ class ContextAssembler:
         response, core = await self.retriever.search_with_core(tenant_id, query, entities)
         return response.hits, core
 
-    async def _core(self, tenant_id: str, at: float) -> list[Memory]:
+    async def _core(self, tenant_id: str, at: float, user_id: str | None) -> list[Memory]:
         tenant = self.retriever.graph.tenant(tenant_id)
-        ids = await self.retriever.core.ids(tenant, at, None)
+        ids = await self.retriever.core.ids(tenant, at, None, user_id)
         found = await tenant.get_memories(ids)
         return [found[i] for i in ids if i in found]
 
@@ -149,13 +149,16 @@ class ContextAssembler:
         out: dict[Layer, list[tuple[Memory, float]]] = {layer: [] for layer in Layer}
         turn_ids = {t.id for t in turns}
         said = {_said(t.content) for t in turns}
+        # A hit that says what a core item says (the preference a rule was learned beside)
+        # is left to the core item: one line, in the core layer.
+        core_said = {_said(m.content): m.id for m in core if m.is_current}
         placed: set[str] = set()
         for hit in hits:
             m = hit.memory
             if m.id in turn_ids or not m.is_current or m.type is MemoryType.WORKING:
                 continue
             text = _said(m.content)
-            if text in said or _repeats(text, said):
+            if text in said or _repeats(text, said) or core_said.get(text, m.id) != m.id:
                 continue
             if m.type is MemoryType.PROCEDURAL:
                 layer = Layer.PROCEDURAL

@@ -41,22 +41,33 @@ class CoreCache:
     def __init__(self, ttl: float = 5.0, limit: int = 20) -> None:
         self._ttl = ttl
         self._limit = limit
-        # tenant id → (monotonic time loaded, value)
-        self._entries: dict[str, tuple[float, list[str]]] = {}
-        self._counts: dict[str, tuple[float, int]] = {}
+        # (tenant id, user id or None) → (monotonic time loaded, value)
+        self._entries: dict[tuple[str, str | None], tuple[float, list[tuple[str, bool]]]] = {}
+        self._counts: dict[tuple[str, str | None], tuple[float, int]] = {}
         self._generation: dict[str, int] = {}  # bumped by invalidate: late loads are dropped
-        self._refreshing: set[tuple[str, str]] = set()
+        self._refreshing: set[tuple[str, tuple[str, str | None]]] = set()
         self._tasks: set[asyncio.Task[None]] = set()
 
-    async def ids(self, tenant: TenantGraph, at: float, as_of: float | None) -> list[str]:
-        """Pinned ids live at ``at`` (as-of reads always go to the graph)."""
+    async def ids(
+        self, tenant: TenantGraph, at: float, as_of: float | None, user_id: str | None = None
+    ) -> list[str]:
+        """Pinned ids live at ``at`` (as-of reads always go to the graph); with ``user_id``,
+        that user's own and the tenant's shared ones (another user's learned name, role and
+        rules are not theirs)."""
+        return [i for i, _ in await self.rows(tenant, at, as_of, user_id)]
+
+    async def rows(
+        self, tenant: TenantGraph, at: float, as_of: float | None, user_id: str | None = None
+    ) -> list[tuple[str, bool]]:
+        """``ids`` with whether each was learned from conversation (``ingest/learned``)."""
         if as_of is not None or self._ttl <= 0:
-            return await tenant.core_memory_ids(at, as_of, self._limit)
+            return await tenant.core_memory_rows(at, as_of, self._limit, user_id)
 
-        def load(when: float) -> Awaitable[list[str]]:
-            return tenant.core_memory_ids(when, None, self._limit)
+        def load(when: float) -> Awaitable[list[tuple[str, bool]]]:
+            return tenant.core_memory_rows(when, None, self._limit, user_id)
 
-        return await self._cached("ids", self._entries, tenant.tenant_id, self._ttl, load, at)
+        key = (tenant.tenant_id, user_id)
+        return await self._cached("ids", self._entries, key, self._ttl, load, at)
 
     async def memory_count(self, tenant: TenantGraph) -> int:
         """The tenant's memory count, cached for ``COUNT_TTL_FACTOR`` × ttl."""
@@ -65,54 +76,58 @@ class CoreCache:
             return (await tenant.memory_counts())[0]
 
         ttl = COUNT_TTL_FACTOR * self._ttl
-        return await self._cached("count", self._counts, tenant.tenant_id, ttl, load, now())
+        key = (tenant.tenant_id, None)
+        return await self._cached("count", self._counts, key, ttl, load, now())
 
     def invalidate(self, tenant_id: str | None = None) -> None:
-        """Forget one tenant's ids (or all)."""
+        """Forget one tenant's ids, for every user (or all tenants')."""
         if tenant_id is None:
             self._entries.clear()
             self._counts.clear()
-            for key in self._generation:
-                self._generation[key] += 1
+            for tenant in self._generation:
+                self._generation[tenant] += 1
         else:
-            self._entries.pop(tenant_id, None)
-            self._counts.pop(tenant_id, None)
+            for key in [k for k in self._entries if k[0] == tenant_id]:
+                del self._entries[key]  # every user's view of the tenant's core
+            self._counts.pop((tenant_id, None), None)
             self._generation[tenant_id] = self._generation.get(tenant_id, 0) + 1
 
     async def _cached(
         self,
         kind: str,
-        entries: dict[str, tuple[float, T]],
-        tenant_id: str,
+        entries: dict[tuple[str, str | None], tuple[float, T]],
+        key: tuple[str, str | None],
         ttl: float,
         load: Callable[[float], Awaitable[T]],
         at: float,
     ) -> T:
         """The cached value; loaded at ``at`` when missing or older than ``ttl``, refreshed
         in the background (at the time of the refresh) past half of ``ttl``."""
-        entry = entries.get(tenant_id)
+        tenant_id = key[0]
+        entry = entries.get(key)
         clock = time.monotonic()
         if entry is not None and clock - entry[0] < ttl:
             if clock - entry[0] >= ttl / 2:
-                self._refresh(kind, entries, tenant_id, load)
+                self._refresh(kind, entries, key, load)
             return entry[1]
         generation = self._generation.get(tenant_id, 0)
         value = await load(at)
         if self._generation.get(tenant_id, 0) == generation:
-            entries[tenant_id] = (clock, value)
+            entries[key] = (clock, value)
         return value
 
     def _refresh(
         self,
         kind: str,
-        entries: dict[str, tuple[float, T]],
-        tenant_id: str,
+        entries: dict[tuple[str, str | None], tuple[float, T]],
+        entry_key: tuple[str, str | None],
         load: Callable[[float], Awaitable[T]],
     ) -> None:
-        key = (kind, tenant_id)
+        key = (kind, entry_key)
         if key in self._refreshing:
             return
         self._refreshing.add(key)
+        tenant_id = entry_key[0]
         generation = self._generation.get(tenant_id, 0)
 
         async def refresh() -> None:
@@ -120,7 +135,7 @@ class CoreCache:
                 started = time.monotonic()
                 value = await load(now())
                 if self._generation.get(tenant_id, 0) == generation:
-                    entries[tenant_id] = (started, value)
+                    entries[entry_key] = (started, value)
             except Exception as e:  # noqa: BLE001 - the next request past ttl loads it again
                 log.warning("background refresh of cached %s failed: %s", kind, e)
             finally:

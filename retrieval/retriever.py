@@ -181,7 +181,7 @@ class Retriever:
         )
         rest = asyncio.gather(
             self.index.keyword_search(query.query, flt, s.keyword_limit),
-            self.core.ids(tenant, plan.at, query.as_of),
+            self.core.rows(tenant, plan.at, query.as_of, query.user_id),
             self.core.memory_count(tenant) if query.entity_ids else _zero(),
         )
         try:
@@ -195,7 +195,16 @@ class Retriever:
         finally:
             _settle(expansion, graph_part, rest)
         return PathResults(
-            vector, entity_set, entity_dense, entity_rows, degree, dense, keyword, core, total
+            vector,
+            entity_set,
+            entity_dense,
+            entity_rows,
+            degree,
+            dense,
+            keyword,
+            core=[i for i, _ in core],
+            core_path=[i for i, learned in core if not learned],
+            total=total,
         )
 
     def _fuse(self, plan: Plan, query: SearchQuery, found: PathResults) -> Candidates:
@@ -213,7 +222,7 @@ class Retriever:
             P.SEMANTIC: [h.id for h in found.dense],
             P.KEYWORD: [h.id for h in found.keyword],
             P.CONVERSATION: list(reversed(list(supplied)))[: s.conversation_limit],
-            P.CORE: found.core,
+            P.CORE: found.core_path,
         }
         hits = (found.keyword, found.dense, found.entity_dense)
         return Candidates(

@@ -7,7 +7,7 @@ from typing import Annotated
 import strawberry
 
 from api.context import Context
-from api.gql.errors import ForbiddenError
+from api.gql.errors import ForbiddenError, InvalidInputError
 from api.gql.memories import MemoryResult, RememberResult, SupersedeResult
 from api.gql.nodes import MemoryNode, MemoryType
 from core.types import MemoryType as CoreMemoryType
@@ -35,15 +35,23 @@ class UpdateCoreInput:
     content: str
 
 
-CoreResult = Annotated[MemoryList | ForbiddenError, strawberry.union("CoreResult")]
+CoreResult = Annotated[
+    MemoryList | ForbiddenError | InvalidInputError, strawberry.union("CoreResult")
+]
 
 
 @strawberry.type
 class CoreQuery:
-    @strawberry.field(description="Pinned core memory, always injected into context.")
-    async def core(self, info: Info) -> CoreResult:
+    @strawberry.field(
+        description="Core memory, always injected into context: what pinCore pinned and what "
+        "was learned from conversation (Memory.learned). Without userId, the tenant's shared "
+        "items (the business, its projects, pinCore's); with it, that user's own too (their "
+        "name, role and rules)."
+    )
+    async def core(self, info: Info, user_id: str | None = None) -> CoreResult:
         ctx = info.context
-        return MemoryList(memories=[MemoryNode.of(m) for m in await ctx.brain.core(ctx.tenant)])
+        memories = await ctx.brain.core(ctx.tenant, user_id)
+        return MemoryList(memories=[MemoryNode.of(m) for m in memories])
 
 
 @strawberry.type
@@ -68,7 +76,10 @@ class CoreMutation:
         ctx = info.context
         return MemoryNode.of(await ctx.brain.update_core(ctx.tenant, str(id), input.content))
 
-    @strawberry.mutation(description="Stop injecting a core memory (it stays a memory).")
+    @strawberry.mutation(
+        description="Stop injecting a core memory (it stays a memory). A learned item is "
+        "remembered as removed: the same statement said again is not pinned again."
+    )
     async def unpin_core(self, info: Info, id: strawberry.ID) -> MemoryResult:
         ctx = info.context
         return MemoryNode.of(await ctx.brain.unpin_core(ctx.tenant, str(id)))

@@ -14,6 +14,7 @@ from core.types import Entity as CoreEntity
 from core.types import EntityType as CoreEntityType
 from core.types import Memory as CoreMemory
 from core.types import MemoryType as CoreMemoryType
+from core.types import learned_from
 from retrieval.scoring import recency_signal
 
 # The domain enums are the GraphQL enums (member names are the GraphQL values).
@@ -119,6 +120,15 @@ class MemoryNode:
         description="A corrected turn: the supersede chains (by their first memory's id) that "
         "now say what it said; the current version of each is the current value.",
     )
+    learned: bool = strawberry.field(
+        default=False,
+        description="Core memory learned from conversation: a user's statement of the "
+        "business's identity, their own name or role, an active project or a standing rule, "
+        "pinned when said (see learnedFrom). unpinCore removes it for good.",
+    )
+    learned_from_id: strawberry.ID | None = strawberry.field(
+        default=None, description="A learned core item: the turn it was learned from."
+    )
 
     @staticmethod
     def of(m: CoreMemory) -> MemoryNode:
@@ -154,6 +164,8 @@ class MemoryNode:
             slot=m.slot,
             earlier_until=to_datetime(m.earlier_until),
             corrected_chain_ids=[strawberry.ID(c) for c in m.corrected_chains],
+            learned=learned_from(m.source) is not None,
+            learned_from_id=_id(learned_from(m.source)),
         )
 
     @strawberry.field(description="The entities this memory is about.")
@@ -169,6 +181,10 @@ class MemoryNode:
     async def supersedes(self, info: strawberry.Info) -> MemoryNode | None:
         return await _load(info, self.supersedes_id)
 
+    @strawberry.field(description="A learned core item: the turn (episode) it was learned from.")
+    async def learned_from(self, info: strawberry.Info) -> MemoryNode | None:
+        return await _load(info, self.learned_from_id)
+
     @strawberry.field(
         description="A pattern: the episodes it summarizes, oldest first (they stay current)."
     )
@@ -178,6 +194,10 @@ class MemoryNode:
         ids = await info.context.brain.pattern_sources(info.context.tenant, str(self.id))
         loaded = await info.context.memory_loader.load_many(ids)
         return [MemoryNode.of(m) for m in loaded if m is not None]
+
+
+def _id(value: str | None) -> strawberry.ID | None:
+    return strawberry.ID(value) if value else None
 
 
 async def _load(info: strawberry.Info, memory_id: str | None) -> MemoryNode | None:

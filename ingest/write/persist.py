@@ -51,6 +51,9 @@ class WriteSet:
     # Vectors already being computed (memory id → its vector), e.g. a turn's own text,
     # started before the rest of the write was known.
     vectors: dict[str, Awaitable[list[float]]] = field(default_factory=dict)
+    # Changes to existing memories' vector payloads once the graph has them (memory id →
+    # payload fields), e.g. learned core items a turn took out of core (``pinned``).
+    changes: dict[str, dict[str, Any]] = field(default_factory=dict)
     # The memories the write superseded, set by ``persist``: the pairs' old ones, or the
     # current end of their chain when a concurrent write superseded one first.
     superseded: list[str] = field(default_factory=list)
@@ -151,7 +154,10 @@ class Indexing:
             await self._sync.show(
                 self._tenant_id,
                 new=ws.memories,
-                changes={i: {"superseded_at": self._at} for i in ws.superseded},
+                changes={
+                    **ws.changes,
+                    **{i: {"superseded_at": self._at} for i in ws.superseded},
+                },
                 vectors=await self._vectors,
                 mark="later",
             )

@@ -80,6 +80,11 @@ class SlotPlan:
     at: float = 0.0
     found: list[tuple[Statement, list[tuple[_Said, Replacement]]]] = field(default_factory=list)
 
+    def replaced_ids(self) -> set[str]:
+        """The statement ids (``statement_id``) of the earlier statements this turn
+        replaces: what learned core items came from (``ingest/learned/planning.py``)."""
+        return {f.own_id for _, replaced in self.found for f, _ in replaced}
+
     def write(self, covered: Mapping[int, set[str]] | None = None) -> SlotWrite:
         """The statement memories and supersede links, without the replacements of turns
         the rules' facts of the same sentence already superseded (``covered``: sentence

@@ -23,7 +23,7 @@ TURN = """mutation($content: String!, $at: DateTime!) {
     __typename } }"""
 CONTEXT = """query($q: String!) {
   assembleContext(input: {sessionId: "ask", userId: "u1", query: $q}) {
-    ... on Context { totalTokens layers { memories procedural } } } }"""
+    ... on Context { text totalTokens layers { memories procedural } } } }"""
 DAY = 86400.0
 
 
@@ -63,5 +63,5 @@ async def test_a_small_tenant_gets_a_context_about_the_question(brain: Brain) ->
     assert stale.startswith("- earlier: ") and lines.index(stale) == lines.index(current) + 1
 
     blog = (await client.data(CONTEXT, q="How long should my blog posts be?"))["assembleContext"]
-    text = blog["layers"]["memories"]
-    assert text.count("shorter than 800 words") == 1  # the turn and its preference: once
+    # the turn and its preference: once (the preference is a standing rule: a core line)
+    assert blog["text"].count("shorter than 800 words") == 1, blog["text"]
