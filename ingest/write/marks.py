@@ -131,7 +131,11 @@ class IndexMarks:
         finally:
             self._waiting = False
         for tenant_id in list(self._pending):
-            await self._mark(tenant_id, wait=False)
+            try:
+                await self._mark(tenant_id, wait=False)
+            except Exception as e:  # the graph closed under it (a shutdown): nothing is lost,
+                log.info("indexed marks left to the reconciler: %s", e)  # the reconciler marks
+                return
         quiet = time.monotonic() - self.delay
         for tenant_id in [t for t, at in self._began.items() if at < quiet]:
             if tenant_id not in self._pending:
