@@ -41,7 +41,7 @@ from core.statements import (
 from ingest.extract import statement_parts as parts
 from ingest.extract.rules import Extracted
 from ingest.extract.statement_words import CHANGE_VERBS, PROMOTING, STANDING, SUBJECTS
-from ingest.slots.analysis import MARKERS
+from ingest.slots.grammar import MARKERS
 from ingest.slots.values import tokens_in
 
 Token = Any  # spacy.tokens.Token; spaCy is untyped here

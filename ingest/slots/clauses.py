@@ -1,0 +1,109 @@
+"""A turn's sentences and each sentence's clauses, as the statement reading takes them
+(``ingest/slots/analysis.py``): lines and sentences the text marks, cut again where the
+parser ends one; coordinated clauses and comma splices a statement each."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ingest.extract.sentences import split_sentences
+from ingest.slots.grammar import Token
+from ingest.slots.values import tokens_in
+
+
+def sentences_of(doc: Any, text: str) -> list[list[Token]]:
+    """The tokens of each sentence: the lines and sentences the text marks, each cut again
+    where the parser ends a sentence ("sorry, 4 pallets not 3. they just called back")."""
+    out: list[list[Token]] = []
+    starts = {s.start for s in doc.sents} if doc.has_annotation("SENT_START") else set()
+    for sentence in split_sentences(text):  # offsets into ``text``, which is ``doc.text``
+        tokens = tokens_in(doc, sentence.start, sentence.end)
+        part: list[Token] = []
+        for t in tokens:
+            if part and t.i in starts and part[-1].text in (".", "!", "?", ";"):
+                out.append(part)
+                part = []
+            part.append(t)
+        if part:
+            out.append(part)
+    return out
+
+
+def without_heading(tokens: list[Token]) -> list[Token]:
+    """ "Quick facts: ...", "Update: ...": the few words before a colon at the start say what
+    follows, not what is so."""
+    colon = next((k for k, t in enumerate(tokens[:6]) if t.text == ":"), None)
+    if colon is None or colon == 0 or colon > 4 or colon + 1 >= len(tokens):
+        return tokens
+    return tokens[colon + 1 :]
+
+
+def clauses_of(tokens: list[Token]) -> list[tuple[list[Token], Token | None]]:
+    """The sentence's coordinated clauses, each with its own subject ("the office is in
+    Bristol, the team has 14 people, and our accountant is Rhona Patel"): a statement each.
+    Subordinate clauses ("I think the budget is 50k") stay with the clause they belong to."""
+    inside = {t.i for t in tokens}
+
+    def subject_of(t: Token) -> Token | None:
+        return next((c for c in t.children if c.dep_ in ("nsubj", "nsubjpass") and c.i < t.i), None)
+
+    spliced = comma_splice(tokens, inside, subject_of)
+    if spliced is not None:
+        return spliced
+
+    heads = [
+        t
+        for t in tokens
+        if t.pos_ in ("VERB", "AUX")
+        and (subject_of(t) is not None or t.dep_ == "ROOT")
+        and (t.dep_ in ("ROOT", "conj", "parataxis") or t.head.i not in inside)
+    ]
+    # "Went through the contract and the renewal date is 1 May": a clause with a subject of
+    # its own after a first clause without one
+    if len(heads) < 2 or all(subject_of(h) is None for h in heads[1:]):
+        return [(tokens, None)]
+    heads = [heads[0], *(h for h in heads[1:] if subject_of(h) is not None)]
+    starts = [tokens[0].i]
+    for h in heads[1:]:
+        subject = subject_of(h)
+        assert subject is not None
+        starts.append(min(t.i for t in subject.subtree if t.i in inside))
+    out: list[tuple[list[Token], Token | None]] = []
+    for k, h in enumerate(heads):
+        end = starts[k + 1] if k + 1 < len(starts) else tokens[-1].i + 1
+        part = [t for t in tokens if starts[k] <= t.i < end]
+        while part and (part[-1].is_punct or part[-1].dep_ == "cc"):
+            part.pop()
+        if part:
+            out.append((part, h))
+    return out
+
+
+def comma_splice(
+    tokens: list[Token], inside: set[int], subject_of: Any
+) -> list[tuple[list[Token], Token | None]] | None:
+    """Two clauses joined by a comma alone, which the parser hangs one on the other ("Let's do
+    Hotel du Vin instead, the other place is too far"): a clause before the main one, with no
+    word saying how it depends on it ("if", "because", "when"), said by its speaker (a
+    pronoun subject or none), and a comma between."""
+    root = next((t for t in tokens if t.dep_ == "ROOT"), None)
+    subject = subject_of(root) if root is not None else None
+    if root is None or subject is None or subject.i not in inside:
+        return None
+    begins = min(t.i for t in subject.subtree if t.i in inside)
+    for clause in root.children:
+        if clause.dep_ not in ("advcl", "ccomp") or clause.i > begins or clause.pos_ != "VERB":
+            continue
+        if any(c.dep_ in ("mark", "advmod") and c.i < clause.i for c in clause.children):
+            continue  # "if we ..., ", "when it ..., "
+        own = subject_of(clause)
+        if own is not None and own.pos_ != "PRON":
+            continue  # "My son Leo goes to Greenfield, pickup is at 3:15": still about Leo
+        ends = max(t.i for t in clause.subtree)
+        if ends + 2 == begins and tokens[0].doc[ends + 1].text == ",":
+            first = [t for t in tokens if t.i <= ends]
+            second = [t for t in tokens if t.i >= begins]
+            while second and second[-1].is_punct:
+                second.pop()
+            return [(first, clause), (second, root)]
+    return None

@@ -1,0 +1,143 @@
+"""A statement's mood (``ingest/slots/analysis.py``): asserted, requested, or only asked,
+supposed, planned, reported, recalled, negated or narrated; and whether it says it corrects."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core.statements import (
+    ASSERT,
+    CONDITIONAL,
+    EVENT,
+    HISTORY,
+    MODAL,
+    NEGATION,
+    PLAN,
+    QUESTION,
+    REPORTED,
+    REQUEST,
+    Value,
+)
+from ingest.slots.grammar import (
+    CHANGING,
+    CHECKING,
+    CONDITIONS,
+    COPULAS,
+    FUTURE,
+    HEDGED_MODALS,
+    PAST_MARKERS,
+    PLANNING,
+    REPORTING,
+    Token,
+    goes_up,
+)
+
+
+def says_correction(tokens: list[Token]) -> bool:
+    """ "make it 4", "make that 3 tickets", "change it to ...", "it should be ...", "I mean
+    ...": a correction of what was just said, whatever it was."""
+    words = [t.lower_ for t in tokens if not t.is_punct]
+    if words[:2] in (["how", "about"], ["what", "about"]) or words[:1] in (["no"], ["nope"]):
+        return True  # "no, with Steven", "how about the 9th?": another value, in its place
+    for i, w in enumerate(words[:-1]):
+        if w in ("make", "change", "meant") and words[i + 1] in ("it", "that", "this"):
+            return True
+        if w == "should" and words[i + 1] in ("be", "read", "say"):
+            return True
+    return False
+
+
+def mood_of(
+    doc: Any,
+    tokens: list[Token],
+    root: Token | None,
+    text: str,
+    values: list[Value],
+    negated: list[Value],
+) -> str:
+    """What the sentence does with its values (see the module docstring)."""
+    lowered = [t.lower_ for t in tokens]
+    words = set(lowered)
+    if root is None:
+        return ASSERT
+    subj = next((c for c in root.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+    first_person = subj is not None and subj.lower_ in ("i", "we")
+    lemma = root.lemma_.lower()
+    asking = text.rstrip().endswith("?") or (
+        lowered[0] in ("is", "are", "does", "do", "did", "was", "were", "has", "have")
+        and subj is not None
+        and subj.i > tokens[0].i
+    )
+    if asking:
+        if lowered[:2] in (["how", "about"], ["what", "about"]) and values:
+            return REQUEST  # "how about the 9th?": a value proposed in place of another
+        return REQUEST if asks_to_do(root, subj) else QUESTION
+    if (
+        words & CONDITIONS
+        and any(t.dep_ == "mark" and t.lower_ in CONDITIONS for t in tokens)
+        or "what if" in text.lower()
+        or "in case" in text.lower()
+    ):
+        return CONDITIONAL
+    reported = [c for c in root.children if c.dep_ in ("ccomp", "xcomp")]
+    within = {t.i for c in reported for t in c.subtree}
+    # the values said inside what is reported (a comma splice, "schedule posts for 7am now, our
+    # analytics say earlier does better", reports nothing of its values)
+    if lemma in REPORTING and reported and (not values or any(v.first in within for v in values)):
+        if lemma in ("want", "hope", "expect") and first_person and lemma == "want":
+            return REQUEST  # "I want to book a table for 2"
+        if not first_person or lemma in ("hear", "read", "gather"):
+            return REPORTED  # someone's view; "I heard the office is in Leeds": hearsay
+        if lemma in ("hope", "worry", "doubt", "suggest"):
+            return PLAN
+    if "according" in words or "says" in words and not first_person:
+        return REPORTED
+    modals = [c.lower_ for c in root.children if c.dep_ == "aux" and c.tag_ == "MD"]
+    if any(m in HEDGED_MODALS for m in modals):
+        if lemma in ("like", "love", "prefer") and any(m in ("would", "'d") for m in modals):
+            return REQUEST  # "I'd like a table for 4"
+        return MODAL
+    if words & {"maybe", "perhaps", "possibly", "probably", "hopefully"}:
+        return MODAL
+    if lemma in PLANNING and any(c.dep_ == "xcomp" for c in root.children):
+        return REQUEST if lemma in ("want", "need") and first_person else PLAN
+    if "going" in words and "to" in words and root.tag_ == "VB" or "gonna" in words:
+        return PLAN
+    future = any(m in ("will", "'ll", "wo") for m in modals)
+    if future and (lemma in CHANGING or words & FUTURE):
+        return PLAN
+    if words & {"used"} and any(t.lower_ == "used" and t.nbor(1).lower_ == "to"
+                                for t in tokens[:-1]):  # fmt: skip
+        return HISTORY
+    past = root.tag_ in ("VBD", "VBN") and not any(
+        c.dep_ in ("aux", "auxpass") and c.tag_ in ("VBZ", "VBP") for c in root.children
+    )
+    if past and lemma not in CHANGING and not goes_up(root):
+        back_in = any(t.lower_ == "back" and t.nbor(1).lower_ in ("in", "then", "when")
+                      for t in tokens[:-1])  # fmt: skip
+        if back_in or words & PAST_MARKERS or any(v.kind == "date" and v.norm[:2] in ("19", "20")
+                                        for v in values):  # fmt: skip
+            return HISTORY
+        # "(I) noted the database is now X": what was done is to take a present fact down
+        now_said = any(
+            c.dep_ == "ccomp" and c.tag_ in ("VBZ", "VBP") and c.lemma_.lower() in COPULAS
+            for c in root.children
+        )
+        if lemma not in COPULAS and lemma not in ("mean",) and not now_said:
+            return EVENT  # "we went to the beach": it happened, it replaces nothing
+    negative = any(c.dep_ == "neg" for c in root.children) or "longer" in words
+    if negative and not values:
+        return NEGATION
+    if root.tag_ == "VB" and subj is None and root.dep_ == "ROOT":
+        return REQUEST  # an imperative: "make it 7:30", "book the 3 pm slot"
+    if first_person and lemma in ("need", "want", "like", "prefer", "look"):
+        return REQUEST
+    return ASSERT
+
+
+def asks_to_do(root: Token, subj: Token | None) -> bool:
+    """ "Could you book a table for 3 at 18:45?": a request, not a question about a value."""
+    you = subj is not None and subj.lower_ == "you"
+    modal = any(c.dep_ == "aux" and c.lower_ in ("can", "could", "would", "will") for c in
+                root.children)  # fmt: skip
+    return you and modal and root.lemma_.lower() not in CHECKING
