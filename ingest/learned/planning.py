@@ -27,7 +27,8 @@ from core.types import LEARNED, DecayClass, Memory, MemoryType, NewMemory
 from graph.core_ops import LearnedCore, user_pinned_key
 from graph.tenant import TenantGraph
 from graph.write_ops import SupersedeLink
-from ingest.learned.recognise import BUSINESS, PROJECT, RULE, SELF, TOPIC_RULE, Learned
+from ingest.learned.common import BUSINESS, PROJECT, RULE, SELF, Learned
+from ingest.learned.standing import TOPIC_RULE
 
 # Lines of one kind in core at most, per scope (business: its name and three lines of what it
 # does; self: a name and a role). About 25 tokens a line: the whole is within the core

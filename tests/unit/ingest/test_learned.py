@@ -10,8 +10,9 @@ import pytest
 from core.settings import Settings
 from graph.core_ops import LearnedCore
 from ingest.extract.statements import extract
+from ingest.learned.common import Learned
 from ingest.learned.planning import CAPS, _over_cap
-from ingest.learned.recognise import Learned, recognise
+from ingest.learned.recognise import recognise
 from ingest.slots.analysis import statements
 from ingest.write.slots import asserted
 
