@@ -3,6 +3,8 @@ server's expected failures arrive as the client's typed exceptions with the requ
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from ai_brain.client import (
@@ -12,7 +14,7 @@ from ai_brain.client import (
     InvalidInputError,
     NotFoundError,
 )
-from tests.integration.client.conftest import Service
+from tests.integration.client.conftest import ROOT, Service
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
@@ -87,3 +89,15 @@ async def test_async_client(service: Service) -> None:
         with pytest.raises(NotFoundError):
             await brain.forget(MISSING)
         assert turn.episode.id in {h.memory.id for h in await brain.search("dentist")}
+
+
+def test_the_documented_quickstart_runs(service: Service) -> None:
+    """docs/CLIENT.md's sync quickstart, as written, with this service's URL and key."""
+    text = (ROOT / "docs" / "CLIENT.md").read_text()
+    block = re.search(r"## Quickstart\n\n```python\n(.*?)```", text, re.S)
+    assert block is not None
+    code = block.group(1).replace("http://127.0.0.1:8000", service.url)
+    assert len(code.strip().splitlines()) < 10
+    scope: dict[str, object] = {}
+    exec(code.replace('"brn_..."', repr(service.key)), scope)
+    assert "Fly.io" in str(scope["prompt"])
