@@ -34,7 +34,7 @@ def brain_env() -> dict[str, str]:
     return {**os.environ, "HF_HUB_OFFLINE": "1", "PYTHONPATH": path}
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
@@ -43,7 +43,7 @@ def _free_port() -> int:
 @pytest.fixture(scope="package")
 def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
     tmp = tmp_path_factory.mktemp("client-serve")
-    port, data = _free_port(), tmp / "data"
+    port, data = free_port(), tmp / "data"
     err = tmp / "serve.err"
     proc = subprocess.Popen(
         brain_command("serve", "--port", str(port), "--data-dir", str(data)),

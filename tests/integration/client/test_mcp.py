@@ -1,17 +1,24 @@
-"""`brain mcp` driven by the MCP SDK's own stdio client against a real `brain serve`, started
-as docs/CLIENT.md's Claude Desktop configuration says (its args and environment variables)."""
+"""`brain mcp` driven by the MCP SDK's own clients against a real `brain serve`: over stdio,
+started as docs/CLIENT.md's Claude Desktop configuration says (its args and environment
+variables), and over streamable HTTP (`--http PORT`)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
+import signal
+import socket
+import subprocess
 import sys
+import time
 
 import pytest
 from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.client.streamable_http import streamable_http_client
 
-from tests.integration.client.conftest import ROOT, Service, brain_env
+from tests.integration.client.conftest import ROOT, Service, brain_command, brain_env, free_port
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
@@ -78,3 +85,39 @@ async def test_mcp_tools_over_stdio(service: Service) -> None:
 
         refused = await session.call_tool("history", {"memory_id": "not-an-id"})
         assert refused.is_error and "INVALID_INPUT" in _text(refused)
+
+
+async def test_mcp_over_streamable_http(service: Service) -> None:
+    port = free_port()
+    proc = subprocess.Popen(
+        brain_command("mcp", "--url", service.url, "--key", service.key, "--http", str(port)),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=brain_env(),
+        cwd=ROOT,
+    )
+    try:
+        url = f"http://127.0.0.1:{port}/mcp"
+        deadline = time.monotonic() + 60
+        while True:  # until it listens
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=1):
+                    break
+            except OSError:
+                assert proc.poll() is None and time.monotonic() < deadline
+                await asyncio.sleep(0.2)
+        async with (
+            streamable_http_client(url) as (read, write),
+            ClientSession(read, write) as session,
+        ):
+            await session.initialize()
+            assert {t.name for t in (await session.list_tools()).tools} == TOOLS
+            await session.call_tool("remember", {"content": "The boat is moored at pier 9"})
+            found = await session.call_tool("search", {"query": "where is the boat moored?"})
+            assert "pier 9" in _text(found)
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
