@@ -18,6 +18,7 @@
     brain reconcile | brain health | brain doctor
     brain compact                                 # purge deleted data from the engines' files
     brain cypher --tenant T [--param K=V...] QUERY|FILE|NAME   # read-only, $tenant bound
+    brain mcp [--url URL] [--key KEY] [--http PORT]   # MCP server over a running service
 
 While `brain serve` runs on the data directory (or --url / $BRAIN_URL names a service),
 remember, search, consolidate, doctor, health, export and cypher are clients of its API (--key /
@@ -95,7 +96,7 @@ def _parser() -> argparse.ArgumentParser:
     def cmd(name: str, help: str) -> argparse.ArgumentParser:
         sp = sub.add_parser(name, help=help, description=help)
         sp.add_argument("--data-dir", help="data directory (default: $BRAIN_DATA_DIR or ./data)")
-        if name in CLIENT_COMMANDS:
+        if name in CLIENT_COMMANDS or name == "mcp":
             sp.add_argument(
                 "--url",
                 help="a running service to use (default: $BRAIN_URL, else the `brain serve` "
@@ -226,9 +227,44 @@ def _parser() -> argparse.ArgumentParser:
         help="a query parameter (VALUE as JSON when it parses, else a string; repeatable)",
     )
     cypher.add_argument("query", help="fact_history, true_on_date, ... | FILE.cypher | QUERY")
+    mcp = cmd(
+        "mcp",
+        "an MCP server over a running service (stdio; --http PORT for streamable HTTP), "
+        "tenant from the key",
+    )
+    mcp.add_argument("--http", type=int, metavar="PORT", help="serve streamable HTTP on PORT")
+    mcp.add_argument("--host", help="bind address with --http (default 127.0.0.1)")
+    mcp.add_argument(
+        "--user",
+        type=_user,
+        help="user id of tool calls that name none (default: $BRAIN_USER_ID or 'user')",
+    )
+    mcp.add_argument(
+        "--session",
+        type=_session,
+        help="session id of tool calls that name none (default: $BRAIN_SESSION_ID or mcp-DATE)",
+    )
     cmd("health", "check both engines")
     cmd("doctor", "check the installation, the engines, versions and index lag")
     return p
+
+
+def _mcp(args: argparse.Namespace, settings: Settings) -> int:
+    """`brain mcp`: the MCP server over the service --url / $BRAIN_URL names (else the one
+    running on the data directory)."""
+    service = find_service(args, settings)
+    if service is None:
+        raise InvalidInput(
+            "brain mcp needs a running service: pass --url or set BRAIN_URL", field="url"
+        )
+    from ai_brain.mcp_server import Defaults, run
+
+    defaults = Defaults(
+        user_id=args.user or os.environ.get("BRAIN_USER_ID") or "user",
+        session_id=args.session or os.environ.get("BRAIN_SESSION_ID") or "",
+    )
+    host = args.host or "127.0.0.1"
+    return run(service.graphql, service.key, http_port=args.http, host=host, defaults=defaults)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -245,7 +281,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             from api.serve import serve
 
             return asyncio.run(serve(settings, demo=args.demo))
-        configure_logging("warning", "text")
+        configure_logging("warning", "text")  # on stderr: `brain mcp` speaks on stdout
+        if args.command == "mcp":
+            return _mcp(args, settings)
         if args.command in CLIENT_COMMANDS:
             service = find_service(args, settings)
             if service is not None:

@@ -1,0 +1,301 @@
+"""``BrainClient`` and ``AsyncBrainClient``: the service's main operations as typed calls.
+
+    from ai_brain.client import BrainClient
+
+    with BrainClient("http://127.0.0.1:8000", api_key) as brain:
+        brain.record_turn("s1", "ana", "Our deploy target is Fly.io")
+        prompt_memory = brain.context("s1", "ana", query="where do we deploy?").text
+
+The two clients take the same arguments and return the same models; the async one is awaited.
+Failures raise the tree in ``ai_brain.client.errors``; ``ENGINE_UNAVAILABLE`` (a storage engine
+restarting) is retried ``retries`` times with exponential backoff first.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from datetime import datetime
+from types import TracebackType
+from typing import Any, TypeVar
+
+import httpx
+
+from ai_brain.client import calls
+from ai_brain.client.calls import Call
+from ai_brain.client.errors import BrainError, TransportError
+from ai_brain.client.models import Context, Lineage, Memory, SearchHit, Turn
+from ai_brain.client.response import read, retryable
+
+T = TypeVar("T")
+
+
+def endpoint(url: str) -> str:
+    """The GraphQL endpoint of a service given by its base URL or the endpoint itself."""
+    base = url.rstrip("/")
+    return base if base.endswith("/graphql") else base + "/graphql"
+
+
+class _Base:
+    def __init__(self, url: str, api_key: str, retries: int, backoff: float) -> None:
+        self.url = endpoint(url)
+        self.retries = retries
+        self.backoff = backoff
+        self._headers = {"Authorization": f"Bearer {api_key}"}
+
+    def _payload(self, call: Call[Any]) -> dict[str, Any]:
+        return {"query": call.document, "variables": call.variables}
+
+    def _delay(self, attempt: int) -> float:
+        return float(self.backoff * 2**attempt)
+
+
+def _transport_error(e: httpx.HTTPError) -> TransportError:
+    return TransportError(f"{type(e).__name__}: {e}", "TRANSPORT_ERROR")
+
+
+class BrainClient(_Base):
+    """A synchronous client of a running ``brain serve``; the tenant is the key's.
+
+    Args:
+        url: the service (``http://host:port``) or its ``/graphql`` endpoint.
+        api_key: a key from ``brain keys create``.
+        timeout: seconds per request.
+        retries: how often to resend a call that met ``ENGINE_UNAVAILABLE``.
+        backoff: seconds before the first resend; doubled each time.
+        transport: an httpx transport to send through instead of the network (tests, proxies).
+    """
+
+    def __init__(
+        self,
+        url: str,
+        api_key: str,
+        *,
+        timeout: float = 60.0,
+        retries: int = 3,
+        backoff: float = 0.5,
+        transport: httpx.BaseTransport | None = None,
+    ) -> None:
+        super().__init__(url, api_key, retries, backoff)
+        self._http = httpx.Client(timeout=timeout, headers=self._headers, transport=transport)
+
+    def __enter__(self) -> BrainClient:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._http.close()
+
+    def _run(self, call: Call[T]) -> T:
+        for attempt in range(self.retries + 1):
+            try:
+                response = self._http.post(self.url, json=self._payload(call))
+            except httpx.HTTPError as e:
+                raise _transport_error(e) from e
+            try:
+                return read(call, response)
+            except BrainError as e:
+                if not retryable(e) or attempt == self.retries:
+                    raise
+            time.sleep(self._delay(attempt))
+        raise AssertionError("unreachable")
+
+    def record_turn(
+        self,
+        session_id: str,
+        user_id: str,
+        content: str,
+        *,
+        role: str = "USER",
+        project_id: str | None = None,
+        speaker: str | None = None,
+        at: datetime | None = None,
+    ) -> Turn:
+        """Store one conversation turn (``recordTurn``); its memories are retrievable at once.
+
+        ``role`` is USER, ASSISTANT or TOOL."""
+        return self._run(
+            calls.record_turn(session_id, user_id, content, role, project_id, speaker, at)
+        )
+
+    def context(
+        self,
+        session_id: str,
+        user_id: str,
+        *,
+        query: str | None = None,
+        project_id: str | None = None,
+        token_budget: int | None = None,
+        mode: str = "ANSWER",
+    ) -> Context:
+        """The memory to put in the prompt before a model call (``assembleContext``)."""
+        return self._run(calls.context(session_id, user_id, query, project_id, token_budget, mode))
+
+    def search(
+        self,
+        query: str,
+        *,
+        top_k: int = 10,
+        mode: str = "ANSWER",
+        user_id: str | None = None,
+        project_id: str | None = None,
+        session_id: str | None = None,
+        types: list[str] | None = None,
+    ) -> list[SearchHit]:
+        """Memories ranked for ``query``, best first."""
+        return self._run(calls.search(query, top_k, mode, user_id, project_id, session_id, types))
+
+    def remember(
+        self,
+        content: str,
+        *,
+        type: str = "FACT",
+        importance: float | None = None,
+        project_id: str | None = None,
+        session_id: str | None = None,
+        user_id: str | None = None,
+        pinned: bool = False,
+    ) -> Memory:
+        """Store one memory explicitly."""
+        return self._run(
+            calls.remember(content, type, importance, project_id, session_id, user_id, pinned)
+        )
+
+    def supersede(self, memory_id: str, content: str, *, reason: str | None = None) -> Memory:
+        """Replace a memory by a corrected one (the chain is kept; see ``lineage``)."""
+        return self._run(calls.supersede(memory_id, content, reason))
+
+    def forget(self, memory_id: str) -> Memory:
+        """Soft-delete a memory: it no longer comes back in search or context."""
+        return self._run(calls.forget(memory_id))
+
+    def lineage(self, memory_id: str) -> Lineage:
+        """A memory's supersede chain, oldest first."""
+        return self._run(calls.lineage(memory_id))
+
+
+class AsyncBrainClient(_Base):
+    """The asynchronous ``BrainClient``: the same arguments, awaited calls."""
+
+    def __init__(
+        self,
+        url: str,
+        api_key: str,
+        *,
+        timeout: float = 60.0,
+        retries: int = 3,
+        backoff: float = 0.5,
+        transport: httpx.AsyncBaseTransport | None = None,
+    ) -> None:
+        super().__init__(url, api_key, retries, backoff)
+        self._http = httpx.AsyncClient(timeout=timeout, headers=self._headers, transport=transport)
+
+    async def __aenter__(self) -> AsyncBrainClient:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        await self._http.aclose()
+
+    async def _run(self, call: Call[T]) -> T:
+        for attempt in range(self.retries + 1):
+            try:
+                response = await self._http.post(self.url, json=self._payload(call))
+            except httpx.HTTPError as e:
+                raise _transport_error(e) from e
+            try:
+                return read(call, response)
+            except BrainError as e:
+                if not retryable(e) or attempt == self.retries:
+                    raise
+            await asyncio.sleep(self._delay(attempt))
+        raise AssertionError("unreachable")
+
+    async def record_turn(
+        self,
+        session_id: str,
+        user_id: str,
+        content: str,
+        *,
+        role: str = "USER",
+        project_id: str | None = None,
+        speaker: str | None = None,
+        at: datetime | None = None,
+    ) -> Turn:
+        """See ``BrainClient.record_turn``."""
+        return await self._run(
+            calls.record_turn(session_id, user_id, content, role, project_id, speaker, at)
+        )
+
+    async def context(
+        self,
+        session_id: str,
+        user_id: str,
+        *,
+        query: str | None = None,
+        project_id: str | None = None,
+        token_budget: int | None = None,
+        mode: str = "ANSWER",
+    ) -> Context:
+        """See ``BrainClient.context``."""
+        return await self._run(
+            calls.context(session_id, user_id, query, project_id, token_budget, mode)
+        )
+
+    async def search(
+        self,
+        query: str,
+        *,
+        top_k: int = 10,
+        mode: str = "ANSWER",
+        user_id: str | None = None,
+        project_id: str | None = None,
+        session_id: str | None = None,
+        types: list[str] | None = None,
+    ) -> list[SearchHit]:
+        """See ``BrainClient.search``."""
+        return await self._run(
+            calls.search(query, top_k, mode, user_id, project_id, session_id, types)
+        )
+
+    async def remember(
+        self,
+        content: str,
+        *,
+        type: str = "FACT",
+        importance: float | None = None,
+        project_id: str | None = None,
+        session_id: str | None = None,
+        user_id: str | None = None,
+        pinned: bool = False,
+    ) -> Memory:
+        """See ``BrainClient.remember``."""
+        return await self._run(
+            calls.remember(content, type, importance, project_id, session_id, user_id, pinned)
+        )
+
+    async def supersede(self, memory_id: str, content: str, *, reason: str | None = None) -> Memory:
+        """See ``BrainClient.supersede``."""
+        return await self._run(calls.supersede(memory_id, content, reason))
+
+    async def forget(self, memory_id: str) -> Memory:
+        """See ``BrainClient.forget``."""
+        return await self._run(calls.forget(memory_id))
+
+    async def lineage(self, memory_id: str) -> Lineage:
+        """See ``BrainClient.lineage``."""
+        return await self._run(calls.lineage(memory_id))
