@@ -39,7 +39,7 @@ from api.export import export_lines
 from api.gql.schema import build_schema
 from api.metrics import Metrics
 from api.web import page, wants_page, web_dir, web_routes
-from core.errors import BackendError, BrainError
+from core.errors import BackendError, BrainError, Forbidden
 from core.settings import Settings
 
 log = logging.getLogger("brain.api")
@@ -132,10 +132,18 @@ class BrainGraphQL(GraphQL[Context, None]):
     ) -> Context:
         brain = self._brain_ref["brain"]
         request_id = getattr(request.state, "request_id", None) or uuid.uuid4().hex[:16]
+        presented = request.headers.get("authorization")
         try:
-            principal = await caller(brain, request)
+            principal = await brain.admin.authenticate(presented)
+        except Forbidden as e:
+            if presented:  # a wrong, malformed or revoked key: the request is refused whole
+                raise HTTPException(401, e.message) from e
+            # no key: fields that need none (``health``) still answer, the others say why
+            return Context(brain=brain, principal=None, auth_error=e, request_id=request_id)
+        try:
+            principal = acting_for(principal, request.headers.get(TENANT_HEADER))
             return Context(brain=brain, principal=principal, request_id=request_id)
-        except BrainError as e:
+        except BrainError as e:  # a valid key acting for a tenant it may not: per field
             return Context(brain=brain, principal=None, auth_error=e, request_id=request_id)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -220,7 +228,7 @@ def _over_list_items(value: object, limit: int) -> bool:
 def http_error(status: int, message: str, scope: Scope) -> JSONResponse:
     """An HTTP-level error as the API's JSON error body (like the 401 and 413 ones)."""
     try:
-        code = HTTPStatus(status).name
+        code = "UNAUTHENTICATED" if status == 401 else HTTPStatus(status).name
     except ValueError:
         code = "HTTP_ERROR"
     request_id = scope.get("state", {}).get("request_id")

@@ -111,17 +111,27 @@ async def test_other_tenants_ids_are_not_found(
     assert mine["data"]["memory"] == {"content": "Secret: the launch is in May", "current": True}
 
 
-async def test_missing_wrong_and_revoked_keys_are_forbidden(brain: Brain, tenant_id: str) -> None:
+async def test_wrong_and_revoked_keys_get_401_and_a_missing_key_a_forbidden_field(
+    brain: Brain, tenant_id: str
+) -> None:
     query = f'mutation {{ remember(input: {{content: "x"}}) {{ __typename {ERRORS} }} }}'
-    for key in [None, "brn_wrong", "not-even-a-key"]:
-        body = await Client(brain, key).gql(query)
-        assert body["data"]["remember"]["__typename"] == "ForbiddenError"
+    # no key: the fields that need one say so (``health`` needs none)
+    body = await Client(brain, None).gql(query)
+    assert body["data"]["remember"]["__typename"] == "ForbiddenError"
+
+    async def refused(key: str) -> None:
+        resp = await Client(brain, key).post({"query": query})
+        assert resp.status_code == 401, resp.text
+        (error,) = resp.json()["errors"]
+        assert error["extensions"]["code"] == "UNAUTHENTICATED"
+        assert error["extensions"]["requestId"] == resp.headers["x-request-id"]
+
+    for key in ["brn_wrong", "not-even-a-key"]:
+        await refused(key)
     key_id, key = await create_key(brain.graph, tenant_id)
     assert (await Client(brain, key).gql(query))["data"]["remember"]["__typename"] == "Memory"
     await revoke_key(brain.graph, key_id)
-    assert (await Client(brain, key).gql(query))["data"]["remember"][
-        "__typename"
-    ] == "ForbiddenError"
+    await refused(key)
     assert (await brain.graph.tenant(tenant_id).memory_counts())[0] == 1
 
 

@@ -294,7 +294,7 @@ async def test_only_admin_keys_manage_tenants_and_keys(
     assert other_tenant_id in tenants
     revoked = await admin.data(f'mutation {{ revokeApiKey(id: "{made["id"]}") {{ __typename }} }}')
     assert revoked["revokeApiKey"]["__typename"] == "RevokedKey"
-    assert (await other.data("{ core { __typename } }"))["core"]["__typename"] == "ForbiddenError"
+    assert (await other.post({"query": "{ core { __typename } }"})).status_code == 401
     bad = await admin.data('mutation { createApiKey(tenant: "no spaces!") { __typename } }')
     assert bad["createApiKey"]["__typename"] == "InvalidInputError"
 

@@ -191,4 +191,5 @@ async def test_a_bad_key_is_refused(server: str, tab: Tab) -> None:
     await expect(tab.page.locator("#signin-error")).to_contain_text("Key refused")
     assert await tab.page.locator("#app").is_hidden()
     assert await js(tab.page, "sessionStorage.getItem('brain.apiKey')") is None
-    assert tab.errors == [] and tab.offsite == []
+    # the refused request itself is a 401, which the browser logs; nothing else may fail
+    assert [e for e in tab.errors if "status of 401" not in e] == [] and tab.offsite == []

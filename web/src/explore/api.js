@@ -1,5 +1,5 @@
 // The GraphQL the explorer sends; every request carries the session's key.
-import { gql } from "../key.js";
+import { gql, KeyRefused } from "../key.js";
 
 // The view as columns (api/gql/viz.py): a few lists instead of thousands of objects.
 const COLUMNS = `memoryIds typeNames types positions laidOut importance validFrom supersededAt
@@ -7,7 +7,7 @@ const COLUMNS = `memoryIds typeNames types positions laidOut importance validFro
   memoryEntities entityIds entityNames entityTypes entityProvisional relationNames links
   linkWeights entityLinks`;
 
-export class KeyRefused extends Error {}
+export { KeyRefused };
 
 function unwrap(result, typename) {
   if (result.__typename === "ForbiddenError") throw new KeyRefused(result.message);
