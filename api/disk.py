@@ -1,7 +1,8 @@
 """Erased data off the disk: the embedded engines' files compacted after an erase, at a clean
 shutdown, and on demand (``brain compact``), then read back to check.
 
-What each engine allows (measured on this machine's versions, see README "Erase and the disk"):
+What each engine allows (measured on this machine's versions; docs/OPERATIONS.md "Erase and
+the disk"):
 
 - Qdrant Edge keeps a deleted point's payload in its segment pages and the upsert in its
   write-ahead log; only rewriting the shard from the live points removes them
@@ -184,7 +185,7 @@ class DiskPurge:
 def _servers(settings: Settings) -> str | None:
     if settings.graph.embedded and settings.vector.embedded:
         return None
-    return "a server engine's files are its operator's: see the README (erase on servers)"
+    return "a server engine's files are its operator's: see docs/OPERATIONS.md (erase on servers)"
 
 
 def _size(roots: list[Path]) -> int:

@@ -246,7 +246,7 @@ class DiskCheck(_Frozen):
     """What an erase verified in the embedded engines' files, after compacting them.
 
     ``scanned``: the files under the engines' directories were read (False on servers, whose
-    files this process cannot see: see the README on erasing there). ``traces`` names each
+    files this process cannot see: see docs/OPERATIONS.md on erasing there). ``traces`` names each
     file that still held an erased id or string, with the value found; ``pending`` says what
     keeps them and when they go. ``clean``: scanned, and no file held anything erased.
     """

@@ -117,7 +117,7 @@ class QdrantVectorIndex(VectorIndex):
         return False  # the server runs its optimizers in the background
 
     async def compact(self) -> bool:
-        return False  # the server's files are its operator's (README: erase on servers)
+        return False  # the server's files are its operator's (docs/OPERATIONS.md: erase on servers)
 
     async def upsert(self, points: Sequence[VectorPoint]) -> None:
         batch = []

@@ -95,7 +95,7 @@ class VectorIndex(Protocol):
 
     async def compact(self) -> bool:
         """Rewrite storage so that deleted points leave no bytes on disk (after an erase).
-        Returns whether it could: a server manages its own files (see the README on what
+        Returns whether it could: a server manages its own files (see docs/OPERATIONS.md on what
         an operator does there) and returns False."""
 
     async def upsert(self, points: Sequence[VectorPoint]) -> None:

@@ -53,7 +53,7 @@ class Lineage:
 )
 class DiskCheck:
     scanned: bool = strawberry.field(
-        description="The engines' files were read (false on server engines: see the README)."
+        description="The engines' files were read (false on server engines: docs/OPERATIONS.md)."
     )
     files: int = strawberry.field(description="Files read.")
     vectors_compacted: bool = strawberry.field(
