@@ -140,6 +140,8 @@ class BrainGraphQL(GraphQL[Context, None]):
                 raise HTTPException(401, e.message) from e
             # no key: fields that need none (``health``) still answer, the others say why
             return Context(brain=brain, principal=None, auth_error=e, request_id=request_id)
+        except BrainError as e:  # the key could not be checked (the engine is restarting):
+            return Context(brain=brain, principal=None, auth_error=e, request_id=request_id)
         try:
             principal = acting_for(principal, request.headers.get(TENANT_HEADER))
             return Context(brain=brain, principal=principal, request_id=request_id)
