@@ -36,7 +36,7 @@ from core.clock import now
 from core.errors import InvalidInput
 from core.retrieval_types import RetrievalPath, SearchMetadata, SearchQuery, SearchResponse
 from core.settings import LimitSettings, RetrievalSettings
-from core.types import Entity, Memory
+from core.types import Entity, Hit, Memory, learned_from
 from core.validation import check_project_id, check_text
 from graph.retrieval_ops import EntitySet
 from graph.store import GraphStore
@@ -136,7 +136,9 @@ class Retriever:
         core = [
             result.hydrated[i]
             for i in found.core
-            if i in result.hydrated and admits(result.hydrated[i], tenant_id, query, plan.at)
+            if i in result.hydrated
+            and i not in result.stale_core
+            and admits(result.hydrated[i], tenant_id, query, plan.at)
         ]
         return SearchResponse(hits=result.hits, metadata=metadata), core
 
@@ -301,9 +303,19 @@ class Retriever:
         when = query.as_of if query.as_of is not None else plan.at
         if not s.slot_reads:
             return Shortlist(first, hydrated, hits)
-        hits = await settle(
+        # A context's learned core lines are read with its hits: a line a newer statement
+        # replaced (the write path missed it) must not lead every context from the core layer.
+        learned = [
+            hydrated[i]
+            for i in keep
+            if context and i in hydrated and learned_from(hydrated[i].source) is not None
+        ]
+        shown = {h.memory.id for h in hits}
+        top = max((h.score for h in hits), default=1.0)
+        extra = [Hit(memory=m, score=top, paths=("core",)) for m in learned if m.id not in shown]
+        settled = await settle(
             plan.tenant,
-            hits,
+            [*extra, *hits],
             when,
             lambda m: admits(m, tenant_id, query, plan.at),
             query.query if s.question_slots else None,
@@ -311,7 +323,14 @@ class Retriever:
             lead_rank=None if context or query.as_of is not None else LEAD_RANK,
             context=context,
         )
-        return Shortlist(first, hydrated, hits[: query.top_k])
+        added = {h.memory.id for h in extra}
+        stale = frozenset(
+            h.memory.id
+            for h in settled
+            if h.memory.earlier_until is not None and h.memory.id in {m.id for m in learned}
+        )
+        hits = [h for h in settled if h.memory.id not in added]
+        return Shortlist(first, hydrated, hits[: query.top_k], stale)
 
     def _validate(self, query: SearchQuery) -> dict[str, float]:
         if not isinstance(query.query, str) or not query.query.strip():

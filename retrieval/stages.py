@@ -74,3 +74,4 @@ class Shortlist:
     first: list[str]  # every admitted candidate, best first (stand-ins)
     hydrated: dict[str, Memory]  # the shortlist (and the core ids asked for) from the graph
     hits: list[Hit]  # exactly ranked, diversified, top-k
+    stale_core: frozenset[str] = frozenset()  # learned core items a newer statement replaced

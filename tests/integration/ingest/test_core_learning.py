@@ -363,3 +363,30 @@ async def test_the_seed_context_says_whose_writer_peter_is(client: Client) -> No
     assert "Originality.ai" in text, text
     for other in ("Northwind", "CTO", "fence", "VAT"):
         assert other not in text, (other, text)
+
+
+async def test_a_core_line_a_later_statement_replaced_does_not_lead_the_context(
+    client: Client,
+) -> None:
+    """The write path may miss a change said in other words; the read path's check then
+    keeps the replaced core line out of the core layer of a context about it, so the old
+    value is not the first thing the model reads."""
+    await say(
+        client,
+        "I go to the gym Monday, Wednesday and Friday at 7am before work, so please don't "
+        "book anything for me before 8:30 on those days.",
+    )
+    assert any("7am" in m["content"] for m in await core(client))
+    await say(
+        client,
+        "New routine since I changed jobs. Gym is now Tuesdays and Thursdays at 6pm, so "
+        "mornings are free again and evenings on those two days aren't.",
+        day=33,
+        session="s2",
+    )
+    ctx = await context(client, "When do I go to the gym?")
+    assert "7am" not in ctx["layers"]["projectContext"]
+    text = ctx["text"]
+    assert "6pm" in text and ("7am" not in text or text.index("6pm") < text.index("7am"))
+    # a context about something else keeps the line: only the question's slot is checked
+    assert "7am" in (await context(client))["layers"]["projectContext"]
