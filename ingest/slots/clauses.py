@@ -64,10 +64,10 @@ def clauses_of(tokens: list[Token]) -> list[tuple[list[Token], Token | None]]:
         return [(tokens, None)]
     heads = [heads[0], *(h for h in heads[1:] if subject_of(h) is not None)]
     starts = [tokens[0].i]
-    for h in heads[1:]:
+    for before, h in zip(heads, heads[1:], strict=False):
         subject = subject_of(h)
         assert subject is not None
-        starts.append(min(t.i for t in subject.subtree if t.i in inside))
+        starts.append(_lead_in(tokens, min(t.i for t in subject.subtree if t.i in inside), before))
     out: list[tuple[list[Token], Token | None]] = []
     for k, h in enumerate(heads):
         end = starts[k + 1] if k + 1 < len(starts) else tokens[-1].i + 1
@@ -107,3 +107,27 @@ def comma_splice(
                 second.pop()
             return [(first, clause), (second, root)]
     return None
+
+
+_PAUSES = frozenset({",", ";", ":", "-", "–", "—"})
+
+
+def _lead_in(tokens: list[Token], start: int, before: Token) -> int:
+    """Where a clause starts: at its subject, or at the phrase without a verb that leads into
+    it after a pause ("…statements - back in 2019 our first flat was £950": the "back in 2019"
+    is the second clause's, wherever the parser hung it)."""
+    by_index = {t.i: t for t in tokens}
+    i = start - 1
+    while i > before.i and i in by_index:
+        t = by_index[i]
+        if t.is_punct and t.text not in _PAUSES:
+            return start  # a quote or an apostrophe is inside a phrase
+        if t.is_punct:
+            lead = i + 1  # without the "and" or "but" that joins the clauses
+            while lead < start and by_index[lead].dep_ == "cc":
+                lead += 1
+            return lead
+        if t.pos_ in ("VERB", "AUX"):
+            return start
+        i -= 1
+    return start

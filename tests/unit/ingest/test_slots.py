@@ -196,6 +196,16 @@ def test_a_pronoun_subject_is_about_what_the_sentence_before_was(nlp: Any) -> No
     assert not great.values and great.subject == ()
 
 
+def test_a_clause_keeps_the_phrase_that_leads_into_it(nlp: Any) -> None:
+    # the parser hangs "back in 2019" on the first clause; after the pause it is the second's
+    _, flat = statements(
+        nlp(
+            "funny, was looking at old bank statements - back in 2019 our first flat was only £950 a month."
+        )
+    )
+    assert flat.text.startswith("back in 2019") and flat.mood == "history"
+
+
 def test_clauses_joined_by_a_comma_alone_are_a_statement_each(nlp: Any) -> None:
     scratch, venue, reason = statements(
         nlp("Scratch that. Let's do Hotel du Vin in Brighton instead, the other place is too far.")
