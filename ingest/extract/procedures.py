@@ -108,8 +108,8 @@ _HEADED = re.compile(
     r"^(?P<head>[^:.!?]{3,90}?)\s*(?:is|are)?\s*:\s*(?P<rest>.+)$", re.IGNORECASE | re.DOTALL
 )
 _PROCESS_WORDS = re.compile(
-    r"\b(?:process|procedure|workflow|steps?|checklist|routine|playbook|sop|rules"
-    r"|how (?:we|to|I))\b",
+    r"\b(?:process|procedure|workflow|steps?|checklist|routine|playbook|sop|rules|method"
+    r"|recipe|runbook|(?<!by )the way|how (?:we|to|I))\b",
     re.IGNORECASE,
 )
 

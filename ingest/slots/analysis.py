@@ -162,7 +162,11 @@ def _statement(
     frame = _frame(doc, kept, [v for v in values if v.first not in aside], negated, in_subject)
     lowered = {t.lower_ for t in tokens}
     correction = bool(lowered & CORRECTING) or says_correction(tokens) or bool(negated)
-    change = change or bool(lowered & {"now", "anymore", "longer", "instead"})
+    change = (
+        change
+        or bool(lowered & {"now", "anymore", "longer", "instead"})
+        or "going forward" in text.lower()  # "a 30% deposit going forward"
+    )
     mood = mood_of(doc, tokens, root, text, values, negated)
     return Statement(
         text=text,

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from core.slots import GENERIC, Replacement, corrects, same_slot, substitute
 from core.statements import (
     CONDITIONAL,
+    EVENT,
     HISTORY,
     MODAL,
     PLAN,
@@ -161,9 +162,10 @@ class SlotPlanner:
         parameter is the one the statement says is no longer so; else the procedure's only
         amount of the new value's unit, when the statement and the procedure share a word
         ("approval", "approve")."""
-        changing = [  # "the kickoff call should happen within 3 working days now": a rule
-            s for s in said
-            if s.mood in (*SLOTTED, MODAL) and (s.change or s.correction) and amounts(s.text)
+        changing = [  # "the kickoff call should happen within 3 working days now": a rule;
+            s for s in said  # "had two no-shows so we're asking for 30% going forward"
+            if (s.mood in (*SLOTTED, MODAL) or s.mood == EVENT and s.change)
+            and (s.change or s.correction) and amounts(s.text)
         ]  # fmt: skip
         if not changing:
             return []
@@ -336,6 +338,8 @@ def _parameter(statement: Statement, procedure: Memory) -> tuple[Value, Value] |
         olds = [h for h in held for n in negated if h.norm == n.norm]
     else:
         olds = [h for h in held if h.kind == fresh[0].kind and unit_of(h) == unit_of(fresh[0])]
+        if len(olds) > 1:  # "350g water" among 500g flour and 10g salt: the one said of water
+            olds = _said_of(statement.text, fresh[0], procedure.content, olds)
         if len(olds) != 1 or not _shares_stem(statement.words, procedure.content):
             return None
     if not olds:
@@ -345,6 +349,25 @@ def _parameter(statement: Statement, procedure: Memory) -> tuple[Value, Value] |
     if new is None or new.norm == old.norm:
         return None
     return old, new
+
+
+def _said_of(text: str, new: Value, procedure: str, olds: list[Value]) -> list[Value]:
+    """The procedure's amounts said of what ``new`` is said of: the word right after it
+    ("325g *water*"), else the two words on each side."""
+    for width in (1, 2):
+        near = _around(text, new, width)
+        found = [h for h in olds if _around(procedure, h, width) & near]
+        if len(found) == 1:
+            return found
+    return []
+
+
+def _around(text: str, value: Value, width: int) -> set[str]:
+    """The first five letters of the words next to an amount: the one after it (``width``
+    1), or two on each side."""
+    after = re.findall(r"[a-z]{3,}", text[value.end :].lower())[:width]
+    before = re.findall(r"[a-z]{3,}", text[: value.start].lower())[-2:] if width > 1 else []
+    return {w[:5] for w in [*before, *after]} - {"the", "and", "for", "with", "from", "now"}
 
 
 def _shares_stem(words: frozenset[str], text: str) -> bool:

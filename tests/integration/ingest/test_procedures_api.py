@@ -75,3 +75,28 @@ async def test_the_process_for_a_goal_stated_again_replaces_it(client: Client) -
     assert again["supersededIds"] == [old["id"]]
     small_talk = await _say(client, "When we got there, the food was cold.")
     assert small_talk["extracted"] == []  # a story, not a procedure
+
+
+async def test_a_method_in_prose_and_a_change_to_one_of_its_amounts(client: Client) -> None:
+    """A method named as such ("my sourdough method …:"), and a later change said of one
+    ingredient among several amounts of the same unit ("use 325g water"), in a turn that
+    also tells a past event ("had two no-shows, so … going forward")."""
+    taught = await _say(
+        client,
+        "writing down my sourdough method so u can remind me: 100g starter, 500g strong "
+        "white, 350g water, 10g salt. autolyse an hour, then 4 rounds of stretch and fold, "
+        "shape, cold proof in the fridge overnight, bake at 250C",
+    )
+    (procedure,) = [m for m in taught["extracted"] if m["type"] == "PROCEDURAL"]  # type: ignore[index, union-attr]
+    changed = await _say(
+        client,
+        "the dough's been way too slack so i've dropped the hydration — use 325g water from "
+        "now on, everything else as before",
+    )
+    assert procedure["id"] in changed["supersededIds"]  # type: ignore[operator]
+    (version,) = [m for m in changed["extracted"] if m["type"] == "PROCEDURAL"]  # type: ignore[index, union-attr]
+    assert "325g water" in version["content"] and "500g strong white" in version["content"]
+    assert "350g" not in version["content"] and "10g salt" in version["content"]
+    # "By the way: …" names no process
+    aside = await _say(client, "By the way: the call moved to 4, Sam is joining, bring the deck")
+    assert not [m for m in aside["extracted"] if m["type"] == "PROCEDURAL"]  # type: ignore[union-attr]
