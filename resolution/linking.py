@@ -91,6 +91,8 @@ async def link_new(resolver: Resolver, turn: Turn, names: Sequence[tuple[int, Me
             r = turn.resolved.get(found[0][0]) if found else None
             if not found or r is None or r.candidates:
                 continue  # ambiguous: never attach an alias to a guess
+            if turn.document is not None and not turn.document.admits(found[0][1], parsed.named):
+                continue
             etype = found[0][1].entity_type
             if etype is None:
                 etype = EntityType.ORG if decl.alias.isupper() else EntityType.CONCEPT
@@ -107,6 +109,8 @@ async def link_new(resolver: Resolver, turn: Turn, names: Sequence[tuple[int, Me
             continue
         if normalize_name(m.text) in alias_keys:
             continue
+        if turn.document is not None and not turn.document.admits(m, parsed.named):
+            continue  # a document's word without the evidence of a name
         etype = m.entity_type
         if etype is None:
             etype = objects.get(normalize_name(m.text))

@@ -36,6 +36,7 @@ from resolution.entity_cache import CacheRenewal, EntityCache
 from resolution.gazetteer import Gazetteer, GazetteerCache, KnownName
 from resolution.identity import PENDING
 from resolution.linking import link_new
+from resolution.names import DocumentNames
 from resolution.parse import PRONOUNS, Parser
 from resolution.profiles import ProfileBuilder
 from resolution.reading import describe_turn, namesakes, settle_by_cues
@@ -118,6 +119,7 @@ class Resolver:
         profiles_later: bool = False,
         source_memory_id: str | None = None,
         light: bool = False,
+        document: DocumentNames | None = None,
     ) -> Resolution:
         """Parse ``text`` and resolve its references (see ``EntityResolver.resolve``).
 
@@ -136,6 +138,9 @@ class Resolver:
         and to announce with ``introduced`` once committed: the turn's path makes no extra
         transaction for them, and a failed turn leaves no entity behind.
         ``light``: a search query's parse, without the statistical NER (``Parser.parse``).
+        ``document``: the text is a document's chunk (``names.py``): new names only with the
+        document's evidence, and a known person's name is linked on a clear fit or not at
+        all (a document never opens an identity question).
 
         Raises:
             InvalidInput: empty tenant, non-string text, text too long, bad session id.
@@ -149,7 +154,7 @@ class Resolver:
         if session_id is None:
             parsed = await self.parser.parse(text, when, gazetteer, light)
             turn = Turn(tenant_id, parsed, when, gazetteer, None, profiles_later=profiles_later)
-            turn.source_memory_id = source_memory_id
+            turn.source_memory_id, turn.document = source_memory_id, document
             return await self._resolve_turn(turn, create_missing)
         stored = tracker if tracker is not None else self._stored_state(tenant_id, session_id)
         if not update_session:
