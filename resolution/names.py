@@ -56,7 +56,7 @@ def clean_name(name: str) -> str:
     """The name without what a sentence put around it ("I'm ", a possessive, a title)."""
     text = " ".join(name.split())
     text = _SELF.sub("", text)
-    text = _POSSESSIVE.sub("", text).rstrip(".,;:")
+    text = _POSSESSIVE.sub("", text).rstrip(",;:")
     words = text.split()
     while len(words) > 1:
         first = words[0].rstrip(".").lower()
@@ -71,7 +71,10 @@ def clean_name(name: str) -> str:
 
 
 def cleaned(m: Mention) -> Mention | None:
-    """``m`` narrowed to its cleaned name (None when nothing of a name is left)."""
+    """``m`` narrowed to its cleaned name (None when nothing of a name is left); a known name
+    (the ruler's) is kept as the tenant wrote it."""
+    if m.source == "ruler":
+        return m
     name = clean_name(m.text)
     if not name:
         return None
