@@ -2,7 +2,8 @@
 
 A document is identified by its ``source_path``. Re-ingesting unchanged content (same content
 hash) is a no-op. Changed content is chunked again (``ingest/extract/chunking.py``); each new
-chunk is a memory of ``type=document`` linked to the entities it names, and every current
+chunk is a memory of ``type=document`` linked to the entities it names (read as a document's
+names are, ``resolution/names.py``: its prose only, new names with evidence), and every current
 chunk of the previous version is superseded — not deleted — by the new chunk of the same
 section (same heading), or else the one at the same position, with the reason. The
 ``(:Document)`` record (path, hash, version, chunk ids) is saved in the same transaction as
