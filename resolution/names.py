@@ -27,7 +27,6 @@ from collections.abc import Sequence
 
 from spacy.lang.en.stop_words import STOP_WORDS
 
-from core.types import EntityType
 from resolution.kinds import TITLES
 from resolution.types import Mention
 
@@ -39,7 +38,7 @@ CONNECTORS = frozenset({"of", "the", "and", "&", "de", "van", "von", "der", "den
 EVIDENCE_LABELS = frozenset({"PERSON", "ORG", "PRODUCT", "GPE", "LOC", "NORP", "FAC"})
 _SELF = re.compile(r"^(?:i\s*['’]\s*m|i\s+am|this\s+is|it\s*['’]\s*s)\s+", re.I)
 _POSSESSIVE = re.compile(r"(?:['’]s|(?<=s)['’])$")
-_WORD = re.compile(r"[A-Za-zÀ-ÖØ-öø-ÿ][A-Za-zÀ-ÖØ-öø-ÿ'’.-]*|&")
+_WORD = re.compile(r"[A-Za-zÀ-ÖØ-öø-ÿ](?:[A-Za-zÀ-ÖØ-öø-ÿ'’.-]*[A-Za-zÀ-ÖØ-öø-ÿ.])?|&")
 _DOTTED = re.compile(r"\w\.\w")
 _FENCED = re.compile(r"^[ \t]*(```|~~~)[^\n]*\n.*?(?:^[ \t]*\1[^\n]*$|\Z)", re.M | re.S)
 _INLINE = re.compile(r"``.+?``|`[^`\n]+`")
@@ -48,7 +47,7 @@ _DIRECTIVE = re.compile(r"^\.\. [\w-]+::[^\n]*\n(?:(?:[ \t]+[^\n]*)?\n)*", re.M)
 _URL = re.compile(r"\b(?:https?|ftp)://\S+|\]\([^)]*\)|<[^>\s]+>|\S+@\S+\.\w+")
 _MARKUP = re.compile(r"[|#*_>=~^\[\]{}<>\\]|:\w+:")
 _HEADING = re.compile(r"^#{1,6}[ \t]+(.+)$|^([^\n]+)\n[=\-~^\"'`#*+]{3,}[ \t]*$", re.M)
-_CAMEL = re.compile(r"[a-z][A-Z]")
+_CAMEL = re.compile(r"[a-z][A-Z]|[A-Z]{2}[a-z]")
 _OPENER = re.compile(r"(?:^|[.!?:;]\s+|\n\s*(?:[-*+]|\d+[.)])?\s*)$")
 
 
@@ -84,6 +83,15 @@ def cleaned(m: Mention) -> Mention | None:
     if at < 0:  # spacing changed: keep the span, name it as cleaned
         return Mention(name, m.start, m.end, m.entity_type, m.source)
     return Mention(name, m.start + at, m.start + at + len(name), m.entity_type, m.source)
+
+
+def plausible_name(text: str) -> bool:
+    """The least a name has, in a turn too: a capital letter, and no lower-case function word
+    first ("the kids & work", "ya")."""
+    words = text.split()
+    if not words or not any(c.isupper() for c in text):
+        return False
+    return words[0][:1].isupper() or words[0] not in STOP_WORDS
 
 
 def never_person(name: str) -> bool:
@@ -141,6 +149,7 @@ class DocumentNames:
             (m.group(1) or m.group(2) or "") for m in _HEADING.finditer(text)
         )
         self._counts: dict[str, tuple[int, bool]] = {}
+        self._common: dict[str, bool] = {}
 
     def evidence(self, name: str) -> tuple[int, bool]:
         """Occurrences of ``name`` in running text away from a sentence's start, and whether
@@ -155,19 +164,36 @@ class DocumentNames:
             self._counts[name] = (inside, pattern.search(self.headings) is not None)
         return self._counts[name]
 
+    def common(self, word: str) -> bool:
+        """Does the prose use ``word`` in lower case ("drop", "transport")? Then a capitalised
+        one opens a sentence or a list item; it is not a name."""
+        low = word.lower()
+        if low not in self._common:
+            pattern = re.compile(rf"(?<![\w-]){re.escape(low)}(?![\w-])")
+            self._common[low] = low != word and pattern.search(self.prose) is not None
+        return self._common[low]
+
     def admits(self, m: Mention, named: Sequence[tuple[int, int, str]]) -> bool:
         """May ``m`` (found in a chunk whose statistical entities are ``named``) become a new
-        entity? Its shape must be a name's, and the model or the document must vouch for it."""
-        if not looks_like_name(m.text):
+        entity? Its shape must be a name's, not an identifier's or a term's, its first word
+        no word of the prose, and the model or the document must vouch for it."""
+        if not looks_like_name(m.text) or identifier(m.text):
             return False
-        if m.source == "declaration":
-            return True
+        labels = {label for start, end, label in named if start < m.end and m.start < end}
+        if self.common(m.text.split()[0]) and not labels & {"GPE", "LOC"}:
+            return False  # "Drop support", "Update Werkzeug", "Transport Adapter"
+        # Used inside a sentence at least once: a word that only ever opens a sentence or a
+        # list item ("Drop RC4 …", "Bugfixes", "Generate …") is capitalised for that alone.
         inside, heading = self.evidence(m.text)
-        if inside >= 2 or (heading and inside >= 1):
-            return True
-        if _CAMEL.search(m.text):
-            return False  # "PoolManager", "GitHub": an identifier unless the prose repeats it
-        return any(
-            label in EVIDENCE_LABELS and start < m.end and m.start < end
-            for start, end, label in named
-        ) and (m.entity_type is not EntityType.PERSON or not never_person(m.text))
+        if inside == 0:
+            return False
+        vouched = labels & EVIDENCE_LABELS or m.source == "declaration"
+        return bool(vouched) or inside >= 2 or heading
+
+
+def identifier(text: str) -> bool:
+    """A code identifier or a technical term rather than a name: CamelCase ("PoolManager",
+    "HTTPError") or acronyms only ("SSL", "CA BUNDLE"). Conversation keeps them (a turn names
+    "IBM" or "PayPal" as it means them); a document does not."""
+    words = text.split()
+    return bool(_CAMEL.search(text)) or all(never_person(w) for w in words)

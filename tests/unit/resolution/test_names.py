@@ -7,7 +7,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from core.types import EntityType
-from resolution.names import DocumentNames, clean_name, looks_like_name, mask_markup
+from resolution.names import (
+    DocumentNames,
+    clean_name,
+    looks_like_name,
+    mask_markup,
+    plausible_name,
+)
 from resolution.types import Mention
 
 
@@ -68,7 +74,7 @@ def test_prose_has_the_text_length_and_its_lines(text: str) -> None:
 def test_a_document_vouches_for_repeated_or_recognised_names_only() -> None:
     doc = DocumentNames(
         "# Owners\n\nWhere it breaks, ask Kestrel. Then Kestrel fixes it.\n"
-        "Where it holds, PoolManager keeps it. Grace Hopper agrees.\n"
+        "Where it holds, PoolManager keeps it. Then Grace Hopper agrees. Bugfixes\n"
     )
 
     def mention(text: str, etype: EntityType | None = None) -> Mention:
@@ -79,3 +85,26 @@ def test_a_document_vouches_for_repeated_or_recognised_names_only() -> None:
     assert not doc.admits(mention("PoolManager", EntityType.ORG), [(0, 11, "ORG")])
     assert doc.admits(mention("Grace Hopper", EntityType.PERSON), [(0, 12, "PERSON")])
     assert not doc.admits(mention("Grace Hopper", EntityType.PERSON), [])  # once, no label
+    # Labelled, but only ever opening a line: capitalised for that alone.
+    assert not doc.admits(mention("Bugfixes", EntityType.ORG), [(0, 8, "ORG")])
+
+
+def test_a_document_word_identifier_or_term_is_no_name_whatever_the_model_says() -> None:
+    doc = DocumentNames(
+        "Drop support for Python 2. We drop it because SSL breaks; HTTPError is raised.\n"
+        "Update Werkzeug when you update Flask. Ask Margaret Hamilton.\n"
+    )
+
+    def labelled(text: str, label: str = "ORG") -> bool:
+        return doc.admits(Mention(text, 0, len(text), None, "heuristic"), [(0, len(text), label)])
+
+    assert not labelled("Drop")  # "drop" is a word of this prose
+    assert not labelled("Update Werkzeug")
+    assert not labelled("SSL") and not labelled("HTTPError")
+    assert labelled("Margaret Hamilton", "PERSON") and labelled("Flask")
+
+
+@pytest.mark.parametrize(("text", "ok"), [("the kids & work", False), ("ya", False),
+                                           ("eBay", True), ("Caroline", True)])  # fmt: skip
+def test_even_a_turn_needs_a_capital_and_no_function_word_first(text: str, ok: bool) -> None:
+    assert plausible_name(text) is ok
