@@ -48,7 +48,11 @@ _URL = re.compile(r"\b(?:https?|ftp)://\S+|\]\([^)]*\)|<[^>\s]+>|\S+@\S+\.\w+")
 _MARKUP = re.compile(r"[|#*_>=~^\[\]{}<>\\]|:\w+:")
 _HEADING = re.compile(r"^#{1,6}[ \t]+(.+)$|^([^\n]+)\n[=\-~^\"'`#*+]{3,}[ \t]*$", re.M)
 _CAMEL = re.compile(r"[a-z][A-Z]|[A-Z]{2}[a-z]")
-_OPENER = re.compile(r"(?:^|[.!?:;]\s+|\n\s*(?:[-*+]|\d+[.)])?\s*)$")
+# What comes before a word that opens a sentence, a paragraph or a list item (a hard-wrapped
+# line's start is none of them: "…reported by\n    Matthew Daley of …").
+_OPENER = re.compile(
+    r"(?:[.!?:;]['\")\]*_`]*\s+|\n[ \t]*\n\s*|\n[ \t]*(?:[-*+]|\d+[.)]|#+)[ \t]+)[*_`>]*$"
+)
 
 
 def clean_name(name: str) -> str:
@@ -144,6 +148,7 @@ class DocumentNames:
     """
 
     def __init__(self, text: str) -> None:
+        self.text = text
         self.prose = mask_markup(text)
         self.headings = " \n ".join(
             (m.group(1) or m.group(2) or "") for m in _HEADING.finditer(text)
@@ -156,20 +161,22 @@ class DocumentNames:
         a heading names it."""
         if name not in self._counts:
             pattern = re.compile(rf"(?<!\w){re.escape(name)}(?!\w)")
-            inside = sum(
-                1
-                for m in pattern.finditer(self.prose)
-                if not _OPENER.search(self.prose[max(0, m.start() - 40) : m.start()])
-            )
+            inside = sum(1 for m in pattern.finditer(self.prose) if not self._opens(m.start()))
             self._counts[name] = (inside, pattern.search(self.headings) is not None)
         return self._counts[name]
 
+    def _opens(self, at: int) -> bool:
+        """Does the word at ``at`` open a sentence, a paragraph or a list item?"""
+        before = self.text[max(0, at - 40) : at]
+        return _OPENER.search(before if at >= 40 else "\n\n" + before) is not None
+
     def common(self, word: str) -> bool:
-        """Does the prose use ``word`` in lower case ("drop", "transport")? Then a capitalised
-        one opens a sentence or a list item; it is not a name."""
+        """Does the prose use ``word`` (or its singular) in lower case ("drop", "adapter")?
+        Then the capitalised one opens a sentence or a title; it is not a name."""
         low = word.lower()
         if low not in self._common:
-            pattern = re.compile(rf"(?<![\w-]){re.escape(low)}(?![\w-])")
+            forms = [low, low[:-1]] if low.endswith("s") and len(low) > 3 else [low]
+            pattern = re.compile(rf"(?<![\w-])(?:{'|'.join(map(re.escape, forms))})(?![\w-])")
             self._common[low] = low != word and pattern.search(self.prose) is not None
         return self._common[low]
 
@@ -179,9 +186,12 @@ class DocumentNames:
         no word of the prose, and the model or the document must vouch for it."""
         if not looks_like_name(m.text) or identifier(m.text):
             return False
+        words = m.text.split()
+        if self.common(words[0].split("-")[0]) or self.common(words[-1]):
+            # "Update Werkzeug", "Content-Encoding", "CA Bundle", "Transport Adapter":
+            # a name neither starts nor ends with a word this prose uses in lower case.
+            return False
         labels = {label for start, end, label in named if start < m.end and m.start < end}
-        if self.common(m.text.split()[0]) and not labels & {"GPE", "LOC"}:
-            return False  # "Drop support", "Update Werkzeug", "Transport Adapter"
         # Used inside a sentence at least once: a word that only ever opens a sentence or a
         # list item ("Drop RC4 …", "Bugfixes", "Generate …") is capitalised for that alone.
         inside, heading = self.evidence(m.text)
