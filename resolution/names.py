@@ -7,12 +7,18 @@ Lopez", "CTO Peter Alvarez" → "Peter Alvarez" (``clean_name``). An acronym is 
 
 A document is read differently from a turn (issue 39): its code is not prose, and a capitalised
 word in it is usually a heading, a sentence opener or an identifier, not a named thing.
-``mask_markup`` blanks code blocks, inline code, URLs and markup characters (same length, so
-offsets hold); ``DocumentNames`` admits a new name only when its shape is a name's
-(``looks_like_name``: letters, capitalised words; no identifiers, numbers or symbols) and the
-document gives evidence for it: the statistical model typed it a person, organisation,
-product or place, or it recurs in running text away from the start of a sentence, or it is
-in a heading and in running text.
+``mask_markup`` blanks code blocks, inline code, headings, URLs and markup characters (same
+length, so offsets hold); ``DocumentNames.admits`` lets a name the tenant does not know become
+an entity only when
+
+- its shape is a name's (``looks_like_name``: capitalised words of letters; no digits,
+  symbols, dotted paths, snake_case or lone stop words), not an identifier's or a term's
+  (CamelCase, acronyms only);
+- it neither starts nor ends with a word the document uses in lower case ("Update Werkzeug",
+  "Transport Adapter": words of the prose, capitalised by a sentence or a title);
+- it is used inside a sentence at least once (not only opening sentences or list items, as
+  "Drop RC4 …" in a changelog), and the model labels it a person, organisation, product or
+  place, or a pattern declared it, or it recurs in running text, or a heading names it too.
 
 >>> clean_name("I'm Dana Whitfield"), clean_name("Peter’s"), clean_name("Mrs Hale")
 ('Dana Whitfield', 'Peter', 'Hale')
