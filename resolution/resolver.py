@@ -138,9 +138,6 @@ class Resolver:
         and to announce with ``introduced`` once committed: the turn's path makes no extra
         transaction for them, and a failed turn leaves no entity behind.
         ``light``: a search query's parse, without the statistical NER (``Parser.parse``).
-        ``document``: the text is a document's chunk (``names.py``): new names only with the
-        document's evidence, and a known person's name is linked on a clear fit or not at
-        all (a document never opens an identity question).
 
         Raises:
             InvalidInput: empty tenant, non-string text, text too long, bad session id.

@@ -142,8 +142,9 @@ class EntityResolver(Protocol):
         profiles of created or changed entities to the caller's queued refresh.
         ``source_memory_id`` is the memory the text becomes: relations it states cite it, and
         the people it introduces are left for the caller to create with that memory
-        (``Resolution.created``, then ``introduced``). ``document``: the text is a chunk of
-        that document, which must vouch for a new name, and never opens an identity question.
+        (``Resolution.created``, then ``introduced``). ``document`` (without a session): the
+        text is a chunk of that document, which must vouch for a new name (``names.py``); it
+        links a known person on a clear fit only and never opens an identity question.
         """
         ...
 
