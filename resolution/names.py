@@ -160,7 +160,7 @@ class DocumentNames:
             (m.group(1) or m.group(2) or "") for m in _HEADING.finditer(text)
         )
         self._counts: dict[str, tuple[int, bool]] = {}
-        self._common: dict[str, bool] = {}
+        self._lower: dict[str, int] = {}  # lower-case uses of a word
 
     def evidence(self, name: str) -> tuple[int, bool]:
         """Occurrences of ``name`` in running text away from a sentence's start, and whether
@@ -176,15 +176,21 @@ class DocumentNames:
         before = self.text[max(0, at - 40) : at]
         return _OPENER.search(before if at >= 40 else "\n\n" + before) is not None
 
-    def common(self, word: str) -> bool:
-        """Does the prose use ``word`` (or its singular) in lower case ("drop", "adapter")?
-        Then the capitalised one opens a sentence or a title; it is not a name."""
+    def common(self, word: str, alone: bool = False) -> bool:
+        """Does the prose write ``word`` (or its singular) in lower case ("adapter", "date")?
+        Then a capitalised one opens a sentence or a title: it is not a name. A word that is
+        a name by itself (``alone``) is common only when the prose writes it in lower case
+        more often than capitalised inside a sentence ("python" and "werkzeug" as package
+        names are rarer than Python and Werkzeug; "request" is not)."""
         low = word.lower()
-        if low not in self._common:
+        if low == word:
+            return False
+        if low not in self._lower:
             forms = [low, low[:-1]] if low.endswith("s") and len(low) > 3 else [low]
             pattern = re.compile(rf"(?<![\w-])(?:{'|'.join(map(re.escape, forms))})(?![\w-])")
-            self._common[low] = low != word and pattern.search(self.prose) is not None
-        return self._common[low]
+            self._lower[low] = sum(1 for _ in pattern.finditer(self.prose))
+        lower = self._lower[low]
+        return lower > self.evidence(word)[0] if alone else lower > 0
 
     def admits(self, m: Mention, named: Sequence[tuple[int, int, str]]) -> bool:
         """May ``m`` (found in a chunk whose statistical entities are ``named``) become a new
@@ -193,7 +199,8 @@ class DocumentNames:
         if not looks_like_name(m.text) or identifier(m.text):
             return False
         words = m.text.split()
-        if self.common(words[0].split("-")[0]) or self.common(words[-1]):
+        alone = len(words) == 1 and "-" not in m.text
+        if self.common(words[0].split("-")[0], alone) or self.common(words[-1], alone):
             # "Update Werkzeug", "Content-Encoding", "CA Bundle", "Transport Adapter":
             # a name neither starts nor ends with a word this prose uses in lower case.
             return False
@@ -211,5 +218,4 @@ def identifier(text: str) -> bool:
     """A code identifier or a technical term rather than a name: CamelCase ("PoolManager",
     "HTTPError") or acronyms only ("SSL", "CA BUNDLE"). Conversation keeps them (a turn names
     "IBM" or "PayPal" as it means them); a document does not."""
-    words = text.split()
-    return bool(_CAMEL.search(text)) or all(never_person(w) for w in words)
+    return bool(_CAMEL.search(text)) or all(never_person(w) for w in text.split())

@@ -74,7 +74,7 @@ def test_prose_has_the_text_length_and_its_lines(text: str) -> None:
 def test_a_document_vouches_for_repeated_or_recognised_names_only() -> None:
     doc = DocumentNames(
         "# Owners\n\nWhere it breaks, ask Kestrel. Then Kestrel fixes it.\n"
-        "Where it holds, PoolManager keeps it. Then Grace Hopper agrees. Bugfixes\n"
+        "Where it holds, PoolManager keeps it, as any manager would. Then Grace Hopper agrees. Bugfixes\n"
     )
 
     def mention(text: str, etype: EntityType | None = None) -> Mention:
@@ -91,7 +91,7 @@ def test_a_document_vouches_for_repeated_or_recognised_names_only() -> None:
 
 def test_a_document_word_identifier_or_term_is_no_name_whatever_the_model_says() -> None:
     doc = DocumentNames(
-        "Drop support for Python 2. We drop it because SSL breaks; HTTPError is raised.\n"
+        "Drop support for Python 2. We drop it because SSL breaks; HTTPError is raised, an error.\n"
         "Update Werkzeug when you update Flask. Ask Margaret Hamilton.\n"
     )
 
