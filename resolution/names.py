@@ -15,7 +15,8 @@ an entity only when
   symbols, dotted paths, snake_case or lone stop words), not an identifier's or a term's
   (CamelCase, acronyms only);
 - it neither starts nor ends with a word the document uses in lower case ("Update Werkzeug",
-  "Transport Adapter": words of the prose, capitalised by a sentence or a title);
+  "Transport Adapter": words of the prose, capitalised by a sentence or a title; a one-word
+  name, only when the prose writes it in lower case more often than capitalised);
 - it is used inside a sentence at least once (not only opening sentences or list items, as
   "Drop RC4 …" in a changelog), and the model labels it a person, organisation, product or
   place, or a pattern declared it, or it recurs in running text, or a heading names it too.
