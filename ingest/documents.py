@@ -2,7 +2,8 @@
 
 A document is identified by its ``source_path``. Re-ingesting unchanged content (same content
 hash) is a no-op. Changed content is chunked again (``ingest/extract/chunking.py``); each new
-chunk is a memory of ``type=document`` linked to the entities it names, and every current
+chunk is a memory of ``type=document`` linked to the entities it names (read as a document's
+names are, ``resolution/names.py``: its prose only, new names with evidence), and every current
 chunk of the previous version is superseded — not deleted — by the new chunk of the same
 section (same heading), or else the one at the same position, with the reason. The
 ``(:Document)`` record (path, hash, version, chunk ids) is saved in the same transaction as
@@ -40,6 +41,7 @@ from graph.write_ops import (
 from ingest.extract.chunking import Chunk, chunk_text
 from ingest.write.persist import WriteSet, persist
 from ingest.write.writer import MemoryWriter
+from resolution.names import DocumentNames, mask_markup
 from resolution.types import EntityResolver
 
 log = logging.getLogger(__name__)
@@ -148,13 +150,15 @@ class DocumentIngester:
         size = self.settings.ingest.document_batch_chunks
         staged = len(chunks) > size  # written hidden, batch by batch, then published
         entities: dict[str, Entity] = {}
+        names = DocumentNames(text)
         ws = WriteSet()
         for start in range(0, len(chunks), size):
             part = WriteSet()
             for chunk in chunks[start : start + size]:
                 await self._plan_chunk(
-                    tenant_id, path, chunk, doc_id, version, at, project_id, part, entities, staged
-                )
+                    tenant_id, path, chunk, doc_id, version, at, project_id, part, entities,
+                    staged, names,
+                )  # fmt: skip
             if staged:  # one short transaction per batch; nothing of it is visible yet
                 await self._embed_in_steps(part)
                 await persist(self.writer, tenant_id, part, at)
@@ -205,10 +209,12 @@ class DocumentIngester:
         ws: WriteSet,
         entities: dict[str, Entity],
         staged: bool,
+        names: DocumentNames,
     ) -> None:
-        """Link one chunk's names to entities and add its memory to ``ws``."""
+        """Link one chunk's names to entities and add its memory to ``ws``. Only the chunk's
+        prose is read for names (its code and markup blanked), as a document's."""
         resolution = await self.resolver.resolve(
-            tenant_id, chunk.text, None, at, create_missing=True
+            tenant_id, mask_markup(chunk.text), None, at, create_missing=True, document=names
         )
         linked = {r.entity.id: r.entity for r in resolution.resolved if r.entity is not None}
         entities.update(linked)

@@ -313,7 +313,11 @@ async def settle(
             ]
             verdict = await decide(stated, m, pool or list(r.candidates), focused, context)
             entity = verdict.entity
-            if entity is None:
+            if entity is None and turn.document is not None:
+                # A document links a known person on a clear fit only: it neither opens an
+                # identity question nor makes a namesake of a name it merely mentions.
+                done[key] = ResolvedMention(m, None, 0.0, "unsettled", r.candidates)
+            elif entity is None:
                 links = [(w.entity.id, w.score) for w in verdict.possible]
                 provisional = verdict.outcome == "provisional"
                 if turn.source_memory_id is not None:
@@ -332,9 +336,12 @@ async def settle(
                 turn.entities[entity.id] = entity
             elif not _obvious(verdict):
                 decisions.append(_decision(turn, m, entity, verdict))
-            confidence = 1.0 if verdict.outcome != "linked" else _confidence(verdict)
-            method = verdict.method or ("created" if verdict.outcome == "new" else "provisional")
-            done[key] = ResolvedMention(m, entity, confidence, method, r.candidates)
+            if key not in done:
+                confidence = 1.0 if verdict.outcome != "linked" else _confidence(verdict)
+                method = verdict.method or (
+                    "created" if verdict.outcome == "new" else "provisional"
+                )
+                done[key] = ResolvedMention(m, entity, confidence, method, r.candidates)
         d = done[key]
         turn.resolved[index] = ResolvedMention(m, d.entity, d.confidence, d.method, d.candidates)
     if turn.source_memory_id is not None:  # stored with the text's memory by the caller

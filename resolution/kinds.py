@@ -49,6 +49,12 @@ ORG_SUFFIXES = frozenset(
      "digital", "marketing", "publishing", "press", "records", "brewing", "bakery", "motors",
      "insurance", "energy", "legal", "law", "architects", "design", "analytics", "network"}
 )  # fmt: skip
+# Roles only an organisation plays: "Adyen is our payment provider", "Globex is our vendor".
+ORG_ROLES = frozenset(
+    {"provider", "vendor", "supplier", "processor", "platform", "host", "bank", "agency",
+     "registrar", "carrier", "insurer", "lender", "distributor", "reseller", "wholesaler",
+     "manufacturer", "publisher", "broker", "competitor", "firm", "company", "acquirer"}
+)  # fmt: skip
 _HOSTED = re.compile(
     r"\b(?:host(?:ed|s|ing)?|deploy(?:ed|s|ing)?|migrat(?:e|ed|es|ing)|mov(?:e|ed|es|ing)|running|runs)"
     r"(?:\s+\w+){0,3}?\s+(?:on|to)\s+([A-Z][\w.-]*(?:\s+[A-Z][\w.-]*)?)"

@@ -19,6 +19,7 @@ from core.types import Entity, EntityType
 from resolution.cues import OURS
 from resolution.gazetteer import KnownName
 from resolution.identity import settle, states_change
+from resolution.names import plausible_name
 from resolution.patterns import find_type_declarations
 from resolution.types import Mention, ResolvedMention
 
@@ -91,6 +92,8 @@ async def link_new(resolver: Resolver, turn: Turn, names: Sequence[tuple[int, Me
             r = turn.resolved.get(found[0][0]) if found else None
             if not found or r is None or r.candidates:
                 continue  # ambiguous: never attach an alias to a guess
+            if not _may_create(turn, found[0][1]):
+                continue
             etype = found[0][1].entity_type
             if etype is None:
                 etype = EntityType.ORG if decl.alias.isupper() else EntityType.CONCEPT
@@ -107,6 +110,8 @@ async def link_new(resolver: Resolver, turn: Turn, names: Sequence[tuple[int, Me
             continue
         if normalize_name(m.text) in alias_keys:
             continue
+        if not _may_create(turn, m):
+            continue  # not a name, or a document's word without the evidence of one
         etype = m.entity_type
         if etype is None:
             etype = objects.get(normalize_name(m.text))
@@ -139,6 +144,13 @@ async def link_new(resolver: Resolver, turn: Turn, names: Sequence[tuple[int, Me
         for e in await resolver.profiles.refresh(turn.tenant_id, [*fresh, *changed]):
             turn.entities[e.id] = e
         _current(turn, {*fresh, *changed})
+
+
+def _may_create(turn: Turn, m: Mention) -> bool:
+    """May this unknown name become an entity? (``names.py``: a document must vouch for it.)"""
+    if not plausible_name(m.text):
+        return False
+    return turn.document is None or turn.document.admits(m, turn.parsed.named)
 
 
 def _current(turn: Turn, ids: set[str]) -> None:

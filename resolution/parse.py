@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
@@ -22,10 +23,11 @@ from core.settings import LimitSettings, ResolutionSettings
 from core.types import EntityType
 from resolution.cues import LEADING
 from resolution.gazetteer import Gazetteer
-from resolution.kinds import hosted_names, is_title, kind_of
+from resolution.kinds import ORG_ROLES, hosted_names, is_title, kind_of
+from resolution.names import clean_name, cleaned, never_person
 from resolution.patterns import find_aliases, find_relations, find_type_declarations
 from resolution.temporal import find_times
-from resolution.types import Mention, ParsedText, RelationMention
+from resolution.types import AliasDeclaration, Mention, ParsedText, RelationMention
 
 PRONOUNS: dict[str, frozenset[EntityType] | None] = {
     **dict.fromkeys(["he", "him", "his", "she", "her", "hers"], frozenset({EntityType.PERSON})),
@@ -150,11 +152,13 @@ class Parser:
         if gazetteer is not None and gazetteer.by_norm:
             with gazetteer.lock:
                 doc = gazetteer.ruler(doc)
-        aliases = find_aliases(text)
+        aliases = _clean_aliases(find_aliases(text))
         declared: dict[str, EntityType | None] = {
-            d.name: d.type for d in find_type_declarations(text) if _kind_word(d.at, doc)
+            clean_name(d.name): d.type
+            for d in find_type_declarations(text)
+            if _kind_word(d.at, doc) and clean_name(d.name)
         }
-        relations = [r for r in find_relations(text) if _cue_fits(r, doc, text)]
+        relations = _clean_relations(r for r in find_relations(text) if _cue_fits(r, doc, text))
         for rel in relations:  # names the relation patterns found are names for sure
             if rel.relation in _RELATION_OBJECTS and not rel.object.startswith("@"):
                 declared.setdefault(rel.object, _RELATION_OBJECTS[rel.relation])
@@ -190,7 +194,7 @@ class Parser:
         # name ("Ask Billing Service", "Apollo and Zoë Müller" give way to the known names).
         known = [m for m in found if m.source == "ruler"]
         found = [m for m in found if m.source == "ruler" or not _swallows(m, known, text)]
-        found = _retyped(found, text)
+        found = _retyped([c for c in map(cleaned, found) if c is not None], text)
         found.sort(key=lambda m: (-(m.end - m.start), _RANK[m.source], m.start))
         mentions = declared_mentions + found
         for tok in doc:
@@ -205,6 +209,7 @@ class Parser:
             relations=tuple(relations),
             times=tuple(find_times(text, at)),
             doc=None if light else doc,
+            named=tuple((start, end, label) for _, start, end, label in ner),
         )
 
 
@@ -306,9 +311,30 @@ def _subject_type(rel: RelationMention) -> EntityType | None:
     project manager at Redcliff Labs", "Morgan from Larkspur Digital"), whatever the small
     model guessed for an unfamiliar name (it had typed such names as projects, places,
     products and organisations); the closed lists still win ("Stonebridge Ventures")."""
+    if rel.relation == "role" and rel.object.split()[-1] in ORG_ROLES:
+        return EntityType.ORG  # "Adyen is our payment provider"
+    if never_person(rel.subject):
+        return None  # "VAT" is no one, whatever it is said to be
     if rel.relation in (*_PERSONAL, "works_for") and kind_of(rel.subject) is None:
         return EntityType.PERSON
     return None
+
+
+def _clean_aliases(found: list[AliasDeclaration]) -> list[AliasDeclaration]:
+    out = [AliasDeclaration(clean_name(a.name), clean_name(a.alias)) for a in found]
+    return list(dict.fromkeys(a for a in out if a.name and a.alias and a.name != a.alias))
+
+
+def _clean_relations(found: Iterable[RelationMention]) -> list[RelationMention]:
+    """Relations between cleaned names ("I'm Dana Whitfield from Brightline" is Dana's)."""
+    out: list[RelationMention] = []
+    for r in found:
+        subject = clean_name(r.subject)
+        named_object = r.relation in _RELATION_OBJECTS or r.relation == "client_of"
+        obj = clean_name(r.object) if named_object and not r.object.startswith("@") else r.object
+        if subject and obj:
+            out.append(replace(r, subject=subject, object=obj))
+    return list(dict.fromkeys(out))
 
 
 def _inside_declared(name: str, declared: dict[str, EntityType | None]) -> bool:

@@ -36,6 +36,7 @@ from resolution.entity_cache import CacheRenewal, EntityCache
 from resolution.gazetteer import Gazetteer, GazetteerCache, KnownName
 from resolution.identity import PENDING
 from resolution.linking import link_new
+from resolution.names import DocumentNames
 from resolution.parse import PRONOUNS, Parser
 from resolution.profiles import ProfileBuilder
 from resolution.reading import describe_turn, namesakes, settle_by_cues
@@ -118,6 +119,7 @@ class Resolver:
         profiles_later: bool = False,
         source_memory_id: str | None = None,
         light: bool = False,
+        document: DocumentNames | None = None,
     ) -> Resolution:
         """Parse ``text`` and resolve its references (see ``EntityResolver.resolve``).
 
@@ -149,7 +151,7 @@ class Resolver:
         if session_id is None:
             parsed = await self.parser.parse(text, when, gazetteer, light)
             turn = Turn(tenant_id, parsed, when, gazetteer, None, profiles_later=profiles_later)
-            turn.source_memory_id = source_memory_id
+            turn.source_memory_id, turn.document = source_memory_id, document
             return await self._resolve_turn(turn, create_missing)
         stored = tracker if tracker is not None else self._stored_state(tenant_id, session_id)
         if not update_session:

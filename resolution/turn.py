@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from core.resolution_types import Clarification, NewIdentity, NewRelation, TrackedEntity
 from core.types import Entity
 from resolution.gazetteer import Gazetteer
+from resolution.names import DocumentNames
 from resolution.types import ParsedText, ResolvedMention, TrackerState
 
 
@@ -29,6 +30,7 @@ class Turn:
     profiles_later: bool = False  # the caller refreshes changed profiles off the request path
     source_memory_id: str | None = None  # the memory the text becomes: relations cite it
     writing: bool = False  # the write path: a known person's name waits for ``identity.py``
+    document: DocumentNames | None = None  # a document's chunk: new names need its evidence
     decisions: list[dict[str, object]] = field(default_factory=list)  # left to the caller
     # With a ``source_memory_id``: the people this text introduces (id → their scored
     # candidates) and the relations stated of them, created by the caller's transaction.

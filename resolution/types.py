@@ -8,10 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from core.resolution_types import Clarification, NewIdentity, TrackedEntity
 from core.types import Entity, EntityType
+
+if TYPE_CHECKING:
+    from resolution.names import DocumentNames
 
 
 @dataclass(frozen=True)
@@ -61,6 +64,8 @@ class ParsedText:
     # The spaCy ``Doc`` of a full parse (None for a light one): ingest's statement extractor
     # reads its dependency parse instead of parsing the turn a second time.
     doc: Any = field(default=None, compare=False, repr=False)
+    # The statistical model's entities (start, end, label): a document's evidence of a name.
+    named: tuple[tuple[int, int, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -123,6 +128,8 @@ class EntityResolver(Protocol):
         tracker: Awaitable[TrackerState] | None = None,
         profiles_later: bool = False,
         source_memory_id: str | None = None,
+        light: bool = False,
+        document: DocumentNames | None = None,
     ) -> Resolution:
         """Parse ``text`` and resolve its references for a tenant.
 
@@ -135,7 +142,9 @@ class EntityResolver(Protocol):
         profiles of created or changed entities to the caller's queued refresh.
         ``source_memory_id`` is the memory the text becomes: relations it states cite it, and
         the people it introduces are left for the caller to create with that memory
-        (``Resolution.created``, then ``introduced``).
+        (``Resolution.created``, then ``introduced``). ``document`` (without a session): the
+        text is a chunk of that document, which must vouch for a new name (``names.py``); it
+        links a known person on a clear fit only and never opens an identity question.
         """
         ...
 

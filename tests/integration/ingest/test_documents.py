@@ -25,7 +25,7 @@ def handbook(extra: str = "") -> str:
         for i in range(40)
     )
     writers = " ".join(
-        f"Peter reviews draft {i} for tone, originality and whether it passes as human."
+        f"Then Peter reviews draft {i} for tone, originality and whether it passes as human."
         for i in range(40)
     )
     code = (
