@@ -429,10 +429,7 @@ class Brain:
 
     async def record_turn(self, tenant_id: str, turn: TurnInput) -> TurnResult:
         """The main write path: store the turn, extract memories, entities and tasks."""
-        result = await self.ingest.record_turn(tenant_id, turn)
-        if any(m.pinned for m in result.extracted):  # learned core items (``ingest/learned``)
-            self.retriever.core.invalidate(tenant_id)
-        return result
+        return await self.memory_writes.record_turn(tenant_id, turn)
 
     async def ingest_document_or_job(
         self, tenant_id: str, source_path: str, text: str, project_id: str | None = None
@@ -461,8 +458,7 @@ class Brain:
     # -- core (always-injected) memory ---------------------------------------------------------
 
     async def core(self, tenant_id: str, user_id: str | None = None) -> list[Memory]:
-        """Core memory: pinned and learned items; with ``user_id``, that user's own and the
-        tenant's shared ones."""
+        """Pinned and learned items; with ``user_id``, that user's own and the shared ones."""
         return await self.graph.tenant(tenant_id).core_memories(now(), user_id)
 
     async def pin_core(self, tenant_id: str, item: NewMemory) -> Memory:

@@ -1,5 +1,5 @@
-"""The memory writes the ``Brain`` facade offers (``brain.memory_writes``): remember, supersede,
-forget, erase and the core-memory changes, over the one ``MemoryWriter``.
+"""The memory writes the ``Brain`` facade offers (``brain.memory_writes``): a turn, remember,
+supersede, forget, erase and the core-memory changes, over the one ``MemoryWriter``.
 
 Each write keeps the read side's caches true: a change to a pinned memory invalidates the
 tenant's core memory (``retrieval/core_cache.py``), an erase of an entity its name cache, and
@@ -13,8 +13,10 @@ from collections.abc import Sequence
 from api.disk import DiskPurge
 from core.errors import InvalidInput
 from core.ids import check_id
+from core.ingest_types import TurnInput
 from core.types import EraseReport, Memory, NewMemory
 from ingest.service import IngestService
+from ingest.turns import TurnResult
 from resolution.resolver import Resolver
 from retrieval.core_cache import CoreCache
 
@@ -30,6 +32,12 @@ class MemoryWrites:
         self.resolver = resolver
         self.core = core
         self.disk = disk
+
+    async def record_turn(self, tenant_id: str, turn: TurnInput) -> TurnResult:
+        result = await self.ingest.record_turn(tenant_id, turn)
+        if any(m.pinned for m in result.extracted):  # learned core items (``ingest/learned``)
+            self.core.invalidate(tenant_id)
+        return result
 
     async def remember_many(self, tenant_id: str, items: Sequence[NewMemory]) -> list[Memory]:
         stored = await self.writer.remember(tenant_id, items)

@@ -51,6 +51,7 @@ from ingest.slots.analysis import statements as statements_of
 from ingest.tasks import plan_tasks, scan
 from ingest.write.persist import WriteSet, commit
 from ingest.write.planning import FactPlanner, fact_keys
+from ingest.write.procedure_changes import ProcedureChanges
 from ingest.write.slots import SlotPlanner, asserted, sentence_of
 from ingest.write.topics import topic_entities
 from ingest.write.writer import MemoryWriter
@@ -111,6 +112,7 @@ class TurnRecorder:
         self.llm_enabled = llm_enabled
         self.planner = FactPlanner(settings.ingest)
         self.slots = SlotPlanner(writer.index)
+        self.procedures = ProcedureChanges(writer.index)
         self.learning = CorePlanner()
         # Turns of one session are recorded one at a time (the window is read-modify-write).
         self._sessions = StripedLocks(LOCK_STRIPES)
@@ -264,7 +266,7 @@ class TurnRecorder:
                 self.planner.plan(tenant, found, turn.user_id, at),
                 tenant.tasks_by_keys([c.key for c in task_found]),
                 self.slots.plan(tenant, episode, mine, window, at),
-                self.slots.procedure_changes(tenant, episode, mine),
+                self.procedures.plan(tenant, episode, mine),
             )
             tasks = plan_tasks(task_found, existing_tasks, resolution, self.settings.ingest, **ctx)
             ws = WriteSet()
