@@ -189,6 +189,7 @@ async def test_entity_graph_draws_identity_questions(
 async def test_a_bad_key_is_refused(server: str, tab: Tab) -> None:
     await sign_in(tab.page, server, "brn_not-a-key")
     await expect(tab.page.locator("#signin-error")).to_contain_text("Key refused")
+    await screenshot(tab.page, "explore-signin-refused")
     assert await tab.page.locator("#app").is_hidden()
     assert await js(tab.page, "sessionStorage.getItem('brain.apiKey')") is None
     # the refused request itself is a 401, which the browser logs; nothing else may fail
