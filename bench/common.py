@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import platform
 import random
 import statistics
+import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -120,3 +122,23 @@ def cpu_per_turn(before: dict[str, float], after: dict[str, float], turns: int) 
     """Milliseconds of CPU per turn by thread name between two ``thread_cpu`` readings."""
     used = {k: (v - before.get(k, 0.0)) * 1000 / turns for k, v in after.items()}
     return {k: round(v, 2) for k, v in sorted(used.items(), key=lambda kv: -kv[1]) if v > 0}
+
+
+@contextlib.asynccontextmanager
+async def scratch_brain(heap: str = "512m") -> AsyncIterator[Any]:
+    """A ``Brain`` on a fresh temporary data directory with the scheduler off, closed and
+    removed after (imported here: the other helpers must not load the service)."""
+    from api.brain import Brain
+    from core.settings import GraphSettings, LifecycleSettings, Settings
+
+    with tempfile.TemporaryDirectory() as tmp:
+        settings = Settings(
+            data_dir=Path(tmp),
+            graph=GraphSettings(heap=heap),
+            lifecycle=LifecycleSettings(scheduler=False),
+        )
+        brain = await Brain.open(settings)
+        try:
+            yield brain
+        finally:
+            await brain.close()

@@ -14,16 +14,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import tempfile
 import time
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
 from api.brain import Brain
-from bench.common import machine, percentiles, write_json
+from bench.common import machine, percentiles, scratch_brain, write_json
 from core.ingest_types import DocumentJob, DocumentJobStatus
-from core.settings import GraphSettings, LifecycleSettings, Settings
 from core.types import NewMemory
 
 TENANT = "bench-documents"
@@ -82,27 +80,19 @@ async def one_version(brain: Brain, text: str) -> dict[str, Any]:
 
 
 async def run(sections: int) -> dict[str, Any]:
-    with tempfile.TemporaryDirectory() as tmp:
-        settings = Settings(
-            data_dir=Path(tmp),
-            graph=GraphSettings(heap="512m"),
-            lifecycle=LifecycleSettings(scheduler=False),
-        )
-        brain = await Brain.open(settings)
-        try:
-            idle: list[float] = []
-            stop = asyncio.Event()
-            writer = asyncio.create_task(remembers(brain, stop, idle))
-            await asyncio.sleep(5)
-            stop.set()
-            await writer
-            first = await one_version(brain, document(sections, 1))
-            second = await one_version(brain, document(sections, 2))
-        finally:
-            await brain.close()
+    async with scratch_brain() as brain:
+        idle: list[float] = []
+        stop = asyncio.Event()
+        writer = asyncio.create_task(remembers(brain, stop, idle))
+        await asyncio.sleep(5)
+        stop.set()
+        await writer
+        first = await one_version(brain, document(sections, 1))
+        second = await one_version(brain, document(sections, 2))
+        batch_chunks = brain.settings.ingest.document_batch_chunks
     return {
         "machine": machine(),
-        "batch_chunks": settings.ingest.document_batch_chunks,
+        "batch_chunks": batch_chunks,
         "remember_idle": percentiles(idle),
         "version_1": first,
         "version_2": second,

@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +24,7 @@ import httpx
 from api.app import create_app
 from api.auth import create_key
 from api.brain import Brain
-from core.settings import GraphSettings, LifecycleSettings, Settings
+from bench.common import scratch_brain
 
 SEED = (
     "Peter Novak is one of our writers at Wolf of Blog Street.",
@@ -128,13 +127,7 @@ async def conversation(brain: Brain, path: Path, turns: int) -> dict[str, Any]:
 
 
 async def run(docs: list[Path], locomo: Path | None, turns: int) -> dict[str, Any]:
-    with tempfile.TemporaryDirectory() as tmp:
-        settings = Settings(
-            data_dir=Path(tmp),
-            graph=GraphSettings(heap="512m"),
-            lifecycle=LifecycleSettings(scheduler=False),
-        )
-        brain = await Brain.open(settings)
+    async with scratch_brain() as brain:
         try:
             out: dict[str, Any] = {"documents": []}
             for n, path in enumerate(docs):
@@ -144,7 +137,6 @@ async def run(docs: list[Path], locomo: Path | None, turns: int) -> dict[str, An
             return out
         finally:
             await brain.ingest.document_jobs.wait()
-            await brain.close()
 
 
 def main() -> None:
