@@ -27,7 +27,7 @@ from neo4j import (
 from neo4j.exceptions import ConstraintError, Neo4jError, ServiceUnavailable, SessionExpired
 
 from core.errors import BackendError, Conflict, EngineUnavailable
-from core.locks import StripedLocks
+from core.locks import StripedLocks, WriteGates
 from graph.migrate_times import LOCAL_MIGRATION as LOCAL_TIMES
 from graph.migrate_times import MIGRATION as MIGRATE_TIMES
 from graph.migrate_times import localize_times, migrate_times
@@ -48,9 +48,16 @@ RETRY_DELAY = 0.02  # seconds before a failed transaction's first retry (doubled
 # under 16 writers, then a DeadlockDetected to the caller): a random wait of up to
 # RETRY_DELAY * 2^n, never above RETRY_CAP, and from the SERIALIZE_AFTER-th retry on, the
 # retries of one tenant run one at a time (a transaction that keeps losing stops racing the
-# other losers). RETRY_BUDGET bounds the time spent retrying one transaction.
+# other losers). A transaction that still loses asks for its tenant's write gate
+# (``core.locks.WriteGates``: the writes inside finish, new ones wait) after GATE_AFTER
+# retries, and for every tenant's after GATE_ALL_AFTER: a long transaction (a document
+# version's publish) is not starved by a stream of short ones, which is what ArcadeDB's
+# optimistic commits do to it otherwise (a 300-chunk publish lost to a ``remember`` every
+# 100 ms for 20 s, every time). RETRY_BUDGET bounds the time spent retrying one transaction.
 RETRY_CAP = 0.25  # seconds
 SERIALIZE_AFTER = 2  # retries
+GATE_AFTER = 4  # retries
+GATE_ALL_AFTER = 8  # retries
 RETRY_BUDGET = 20.0  # seconds
 # ArcadeDB can fail a write transaction that follows a link another transaction committed
 # while it ran to a record its own (already written) pages do not hold yet: "Record not
@@ -103,6 +110,7 @@ class GraphStore:
         self.retries = 0  # write transactions run again; the API exports it as a metric
         # Retries of one key (a tenant) after SERIALIZE_AFTER conflicts run one at a time.
         self._retry_locks = StripedLocks(64)
+        self._gates = WriteGates(64)
         self.system = SystemGraph(self)
         # Why the engine cannot be reached (None: it can), and the calls waiting on it now:
         # when the engine goes away they are cut short rather than left to the driver, which
@@ -324,10 +332,12 @@ class GraphStore:
         started = time.monotonic()
         try:
             while True:
-                serialize = conflicts >= SERIALIZE_AFTER
+                level = _gate_level(conflicts)
+                serialize = level == WriteGates.SHARED and conflicts >= SERIALIZE_AFTER
                 lock = self._retry_locks.of(key) if serialize else contextlib.nullcontext()
                 try:
-                    async with lock:
+                    # the gate first, then the retry lock: always in this order
+                    async with self._gates.passing(key, level), lock:
                         return await self._transaction(attempt)
                 except ConstraintError as e:
                     violated += 1
@@ -405,6 +415,13 @@ class GraphStore:
             raise EngineUnavailable(f"graph read failed: {e}") from e
         except (Neo4jError, OSError) as e:
             raise BackendError(f"graph read failed: {e}") from e
+
+
+def _gate_level(conflicts: int) -> int:
+    """Which write gate a transaction that lost ``conflicts`` times passes, and how."""
+    if conflicts >= GATE_ALL_AFTER:
+        return WriteGates.ALL
+    return WriteGates.KEY if conflicts >= GATE_AFTER else WriteGates.SHARED
 
 
 def _retry_wait(conflicts: int) -> float:

@@ -7,7 +7,7 @@ from contextlib import AbstractAsyncContextManager
 
 import pytest
 
-from core.locks import StripedLocks
+from core.locks import StripedLocks, WriteGates
 
 
 async def test_one_key_is_held_by_one_caller_at_a_time() -> None:
@@ -59,3 +59,65 @@ async def _enter(cm: AbstractAsyncContextManager[None]) -> None:
 def test_at_least_one_stripe() -> None:
     with pytest.raises(ValueError):
         StripedLocks(0)
+
+
+async def test_an_exclusive_gate_lets_the_writes_inside_finish_and_holds_new_ones_back() -> None:
+    gates = WriteGates(8)
+    log: list[str] = []
+    inside, release = asyncio.Event(), asyncio.Event()
+
+    async def shared(name: str, wait: asyncio.Event | None = None) -> None:
+        async with gates.passing("t1", WriteGates.SHARED):
+            log.append(f"{name} in")
+            if wait is not None:
+                inside.set()
+                await wait.wait()
+            log.append(f"{name} out")
+
+    async def exclusive() -> None:
+        async with gates.passing("t1", WriteGates.KEY):
+            log.append("exclusive")
+
+    first = asyncio.create_task(shared("a", release))
+    await inside.wait()
+    starving = asyncio.create_task(exclusive())
+    await asyncio.sleep(0.01)
+    later = asyncio.create_task(shared("b"))  # arrives while the exclusive one waits
+    other = asyncio.create_task(shared_other(gates, log))  # another key is not held back
+    await asyncio.sleep(0.01)
+    assert log == ["a in", "other"]
+    release.set()
+    await asyncio.gather(first, starving, later, other)
+    assert log == ["a in", "other", "a out", "exclusive", "b in", "b out"]
+
+
+async def shared_other(gates: WriteGates, log: list[str]) -> None:
+    async with gates.passing("t2", WriteGates.SHARED):
+        log.append("other")
+
+
+async def test_the_global_gate_holds_back_every_key_and_a_cancelled_request_frees_it() -> None:
+    gates = WriteGates(8)
+    holding, release = asyncio.Event(), asyncio.Event()
+
+    async def hold() -> None:
+        async with gates.passing("t1", WriteGates.SHARED):
+            holding.set()
+            await release.wait()
+
+    async def everything() -> None:
+        async with gates.passing("", WriteGates.ALL):
+            pass
+
+    holder = asyncio.create_task(hold())
+    await holding.wait()
+    waiting = asyncio.create_task(everything())
+    await asyncio.sleep(0.01)
+    blocked = asyncio.create_task(shared_other(gates, []))
+    await asyncio.sleep(0.01)
+    assert not blocked.done()  # another tenant's write waits for the global request
+    waiting.cancel()  # the request gives up: the gate opens again
+    await asyncio.wait_for(blocked, 1.0)
+    release.set()
+    await holder
+    await asyncio.wait_for(everything(), 1.0)
