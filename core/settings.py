@@ -391,6 +391,9 @@ class RetrievalSettings(BaseModel):
     # first, and the question's slot ("question") or not.
     slot_reads: bool = True
     question_slots: bool = True
+    # ... and statements about the question in other words, by the embedder's similarity
+    # (retrieval/closeness.py: its sentences are embedded as queries, cached by text).
+    question_similarity: bool = True
     # Diversity: a near-duplicate of a higher hit is pushed down.
     diversity_entity_jaccard: float = 0.8
     diversity_text_jaccard: float = 0.7

@@ -284,13 +284,15 @@ class Focus:
         said: str,
         subjects: Sequence[frozenset[str]] = (),
         names_ok: bool = False,
+        close: bool = False,
     ) -> bool:
         """Whether ``statement`` (of a memory saying ``said``) is about what the question
         asks: it shares a content word with the question, gives a value of the kind asked
         for, names what the question names, and is not about another subject of the same
         kind ("the production server" for a question about the staging server; ``subjects``:
         the subject words of each statement in the result). ``names_ok``: the names were
-        said in the same conversation (a follow-up: "October. 3 October.")."""
+        said in the same conversation (a follow-up: "October. 3 October."). ``close``: it is
+        about the question by meaning (``retrieval/closeness.py``), whatever its words."""
         # its words, its subject's, and its common-noun values' ("X is the bean supplier"); not
         # the names it gives (a name the question gives is no topic in itself: "a staging box
         # on Ubuntu 24.04" is not about the production server's Ubuntu). A name is one token.
@@ -300,13 +302,17 @@ class Focus:
             *(v.norm for v in statement.values if v.kind == WORD),
         ]
         mine = {stem(w) for token in said_words for w in token.split()}
-        if not matching(mine, self.words) - {stem(w) for w in GENERIC} and not (
-            # or it names what a question for an amount or a time names, in its own sentence:
-            # "the Pour-Over Set retails at £38" for "How much does the Pour-Over Set cost?"
-            self.names
-            and self.families is not None
-            and "thing" not in self.families
-            and self.names_in(statement.text)
+        if (
+            not close
+            and not matching(mine, self.words) - {stem(w) for w in GENERIC}
+            and not (
+                # or it names what a question for an amount or a time names, in its own sentence:
+                # "the Pour-Over Set retails at £38" for "How much does the Pour-Over Set cost?"
+                self.names
+                and self.families is not None
+                and "thing" not in self.families
+                and self.names_in(statement.text)
+            )
         ):
             return False
         if not self.answers(statement):

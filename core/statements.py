@@ -110,6 +110,42 @@ class Value:
             and _within(self.norm, other.norm)
         )
 
+    def misspells(self, other: Value) -> bool:
+        """Whether this value is ``other`` with a slip fixed: a code, a name, an email or an
+        address said again with two characters swapped or one character other, more or
+        fewer ("555-0184" for "555-0148", "Catherine" for "Katherine", "KX7 2MR" for "KX7
+        2RM"). Amounts, times and dates are values in their own right (£1,350 is no slip of
+        £1,250). A name must be long enough that one letter is a slip, not another name."""
+        if self.same(other):
+            return False
+        a, b = _loose(self.norm), _loose(other.norm)
+        if NUMBER in (self.kind, other.kind):  # "it ends in 2292" of "spruce-2291"
+            number, code = (a, other) if self.kind == NUMBER else (b, self)
+            groups = re.findall(r"\d+", code.norm) if code.kind == CODE else []
+            return len(number) >= 4 and bool(groups) and _one_slip(number, groups[-1])
+        if self.kind not in _SPELT or other.kind not in _SPELT:
+            return False
+        shortest = 5 if NAME in (self.kind, other.kind) else 4
+        return min(len(a), len(b)) >= shortest and a != b and _one_slip(a, b)
+
+
+_SPELT = frozenset({NAME, CODE, EMAIL, URL})
+
+
+def _one_slip(a: str, b: str) -> bool:
+    """Two adjacent characters swapped, or one character changed, added or left out."""
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        return len(diff) == 1 or (
+            len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]]
+            and a[diff[1]] == b[diff[0]]
+        )  # fmt: skip
+    if abs(len(a) - len(b)) != 1:
+        return False
+    short, long = sorted((a, b), key=len)
+    i = next((k for k in range(len(short)) if short[k] != long[k]), len(short))
+    return short[i:] == long[i + 1 :]
+
 
 def _within(a: str, b: str) -> bool:
     """One name inside the other, word for word ("Ozone", "Ozone Coffee Roasters")."""
@@ -175,7 +211,8 @@ def normal(text: str, kind: str) -> str:
 
 
 def _loose(norm: str) -> str:
-    return re.sub(r"[^a-z0-9]", "", norm)
+    """Letters and digits only, lowercased ("KX7 2RM" is "kx72rm", not "72")."""
+    return re.sub(r"[^a-z0-9]", "", norm.lower())
 
 
 def _number(text: str) -> float | None:

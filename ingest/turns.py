@@ -239,7 +239,7 @@ class TurnRecorder:
         ).model_copy(
             update={
                 "turn_speaker": turn.speaker,
-                "statements": tuple(s.dumps() for s in said if s.values or s.negated),
+                "statements": tuple(s.dumps() for s in said if s.values or s.negated or s.named),
             }
         )
         ctx: dict[str, Any] = {

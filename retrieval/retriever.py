@@ -30,6 +30,7 @@ import asyncio
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
 from core.clock import now
@@ -322,6 +323,7 @@ class Retriever:
             as_of=query.as_of is not None,
             lead_rank=None if context or query.as_of is not None else LEAD_RANK,
             context=context,
+            similar=partial(self._similar, query.query) if s.question_similarity else None,
         )
         added = {h.memory.id for h in extra}
         stale = frozenset(
@@ -331,6 +333,14 @@ class Retriever:
         )
         hits = [h for h in settled if h.memory.id not in added]
         return Shortlist(first, hydrated, hits[: query.top_k], stale)
+
+    async def _similar(self, query: str, texts: Sequence[str]) -> list[float]:
+        """Cosine similarity of each of ``texts`` to ``query`` (normalized vectors), all
+        embedded in one batch and cached by text (``Embedder.embed_query``)."""
+        q, *vectors = await asyncio.gather(
+            self.embedder.embed_query(query), *(self.embedder.embed_query(t) for t in texts)
+        )
+        return [sum(a * b for a, b in zip(q, v, strict=True)) for v in vectors]
 
     def _validate(self, query: SearchQuery) -> dict[str, float]:
         if not isinstance(query.query, str) or not query.query.strip():

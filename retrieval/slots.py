@@ -22,13 +22,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from core.slots import Focus, same_slot, stem
+from core.slots import Focus, stem
 from core.statements import (
-    CONDITIONAL,
-    MODAL,
-    PLAN,
-    QUESTION,
-    REPORTED,
     Statement,
     Value,
     statement_id,
@@ -36,9 +31,19 @@ from core.statements import (
 )
 from core.types import Hit, LineageLink, Memory, MemoryType
 from graph.tenant import TenantGraph
+from retrieval.closeness import Similar, close_to
+from retrieval.pairs import (
+    NEVER_SO,
+    assertions_first,
+    by_user,
+    statements_of,
+    unlinked_pairs,
+)
+from retrieval.pairs import (
+    earlier as marked_earlier,
+)
 
 Admits = Callable[[Memory], bool]
-_NEVER_SO = frozenset({QUESTION, CONDITIONAL, MODAL, PLAN, REPORTED})
 LEAD_RANK = 3  # the question's current value must rank this high for the order to change
 TOP_FOUND = 5  # the search's first hits taken as about the question (``_found_for``)
 _STEP = 1e-6
@@ -53,6 +58,7 @@ async def settle(
     as_of: bool = False,
     lead_rank: int | None = None,
     context: bool = False,
+    similar: Similar | None = None,
 ) -> list[Hit]:
     """``hits`` with each slot's value current at ``at`` before its earlier values; with the
     ``query``, also the values of what the question asks about (``_by_question``); ``as_of``
@@ -99,12 +105,17 @@ async def settle(
             chain = head.chain_id or head.id
             stale_after.append((head.id, stale.get(chain, set()), _norms(head)))
         until = max(h.valid_from for h in heads)
-        put(_earlier(hit, until), after=heads[0].id)
-    ordered = _unlinked_pairs(ordered)
-    ordered = _assertions_first(ordered)
+        put(marked_earlier(hit, until), after=heads[0].id)
+    ordered = unlinked_pairs(ordered)
+    ordered = assertions_first(ordered)
     ordered = _passing_mentions(ordered, stale_after)
     if query:
-        ordered = _by_question(ordered, Focus.of(query), as_of, lead_rank)
+        focus = Focus.of(query)
+        close: frozenset[str] = frozenset()
+        if similar is not None:
+            said = {h.memory.id: statements_of(h.memory) for h in ordered}
+            close = await close_to(ordered, said, focus, similar, lambda h: by_user(h.memory))
+        ordered = _by_question(ordered, focus, as_of, lead_rank, close)
     # A context leaves out a correction turn its result says otherwise (a search keeps every
     # hit: what is found is the caller's to weigh)
     return _monotone(_without_restatements(ordered) if context else ordered)
@@ -138,92 +149,7 @@ def _old_values(links: list[LineageLink], at: float) -> set[str]:
 
 
 def _norms(m: Memory) -> set[str]:
-    return {v.norm for s in _statements(m) for v in s.values}
-
-
-def _statements(m: Memory) -> list[Statement]:
-    out = []
-    for line in m.statements:
-        try:
-            out.append(Statement.loads(line, m.content))
-        except (ValueError, TypeError, IndexError):
-            continue
-    return out
-
-
-def _earlier(hit: Hit, until: float) -> Hit:
-    return hit.model_copy(update={"memory": hit.memory.model_copy(update={"earlier_until": until})})
-
-
-def _by_user(m: Memory) -> bool:
-    return (m.source or "").startswith("turn:user") or m.type is MemoryType.FACT
-
-
-def _unlinked_pairs(hits: list[Hit]) -> list[Hit]:
-    """Move an older current hit after a newer one that gives its slot another value."""
-    said = {h.memory.id: _statements(h.memory) for h in hits}
-    out = list(hits)
-    moved = True
-    rounds = 0
-    while moved and rounds < len(hits):
-        moved, rounds = False, rounds + 1
-        for i, older in enumerate(out):
-            if older.memory.earlier_until is not None:
-                continue
-            for j in range(i + 1, len(out)):
-                newer = out[j]
-                if newer.memory.created_at <= older.memory.created_at:
-                    continue
-                if newer.memory.earlier_until is not None or not _by_user(newer.memory):
-                    continue
-                if newer.memory.turn_speaker != older.memory.turn_speaker:
-                    continue  # each speaker's "I" is their own
-                if not _replaces(said[newer.memory.id], said[older.memory.id]):
-                    continue
-                out.pop(j)
-                out.insert(i, newer)
-                out[i + 1] = _earlier(out[i + 1], newer.memory.valid_from)
-                moved = True
-                break
-            if moved:
-                break
-    return out
-
-
-def _assertions_first(hits: list[Hit]) -> list[Hit]:
-    """A hit that only asks, supposes, plans or reports a value of a slot ("next quarter we'll
-    switch the CRM to Salesforce") goes after a hit that states the slot's value."""
-    said = {h.memory.id: _statements(h.memory) for h in hits}
-    out = list(hits)
-    for hit in list(out):
-        mine = said[hit.memory.id]
-        if not mine or any(s.slotted for s in mine):
-            continue
-        i = out.index(hit)
-        below = next(
-            (
-                j
-                for j in range(i + 1, len(out))
-                if any(
-                    s.slotted and same_slot(m, s, any_mood=True) is not None
-                    for s in said[out[j].memory.id]
-                    for m in mine
-                )
-            ),
-            None,
-        )
-        if below is not None:
-            out.insert(below, out.pop(i))
-    return out
-
-
-def _replaces(new: list[Statement], old: list[Statement]) -> bool:
-    for n in new:
-        for o in old:
-            match = same_slot(n, o)
-            if match is not None and match.changed:
-                return True
-    return False
+    return {v.norm for s in statements_of(m) for v in s.values}
 
 
 def _passing_mentions(hits: list[Hit], stale: list[tuple[str, set[str], set[str]]]) -> list[Hit]:
@@ -247,12 +173,12 @@ def _passing_mentions(hits: list[Hit], stale: list[tuple[str, set[str], set[str]
             if passing(out[i].memory):
                 hit = out.pop(i)
                 index -= 1
-                out.insert(index + 1, _earlier(hit, until))
+                out.insert(index + 1, marked_earlier(hit, until))
                 break
         for i in range(index + 1, len(out)):  # below it: labelled where it is, when it
             m = out[i].memory  # repeats most of what was replaced (an echo of the old value)
             if passing(m) and m.valid_from < until and len(_norms(m) & gone) * 2 > len(gone):
-                out[i] = _earlier(out[i], until)
+                out[i] = marked_earlier(out[i], until)
     return out
 
 
@@ -265,7 +191,7 @@ def _without_restatements(hits: list[Hit]) -> list[Hit]:
     for hit in hits:
         m = hit.memory
         if m.type is MemoryType.EPISODIC and m.earlier_until is None:
-            valued = [s for s in _statements(m) if s.values]
+            valued = [s for s in statements_of(m) if s.values]
             correcting = any(s.negated or s.correction for s in valued)
             if correcting and all(statement_id(m.id, s.start) in present for s in valued):
                 continue
@@ -278,7 +204,11 @@ def _without_restatements(hits: list[Hit]) -> list[Hit]:
 
 
 def _by_question(
-    hits: list[Hit], focus: Focus, as_of: bool, lead_rank: int | None = None
+    hits: list[Hit],
+    focus: Focus,
+    as_of: bool,
+    lead_rank: int | None = None,
+    close: frozenset[str] = frozenset(),
 ) -> list[Hit]:
     """The read path's check of what the write path may have missed, anchored on the
     question: among the hits that give a value of what it asks (``Focus.relevant``), the
@@ -288,7 +218,7 @@ def _by_question(
     earlier value, "until" the current value was next said after it; one that only asked or
     supposed goes there unlabelled. With ``as_of``, the first hit holding the value current
     then leads."""
-    said = {h.memory.id: _statements(h.memory) for h in hits}
+    said = {h.memory.id: statements_of(h.memory) for h in hits}
     subjects = [frozenset(stem(w) for w in s.subject) for ss in said.values() for s in ss]
     named = {h.memory.session_id for h in hits if focus.names_in(h.memory.indexed_text)}
     relevant: dict[str, list[Statement]] = {}
@@ -299,7 +229,9 @@ def _by_question(
         found = [
             s
             for s in said[m.id]
-            if focus.relevant(s, m.indexed_text, subjects, names_ok=by_session)
+            if focus.relevant(
+                s, m.indexed_text, subjects, names_ok=by_session, close=s.text in close
+            )
         ]
         if found:
             (relevant if m.earlier_until is None else earlier)[m.id] = found
@@ -365,8 +297,8 @@ def _by_question(
         # A value only asked about, supposed, planned or someone's view was never the value:
         # after the current one, unlabelled; one said as so, or as done ("Noted, 25 seats"),
         # was the value then.
-        asserted = any(s.mood not in _NEVER_SO for s in relevant[h.memory.id])
-        moved.append(_earlier(h, min(later)) if asserted else h)
+        asserted = any(s.mood not in NEVER_SO for s in relevant[h.memory.id])
+        moved.append(marked_earlier(h, min(later)) if asserted else h)
     # The replaced values said in passing by hits the question's words did not find (an
     # assistant's "Got it: 14 Harbour Lane, ..."): after the current value too.
     current = [n for values in now.values() for n in values]
@@ -396,7 +328,7 @@ def _by_question(
             continue
         later = [k.memory.valid_from for k in keeping if k.memory.valid_from > h.memory.valid_from]
         if later:
-            moved.append(_earlier(h, min(later)))
+            moved.append(marked_earlier(h, min(later)))
     # Only what ranks above the first hit holding the current value moves (down, right after
     # it); what ranks below keeps its place, labelled: an earlier value never moves up.
     first = next(i for i, h in enumerate(hits) if holds(h))
@@ -429,7 +361,7 @@ def _found_for(
     out: dict[str, list[Statement]] = {}
     for h in hits[:TOP_FOUND]:
         m = h.memory
-        if m.id in relevant or m.earlier_until is not None or not _by_user(m):
+        if m.id in relevant or m.earlier_until is not None or not by_user(m):
             continue
         if not (focus.names_in(m.indexed_text) or m.session_id in named):
             continue

@@ -81,7 +81,7 @@ def _carried(doc: Any, said: list[Statement]) -> list[Statement]:
         s, before = out[i], said[i - 1]
         if not s.values or s.mood not in (ASSERT, REQUEST):
             continue
-        if before.correction and not before.values and not before.frame and not s.correction:
+        if before.correction and not before.values and not s.correction:
             s = out[i] = replace(s, correction=True, change=True)  # "Scratch that. Let's do X"
         pronoun = _pronoun_subject(doc, s)
         if pronoun in ("it", "this", "that") and before.subject and not s.words - GENERIC:
@@ -148,6 +148,7 @@ def _statement(
     found += after_not(doc, tokens, taken)
     found += fragment_value(doc, tokens, root, taken, bool(negated_at) or has_not(tokens))
     found.sort(key=lambda v: v.first)
+    subject = _value_subject(root, subject, found, inside)
     negated_at |= {v.first for v in found if said_not(doc, v, first)}
     if root is not None and negated_clause(
         root, {v.first for v in found}
@@ -201,6 +202,23 @@ def _subject_zone(root: Token, inside: set[int]) -> set[int]:
             ):
                 zone.update(t.i for t in c.subtree if t.i in inside)
     return zone
+
+
+def _value_subject(
+    root: Token | None, subject: set[int], found: list[Value], inside: set[int]
+) -> set[int]:
+    """An inverted "is": when the subject is only a value and the complement says what it
+    is ("realistically *2:05* is the target", "*£2,000* is the new limit"), the value is what
+    is said and the complement what it is said of."""
+    if root is None or root.lemma_ != "be" or not subject:
+        return subject
+    whole = [v for v in found if v.kind not in (WORD, NAME)]
+    if not any(subject <= set(range(v.first, v.last + 1)) for v in whole):
+        return subject
+    attr = next((c for c in root.children if c.dep_ in ("attr", "acomp") and c.i > root.i), None)
+    if attr is None or attr.pos_ not in ("NOUN", "PROPN", "ADJ"):
+        return subject
+    return {t.i for t in attr.subtree if t.i in inside}
 
 
 def _asides(root: Token, inside: set[int]) -> set[int]:

@@ -95,6 +95,13 @@ _RELATIVE_DAY = frozenset(
 )
 
 
+# digits in groups joined by hyphens (a phone number, an account number): one code
+_DIGIT_GROUPS = re.compile(r"(?<![\w-])\d{3,}(?:-\d{3,})+(?![\w-])")
+
+
+_WORD_DIGITS = re.compile(r"[A-Za-z]+[-_]\d{2,}")
+
+
 def values_in(doc: Any, first: int, last: int) -> list[Value]:
     """The values among tokens ``first``..``last`` (inclusive) of ``doc``, in order, without
     overlaps: named entities and numbers first, then codes, emails, URLs, quoted strings and
@@ -122,6 +129,10 @@ def values_in(doc: Any, first: int, last: int) -> list[Value]:
             a, kind = a - 1, MONEY  # "£2,000": the symbol is part of the amount
         span = doc[a : b + 1]
         text = span.text
+        if kind != CODE and _WORD_DIGITS.fullmatch(text):
+            kind = CODE  # "gull-4417" (a password, a reference) the recognizer dated
+        elif kind == PERCENT and "%" not in text and "percent" not in text.lower():
+            kind = NUMBER
         if kind in (NUMBER, DATE) and _TIME_WORDS.search(text):
             kind = TIME
         elif kind == DATE and _BARE_NUMBER.fullmatch(text) and not _YEAR.fullmatch(text):
@@ -134,6 +145,10 @@ def values_in(doc: Any, first: int, last: int) -> list[Value]:
         taken.update(range(a, b + 1))
 
     lo, hi = doc[first].idx, doc[last].idx + len(doc[last].text)
+    for m in _DIGIT_GROUPS.finditer(doc.text, lo, hi):  # "555-0148": a phone number, a code
+        a, b = _tokens_of(doc, m.start(), m.end())
+        if a is not None and b is not None and first <= a and b <= last:
+            add(CODE, a, b)
     for m in _TIME_PHRASE.finditer(doc.text, lo, hi):  # "half past 11 in the morning", "7 pm"
         a, b = _tokens_of(doc, m.start(), m.end())
         if a is not None and b is not None and first <= a and b <= last:

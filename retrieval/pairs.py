@@ -1,0 +1,128 @@
+"""The read path's checks of two hits at a time (``retrieval/slots.settle`` applies them):
+a newer statement of the user that gives another value of an older hit's slot puts it after
+itself as the earlier value, and a hit that only asks, supposes or plans a value goes after
+the hit that states it."""
+
+from __future__ import annotations
+
+from core.slots import same_slot
+from core.statements import CONDITIONAL, MODAL, PLAN, QUESTION, REPORTED, Statement
+from core.types import Hit, Memory, MemoryType
+
+NEVER_SO = frozenset({QUESTION, CONDITIONAL, MODAL, PLAN, REPORTED})
+
+
+def statements_of(m: Memory) -> list[Statement]:
+    out = []
+    for line in m.statements:
+        try:
+            out.append(Statement.loads(line, m.content))
+        except (ValueError, TypeError, IndexError):
+            continue
+    return out
+
+
+def earlier(hit: Hit, until: float) -> Hit:
+    return hit.model_copy(update={"memory": hit.memory.model_copy(update={"earlier_until": until})})
+
+
+def by_user(m: Memory) -> bool:
+    return (m.source or "").startswith("turn:user") or m.type is MemoryType.FACT
+
+
+def unlinked_pairs(hits: list[Hit]) -> list[Hit]:
+    """Move an older current hit after a newer one that gives its slot another value."""
+    said = {h.memory.id: statements_of(h.memory) for h in hits}
+    out = list(hits)
+    moved = True
+    rounds = 0
+    while moved and rounds < len(hits):
+        moved, rounds = False, rounds + 1
+        for i, older in enumerate(out):
+            if older.memory.earlier_until is not None:
+                continue
+            for j in range(i + 1, len(out)):
+                newer = out[j]
+                if newer.memory.created_at <= older.memory.created_at:
+                    continue
+                if newer.memory.earlier_until is not None or not by_user(newer.memory):
+                    continue
+                if not replaces(
+                    said[newer.memory.id],
+                    said[older.memory.id],
+                    # each speaker's "I" is their own; a slip fixed is fixed for everyone
+                    slots=newer.memory.turn_speaker == older.memory.turn_speaker,
+                ):
+                    continue
+                out.pop(j)
+                out.insert(i, newer)
+                out[i + 1] = earlier(out[i + 1], newer.memory.valid_from)
+                moved = True
+                break
+            if moved:
+                break
+    # a pair already in order: the older one is still the earlier value
+    for i, older in enumerate(out):
+        if older.memory.earlier_until is not None:
+            continue
+        later = next(
+            (
+                h
+                for h in out[:i]
+                if h.memory.created_at > older.memory.created_at
+                and h.memory.earlier_until is None
+                and by_user(h.memory)
+                and replaces(
+                    said[h.memory.id],
+                    said[older.memory.id],
+                    slots=h.memory.turn_speaker == older.memory.turn_speaker,
+                )
+            ),
+            None,
+        )
+        if later is not None:
+            out[i] = earlier(older, later.memory.valid_from)
+    return out
+
+
+def assertions_first(hits: list[Hit]) -> list[Hit]:
+    """A hit that only asks, supposes, plans or reports a value of a slot ("next quarter we'll
+    switch the CRM to Salesforce") goes after a hit that states the slot's value."""
+    said = {h.memory.id: statements_of(h.memory) for h in hits}
+    out = list(hits)
+    for hit in list(out):
+        mine = said[hit.memory.id]
+        if not mine or any(s.slotted for s in mine):
+            continue
+        i = out.index(hit)
+        below = next(
+            (
+                j
+                for j in range(i + 1, len(out))
+                if any(
+                    s.slotted and same_slot(m, s, any_mood=True) is not None
+                    for s in said[out[j].memory.id]
+                    for m in mine
+                )
+            ),
+            None,
+        )
+        if below is not None:
+            out.insert(below, out.pop(i))
+    return out
+
+
+def replaces(new: list[Statement], old: list[Statement], slots: bool = True) -> bool:
+    """Whether a statement of ``new`` gives another value of a slot of ``old``: one slot
+    by its frame (``slots``), or a value said again with a slip fixed (a digit, a letter:
+    whatever the words around it, "its 555-0184" fixes "555-0148")."""
+    for n in new:
+        for o in old:
+            match = same_slot(n, o) if slots else None
+            if match is not None and match.changed:
+                return True
+            if n.mood not in NEVER_SO and any(
+                v.misspells(w) for v in (*n.values, *n.named) for w in (*o.values, *o.named)
+            ):
+                return True
+    return False
