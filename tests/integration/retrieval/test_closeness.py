@@ -1,0 +1,77 @@
+"""Statements about a question in other words (``retrieval/closeness.py``), with the real
+parse and the real embedder: the old and the new pharmacy count as about "which chemist",
+a boiler booking of the same conversation does not."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+
+from core.clock import now
+from core.ids import new_id
+from core.settings import Settings
+from core.slots import Focus
+from core.statements import Statement
+from core.text import content_hash
+from core.types import Hit, Memory, MemoryType
+from ingest.slots.analysis import statements
+from retrieval.closeness import close_to
+from retrieval.embedding.embedder import Embedder
+
+
+@pytest.fixture(scope="module")
+def nlp() -> Any:
+    import spacy
+
+    return spacy.load(Settings().resolution.spacy_model)
+
+
+def hit(text: str) -> Hit:
+    m = Memory(
+        id=new_id(),
+        tenant_id="t",
+        type=MemoryType.EPISODIC,
+        content=text,
+        created_at=now(),
+        valid_from=now(),
+        content_hash=content_hash(text),
+        source="turn:user",
+    )
+    return Hit(memory=m, score=1.0)
+
+
+async def test_statements_about_the_question_in_other_words(nlp: Any, embedder: Embedder) -> None:
+    said = {
+        "new": "we've moved dad's meds over to Pillbox Pharmacy, they deliver.",
+        "old": "His tablets come from the Lloyds pharmacy on the High Street.",
+        "other": "The boiler service is booked with Hearth & Co on the 14th.",
+    }
+    hits = {k: hit(v) for k, v in said.items()}
+    parsed: dict[str, list[Statement]] = {
+        h.memory.id: statements(nlp(h.memory.content)) for h in hits.values()
+    }
+    question = "Which chemist handles my father's medication now?"
+    focus = Focus.of(question)
+    # none of them shares a word with the question: words alone find nothing
+    assert not any(
+        focus.relevant(s, h.memory.content) for h in hits.values() for s in parsed[h.memory.id]
+    )
+
+    async def similar(texts: Sequence[str]) -> list[float]:
+        q = await embedder.embed_query(question)
+        vectors = [await embedder.embed_query(t) for t in texts]
+        return [sum(a * b for a, b in zip(q, v, strict=True)) for v in vectors]
+
+    close = await close_to(list(hits.values()), parsed, focus, similar, lambda h: True)
+    texts = {s.text for k in ("new", "old") for s in parsed[hits[k].memory.id] if s.slotted}
+    assert len(texts) == 2 and close >= texts  # both pharmacies
+    assert not close & {s.text for s in parsed[hits["other"].memory.id]}  # not the boiler
+    # and with them, the question's slot has its two values
+    assert all(
+        focus.relevant(s, hits[k].memory.content, close=True)
+        for k in ("new", "old")
+        for s in parsed[hits[k].memory.id]
+        if s.text in close
+    )
