@@ -117,11 +117,15 @@ _PROCESS_WORDS = re.compile(
 def parse(text: str) -> Procedure | None:
     """Trigger and steps of a procedure stated in ``text``, else None."""
     flat = " ".join(text.split())
-    headed = _HEADED.match(flat)
+    lead_in = _after_lead_in(flat)
+    headed = _HEADED.match(flat) or _HEADED.match(lead_in)
     if headed is not None and _PROCESS_WORDS.search(headed.group("head")):
         steps = _steps(headed.group("rest"), strict=False)
         if len(steps) >= 2:
-            return Procedure(_trigger_of(headed.group("head")), steps)
+            trigger = _trigger_of(headed.group("head"))
+            if lead_in != flat and len(trigger.split()) < 2:  # "…on returns. Our process:"
+                trigger = flat[: len(flat) - len(lead_in)].strip().rstrip(".!?")
+            return Procedure(trigger, steps)
     m = _GOAL.match(flat)
     if m is not None:
         trigger = next(
@@ -148,6 +152,17 @@ def parse(text: str) -> Procedure | None:
         if len(steps) >= 2 and head.rstrip(".:").strip():
             return Procedure(head.rstrip(".:").strip(), steps)
     return None
+
+
+def _after_lead_in(flat: str) -> str:
+    """A heading after a sentence that leads into it ("Training the new Saturday staff on
+    returns. Our process: check the receipt, ..."): the text from the last sentence before
+    the first colon."""
+    colon = flat.find(":")
+    if colon < 0:
+        return flat
+    stop = max(flat.rfind(". ", 0, colon), flat.rfind("! ", 0, colon), flat.rfind("? ", 0, colon))
+    return flat[stop + 2 :] if stop >= 0 else flat
 
 
 def _steps(rest: str, strict: bool = True) -> tuple[str, ...]:

@@ -1,0 +1,101 @@
+"""A procedure's parameter changed in conversation, whatever kind of value it is: a quoted
+text, a name, a number said in words, a ratio, or a word said again in the procedure's own
+words around it (``ingest/write/procedure_changes.py``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from core.clock import now
+from core.ids import new_id
+from core.settings import Settings
+from core.text import content_hash
+from core.types import Memory, MemoryType
+from ingest.extract.procedures import parse
+from ingest.slots.analysis import statements
+from ingest.write.procedure_changes import _parameter, _substitution
+
+
+@pytest.fixture(scope="module")
+def nlp() -> Any:
+    import spacy
+
+    return spacy.load(Settings().resolution.spacy_model)
+
+
+def procedure(text: str) -> Memory:
+    return Memory(
+        id=new_id(),
+        tenant_id="t",
+        type=MemoryType.PROCEDURAL,
+        content=text,
+        created_at=now(),
+        valid_from=now(),
+        content_hash=content_hash(text),
+    )
+
+
+def change(nlp: Any, said: str, taught: str) -> tuple[str, str] | None:
+    turn = statements(nlp(said))
+    words = frozenset(w for s in turn for w in s.words)
+    for s in turn:
+        found = _parameter(s, procedure(taught), words) or _substitution(s, procedure(taught))
+        if found is not None:
+            return found[0].text, found[1].text
+    return None
+
+
+@pytest.mark.parametrize(
+    ("taught", "said", "want"),
+    [
+        (  # a quoted text, the statement saying it changes
+            "when you write release notes end with 'Thanks to all our contributors!'",
+            "for release notes, the closing line should be 'Shipped with care' going forward",
+            ("Thanks to all our contributors!", "Shipped with care"),
+        ),
+        (  # a name said of the same thing, in a sentence that does not say it changes
+            "checklist for the month end: export the P&L, and send a summary email to Marcus",
+            "for the month end, the summary goes to Dolores, she took over finance",
+            ("Marcus", "Dolores"),
+        ),
+        (  # a number in words, of the same unit
+            "review: client gets 2 rounds of revisions included, finals as PDF",
+            "new contracts include three rounds of revisions now",
+            ("2 rounds", "three rounds"),
+        ),
+        (  # a ratio
+            "my sourdough routine: feed the starter 1:1:1, then into the fridge",
+            "the sourdough starter was too sour so I'm doing 1:2:2 now instead",
+            ("1:1:1", "1:2:2"),
+        ),
+        (  # a word in the procedure's own words around it
+            "registration steps: 1) copy the ID, 2) have them fill in the blue form",
+            "registration change: new patients now fill in the green form",
+            ("blue", "green"),
+        ),
+    ],
+)
+def test_a_parameter_changes_whatever_its_kind(
+    nlp: Any, taught: str, said: str, want: tuple[str, str]
+) -> None:
+    assert change(nlp, said, taught) == want
+
+
+def test_a_statement_about_something_else_changes_nothing(nlp: Any) -> None:
+    taught = "registration steps: 1) copy the ID, 2) have them fill in the blue form"
+    assert (
+        change(nlp, "the printer in reception is jamming on the blue paper again", taught) is None
+    )
+    assert change(nlp, "they should not fill in the green form", taught) is None
+    assert change(nlp, "they shouldn't fill in the green form", taught) is None
+
+
+def test_a_heading_after_a_lead_in_sentence_is_a_procedure() -> None:
+    found = parse(
+        "Training the new Saturday staff on returns. Our process: check the receipt, refund"
+        " to the original payment method, and log every return in the red binder."
+    )
+    assert found is not None and found.trigger == "Training the new Saturday staff on returns"
+    assert len(found.steps) == 3
