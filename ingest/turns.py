@@ -201,7 +201,7 @@ class TurnRecorder:
         statements = (
             with_procedure(
                 settle_ours(extract_statements(resolution.parsed.doc, content), resolution),
-                extract_procedures(content),
+                extract_procedures(content, resolution.parsed.doc),
             )
             if stating
             else []

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from core.types import Memory, MemoryType
 from ingest.extract.rules import Extracted
@@ -67,11 +68,14 @@ class Procedure:
     steps: tuple[str, ...]
 
 
-def extract(text: str) -> list[Extracted]:
-    """The procedure a turn teaches, if it teaches one (at most one per turn)."""
+def extract(text: str, doc: Any = None) -> list[Extracted]:
+    """The procedure a turn teaches, if it teaches one (at most one per turn); ``doc``: the
+    turn's parse, for the shapes only the parse tells (``from_parse``)."""
     if is_pleasantry(text) or text.rstrip().endswith("?"):
         return []
     found = parse(text)
+    if found is None and doc is not None:
+        found = from_parse(doc)
     if found is None:
         return []
     content = " ".join(text.split())
@@ -151,6 +155,43 @@ def parse(text: str) -> Procedure | None:
         steps = _steps(body)
         if len(steps) >= 2 and head.rstrip(".:").strip():
             return Procedure(head.rstrip(".:").strip(), steps)
+    return None
+
+
+_WHEN = frozenset({"when", "whenever", "before", "after", "once"})
+
+
+def from_parse(doc: Any) -> Procedure | None:
+    """A standing instruction without the comma the patterns need: an imperative sentence
+    (its main verb has no subject) led by a clause saying when ("when you summarize meeting
+    notes for me keep it to 5 bullets max and put the action items in bold at the end").
+    The trigger is the leading clause; the steps, the rest of the sentence."""
+    for sentence in doc.sents:
+        root = sentence.root
+        if root.pos_ not in ("VERB", "AUX") or any(
+            c.dep_ in ("nsubj", "nsubjpass", "expl") for c in root.children
+        ):
+            continue
+        lead = next(
+            (
+                c
+                for c in root.children
+                if c.dep_ == "advcl"
+                and c.i < root.i
+                and any(g.lower_ in _WHEN and g.dep_ in ("mark", "advmod") for g in c.children)
+            ),
+            None,
+        )
+        if lead is None:
+            continue
+        start = min(t.i for t in lead.subtree)
+        end = max(t.i for t in lead.subtree)
+        if start != sentence.start:
+            continue  # the clause saying when leads the sentence
+        trigger = doc[start : end + 1].text.strip(" ,")
+        steps = _steps(doc[end + 1 : sentence.end].text.strip(" ,.!"), strict=False)
+        if steps and len(trigger.split()) >= 3:
+            return Procedure(trigger, steps)
     return None
 
 

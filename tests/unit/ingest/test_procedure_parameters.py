@@ -13,7 +13,7 @@ from core.ids import new_id
 from core.settings import Settings
 from core.text import content_hash
 from core.types import Memory, MemoryType
-from ingest.extract.procedures import parse
+from ingest.extract.procedures import extract, parse
 from ingest.slots.analysis import statements
 from ingest.write.procedure_changes import _parameter, _substitution
 
@@ -99,3 +99,29 @@ def test_a_heading_after_a_lead_in_sentence_is_a_procedure() -> None:
     )
     assert found is not None and found.trigger == "Training the new Saturday staff on returns"
     assert len(found.steps) == 3
+
+
+@pytest.mark.parametrize(
+    ("text", "trigger", "steps"),
+    [
+        (
+            "when you summarize meeting notes for me keep it to 5 bullets max and put the"
+            " action items in bold at the end",
+            "when you summarize meeting notes for me",
+            2,
+        ),
+        (
+            "whenever I send you a contract check the payment terms first and flag anything"
+            " over 30 days",
+            "whenever I send you a contract",
+            2,
+        ),
+        ("when we went to Lisbon we stayed at Casa Azul", None, 0),  # a memory, no instruction
+        ("When I get home I usually cook pasta", None, 0),
+    ],
+)
+def test_an_instruction_led_by_when_without_a_comma(
+    nlp: Any, text: str, trigger: str | None, steps: int
+) -> None:
+    found = extract(text, nlp(text))
+    assert [(f.trigger, len(f.steps)) for f in found] == ([(trigger, steps)] if trigger else [])
