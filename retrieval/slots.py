@@ -24,6 +24,7 @@ from collections.abc import Callable, Sequence
 
 from core.slots import Focus, stem
 from core.statements import (
+    HISTORY,
     Statement,
     Value,
     statement_id,
@@ -292,13 +293,16 @@ def _by_question(
         if h.memory.id not in relevant or not stale(h):
             continue
         later = [k.memory.valid_from for k in keeping if k.memory.valid_from > h.memory.valid_from]
-        if not later:
-            continue  # newer than every statement of the current value (an assistant's slip)
         # A value only asked about, supposed, planned or someone's view was never the value:
-        # after the current one, unlabelled; one said as so, or as done ("Noted, 25 seats"),
-        # was the value then.
-        asserted = any(s.mood not in NEVER_SO for s in relevant[h.memory.id])
-        moved.append(marked_earlier(h, min(later)) if asserted else h)
+        # after the current one, unlabelled, however new ("should we move the call to 4pm?");
+        # one said as so, or as done ("Noted, 25 seats"), was the value then.
+        moods = {s.mood for s in relevant[h.memory.id]}
+        if moods <= {HISTORY}:  # "at my old company the lead designer was Marco": over when said
+            moved.append(marked_earlier(h, h.memory.valid_from))
+        elif moods <= NEVER_SO:
+            moved.append(h)
+        elif later:  # (newer than every statement of the current value: an assistant's slip)
+            moved.append(marked_earlier(h, min(later)))
     # The replaced values said in passing by hits the question's words did not find (an
     # assistant's "Got it: 14 Harbour Lane, ..."): after the current value too.
     current = [n for values in now.values() for n in values]

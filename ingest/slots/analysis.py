@@ -148,7 +148,15 @@ def _statement(
     found += after_not(doc, tokens, taken)
     found += fragment_value(doc, tokens, root, taken, bool(negated_at) or has_not(tokens))
     found.sort(key=lambda v: v.first)
-    subject = _value_subject(root, subject, found, inside)
+    moved = _value_subject(root, subject, found, inside)
+    if moved != subject and not any(v.first in subject for v in found):
+        a, b = min(subject), max(subject)  # "Priya is our lead designer": Priya is the value
+        span = doc[a : b + 1]
+        found.append(
+            Value(span.text, NAME, normal(span.text, NAME), span.start_char, span.end_char, a, b)
+        )
+        found.sort(key=lambda v: v.first)
+    subject = moved
     negated_at |= {v.first for v in found if said_not(doc, v, first)}
     if root is not None and negated_clause(
         root, {v.first for v in found}
@@ -208,15 +216,24 @@ def _value_subject(
     root: Token | None, subject: set[int], found: list[Value], inside: set[int]
 ) -> set[int]:
     """An inverted "is": when the subject is only a value and the complement says what it
-    is ("realistically *2:05* is the target", "*£2,000* is the new limit"), the value is what
-    is said and the complement what it is said of."""
+    is ("realistically *2:05* is the target", "*£2,000* is the new limit", "*Priya* is our
+    lead designer"), the value is what is said and the complement what it is said of."""
     if root is None or root.lemma_ != "be" or not subject:
-        return subject
-    whole = [v for v in found if v.kind not in (WORD, NAME)]
-    if not any(subject <= set(range(v.first, v.last + 1)) for v in whole):
         return subject
     attr = next((c for c in root.children if c.dep_ in ("attr", "acomp") and c.i > root.i), None)
     if attr is None or attr.pos_ not in ("NOUN", "PROPN", "ADJ"):
+        return subject
+    whole = [v for v in found if v.kind not in (WORD, NAME)]
+    if not any(subject <= set(range(v.first, v.last + 1)) for v in whole) and not (
+        # "Priya is our lead designer": the role is the slot, the name its value (as in "our
+        # lead designer is Priya"); not "Priya is a designer" (one of several)
+        attr.pos_ == "NOUN"
+        and any(c.dep_ == "poss" or c.lower_ == "the" for c in attr.children)
+        and (
+            all(root.doc[i].pos_ == "PROPN" for i in subject)
+            or any(v.kind == NAME and subject <= set(range(v.first, v.last + 1)) for v in found)
+        )
+    ):
         return subject
     return {t.i for t in attr.subtree if t.i in inside}
 

@@ -54,6 +54,8 @@ PLANNING = words("plan intend consider aim hope expect want mean try")
 CHECKING = words("check confirm tell remind verify see know find look ask wonder remember")
 
 PAST_MARKERS = words("previously originally formerly initially before ago used once earlier")
+# what a place or a time said as over is ("at my old company", "in my previous flat")
+FORMER = words("old previous former prior last")
 
 FUTURE = words("next tomorrow soon eventually later upcoming someday")
 

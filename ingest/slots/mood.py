@@ -23,6 +23,7 @@ from ingest.slots.grammar import (
     CHECKING,
     CONDITIONS,
     COPULAS,
+    FORMER,
     FUTURE,
     HEDGED_MODALS,
     PAST_MARKERS,
@@ -117,6 +118,10 @@ def mood_of(
                       for t in tokens[:-1])  # fmt: skip
         if back_in or words & PAST_MARKERS or any(v.kind == "date" and v.norm[:2] in ("19", "20")
                                         for v in values):  # fmt: skip
+            return HISTORY
+        # said of a place or a time that is over: "at my *old* company the lead designer was
+        # Marco", "in my *previous* flat the rent was £950"
+        if any(t.dep_ == "amod" and t.lower_ in FORMER and t.head.dep_ == "pobj" for t in tokens):
             return HISTORY
         # "(I) noted the database is now X": what was done is to take a present fact down
         now_said = any(

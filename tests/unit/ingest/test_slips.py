@@ -80,3 +80,27 @@ def test_a_sentence_that_says_it_corrects_makes_the_next_one_a_correction(nlp: A
 def test_a_value_said_as_the_subject_of_is_is_the_value(nlp: Any) -> None:
     (s,) = statements(nlp("£2,000 is the new approval limit"))
     assert [v.text for v in s.values] == ["£2,000"] and "limit" in s.subject
+
+
+@pytest.mark.parametrize(
+    ("text", "mood"),
+    [
+        ("At my old company the lead designer was Marco", "history"),
+        ("in my previous flat the rent was 950 a month", "history"),
+        ("the rent was 950 a month", "assert"),
+        ("last week the standup was at 9", "assert"),
+    ],
+)
+def test_a_value_said_of_a_place_or_time_that_is_over_is_history(
+    nlp: Any, text: str, mood: str
+) -> None:
+    assert statements(nlp(text))[0].mood == mood
+
+
+def test_a_name_said_as_our_role_is_the_value_of_the_role(nlp: Any) -> None:
+    (ours,) = statements(nlp("Priya is our lead designer"))
+    (theirs,) = statements(nlp("Our lead designer is Tom now"))
+    assert [v.text for v in ours.values] == ["Priya"] and ours.subject == ("lead", "designer")
+    assert theirs.subject == ours.subject
+    (one,) = statements(nlp("Priya is a designer"))  # one of several: the name stays the subject
+    assert one.subject == ("priya",)
