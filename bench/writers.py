@@ -159,11 +159,13 @@ async def run(args: argparse.Namespace, data: Path) -> dict[str, Any]:
             )
             out, errors = await phase(args.seconds)
             after = _retries((await http.get(svc.url.replace("/graphql", "/metrics"))).text)
-        logged = Counter(
-            line.split('"msg": ')[1][:100]
+        failed = [
+            line
             for line in svc.log_path.read_text(errors="replace").splitlines()
             if '"level": "error"' in line and '"msg": ' in line
-        )
+        ]
+        logged = Counter(line.split('"msg": ')[1][:100] for line in failed)
+        tracebacks = [line for line in failed if '"exc": ' in line][:3]
     retries = {k: v - before.get(k, 0) for k, v in after.items() if v - before.get(k, 0)}
     return {
         "machine": machine(),
@@ -175,6 +177,7 @@ async def run(args: argparse.Namespace, data: Path) -> dict[str, Any]:
         "errors": dict(errors),
         "graph_write_retries": retries,
         "logged_errors": dict(logged.most_common(10)),
+        "logged_tracebacks": tracebacks,  # whole: an intermittent failure can be read after
         "load_average_1m": [round(load, 2), round(os.getloadavg()[0], 2)],
     }
 
