@@ -276,8 +276,10 @@ class Statement:
 
     @property
     def slotted(self) -> bool:
-        """Whether this statement holds values a later statement may replace."""
-        return self.mood in SLOTTED and bool(self.values)
+        """Whether this statement holds values a later statement may replace: said as so, or
+        told as an event that changed them ("finally finished upgrading the prod db to pg 15";
+        "Felix took over the sales team, so reviews are with Felix now")."""
+        return bool(self.values) and (self.mood in SLOTTED or self.mood == EVENT and self.change)
 
     def dumps(self) -> str:
         """A compact line for the graph (``loads`` reads it back)."""

@@ -174,6 +174,13 @@ def _statement(
     change = (
         change
         or bool(lowered & {"now", "anymore", "longer", "instead"})
+        # a change verb anywhere in the clause ("finished *upgrading* the db to pg 15"), or
+        # "take over" ("Felix took over the sales team")
+        or any(t.lemma_.lower() in CHANGING and t.pos_ == "VERB" for t in tokens)
+        or any(
+            t.lemma_.lower() == "take" and any(c.lower_ == "over" for c in t.children)
+            for t in tokens
+        )  # fmt: skip
         or "going forward" in text.lower()  # "a 30% deposit going forward"
     )
     mood = mood_of(doc, tokens, root, text, values, negated)

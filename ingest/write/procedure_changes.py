@@ -67,6 +67,10 @@ class ProcedureChanges:
             live_at=episode.created_at,
         )
         queries = {f"{query_of(s)} {' '.join(v.text for v in s.values)}".strip() for s in changing}
+        # and the turn's words: "post-Christmas change: 45 days to bring things back now,
+        # everything else in the returns process is the same" names the procedure elsewhere
+        queries.add(" ".join(sorted({w for s in said for w in s.words})))
+        queries.discard("")
         try:
             found = await asyncio.gather(
                 *(self.index.keyword_search(q, flt, CANDIDATES, payload=False) for q in queries)

@@ -104,3 +104,15 @@ def test_a_name_said_as_our_role_is_the_value_of_the_role(nlp: Any) -> None:
     assert theirs.subject == ours.subject
     (one,) = statements(nlp("Priya is a designer"))  # one of several: the name stays the subject
     assert one.subject == ("priya",)
+
+
+@pytest.mark.parametrize(
+    ("text", "slotted"),
+    [
+        ("finally finished upgrading the prod db to pg 15 over the weekend", True),
+        ("Felix took over the sales team last week", True),
+        ("we went to Valencia", False),  # an event that changed nothing
+    ],
+)
+def test_an_event_that_changed_a_value_holds_it(nlp: Any, text: str, slotted: bool) -> None:
+    assert statements(nlp(text))[0].slotted is slotted
