@@ -110,7 +110,7 @@ def test_a_name_said_as_our_role_is_the_value_of_the_role(nlp: Any) -> None:
     ("text", "slotted"),
     [
         ("finally finished upgrading the prod db to pg 15 over the weekend", True),
-        ("Felix took over the sales team last week", True),
+        ("Felix took over the sales team last week, so reviews are with Felix now", True),
         ("we went to Valencia", False),  # an event that changed nothing
     ],
 )
