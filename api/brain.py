@@ -17,6 +17,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 
 from api.admin import Administration
+from api.brain_counts import Counts
 from api.brain_entities import DescribedQuestion, EntityOperations
 from api.brain_memories import MemoryWrites
 from api.disk import DiskPurge
@@ -112,8 +113,7 @@ class Brain:
         self.ingest = IngestService.build(
             settings, graph, index, embedder, self.resolver, self.resolver.refresh_profiles
         )
-        # One writer (and its IndexSync) for every write of this process, turns and the
-        # operations here alike; core-memory changes invalidate the retriever's core cache.
+        # One writer (and its IndexSync) for every write of this process, turns and all.
         self.writer = self.ingest.writer
         self.lifecycle = LifecycleService(
             self.writer,
@@ -125,6 +125,7 @@ class Brain:
         self.transfer = TenantTransfer(graph, self._forget_cached, self.reconcile)
         self.health_check = HealthCheck(graph, index, runtime, settings.graph.uri)
         self.admin = Administration(graph, index)
+        self.counts = Counts(graph)  # the listings' totalCount
         self._runtime = runtime
         self.disk = DiskPurge(settings, index, runtime)  # erased data off the engines' files
         self.memory_writes = MemoryWrites(

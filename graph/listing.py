@@ -50,6 +50,43 @@ class ListingOps(Scoped):
         )
         return [r["id"] for r in rows]
 
+    async def count_memories(
+        self,
+        *,
+        types: Sequence[MemoryType] | None = None,
+        project_id: str | None = None,
+        session_id: str | None = None,
+        user_id: str | None = None,
+        current_only: bool = True,
+        live_at: float | None = None,
+        since: float | None = None,
+        until: float | None = None,
+    ) -> int:
+        """How many memories ``list_memory_ids`` pages through with these filters."""
+        rows = await self.read(
+            "memory_list_count",
+            types=[t.value for t in types] if types else None,
+            project_id=project_id,
+            session_id=session_id,
+            user_id=user_id,
+            current_only=current_only,
+            live_at=live_at,
+            since=since,
+            until=until,
+        )
+        return int(rows[0]["total"]) if rows else 0
+
+    async def count_entities(
+        self, *, type: EntityType | None = None, name: str | None = None
+    ) -> int:
+        """How many entities ``list_entities`` pages through with these filters."""
+        rows = await self.read(
+            "entity_list_count",
+            type=type.value if type else None,
+            name_part=name.casefold() if name else None,
+        )
+        return int(rows[0]["total"]) if rows else 0
+
     async def list_entities(
         self,
         *,

@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from datetime import datetime
+from functools import partial
 from typing import Annotated
 
 import strawberry
@@ -95,6 +97,13 @@ class EntityEdge:
 class EntityConnection:
     edges: list[EntityEdge]
     page_info: PageInfo
+    count: strawberry.Private[Callable[[], Awaitable[int]]]
+
+    @strawberry.field(
+        description="How many entities match the filter, over every page (counted only when asked)."
+    )
+    async def total_count(self) -> int:
+        return await self.count()
 
 
 @strawberry.type
@@ -157,7 +166,9 @@ class EntityQuery:
         )
         pairs, page_info = paginate(page, size, lambda e: encode_cursor(e.id))
         edges = [EntityEdge(cursor=c, node=EntityNode.of(e)) for c, e in pairs]
-        return EntityConnection(edges=edges, page_info=page_info)
+        count = partial(ctx.brain.counts.entities, ctx.tenant, type=f.type, name=f.name,
+                        alias=f.alias)  # fmt: skip
+        return EntityConnection(edges=edges, page_info=page_info, count=count)
 
     @strawberry.field(description="An entity's relationships (both directions).")
     async def relationships(self, info: Info, entity_id: strawberry.ID) -> RelationshipsResult:

@@ -3,8 +3,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from datetime import datetime
-from typing import Annotated
+from functools import partial
+from typing import Annotated, Any
 
 import strawberry
 
@@ -148,6 +150,13 @@ class MemoryEdge:
 class MemoryConnection:
     edges: list[MemoryEdge]
     page_info: PageInfo
+    count: strawberry.Private[Callable[[], Awaitable[int]]]
+
+    @strawberry.field(
+        description="How many memories match the filter, over every page (counted only when asked)."
+    )
+    async def total_count(self) -> int:
+        return await self.count()
 
 
 @strawberry.input
@@ -237,22 +246,26 @@ class MemoryQuery:
 
         size = check_first(first, ctx.brain.settings.api.max_page_size)
         cursor = decode_cursor(after, 2)
+        filters: dict[str, Any] = {  # the page's and the count's
+            "types": f.types,
+            "project_id": f.project_id,
+            "session_id": f.session_id,
+            "user_id": f.user_id,
+            "include_superseded": f.include_superseded,
+            "include_forgotten": f.include_forgotten,
+            "since": to_epoch(f.since),
+            "until": to_epoch(f.until),
+        }
         page = await ctx.brain.list_memories(
             ctx.tenant,
             first=size + 1,
             after=(float(cursor[0]), str(cursor[1])) if cursor else None,  # type: ignore[arg-type]
-            types=f.types,
-            project_id=f.project_id,
-            session_id=f.session_id,
-            user_id=f.user_id,
-            include_superseded=f.include_superseded,
-            include_forgotten=f.include_forgotten,
-            since=to_epoch(f.since),
-            until=to_epoch(f.until),
+            **filters,
         )
         pairs, page_info = paginate(page, size, lambda m: encode_cursor(m.created_at, m.id))
         edges = [MemoryEdge(cursor=c, node=MemoryNode.of(m)) for c, m in pairs]
-        return MemoryConnection(edges=edges, page_info=page_info)
+        count = partial(ctx.brain.counts.memories, ctx.tenant, **filters)
+        return MemoryConnection(edges=edges, page_info=page_info, count=count)
 
     @strawberry.field(description="The supersede chain through a memory, oldest first.")
     async def lineage(self, info: Info, memory_id: strawberry.ID) -> LineageResult:
