@@ -10,7 +10,15 @@ from datetime import datetime
 from typing import Any, Generic, TypeVar
 
 from ai_brain.client import documents as doc
-from ai_brain.client.models import Context, Lineage, Memory, SearchHit, Turn
+from ai_brain.client.models import (
+    Context,
+    Document,
+    DocumentJob,
+    Lineage,
+    Memory,
+    SearchHit,
+    Turn,
+)
 
 T = TypeVar("T")
 
@@ -21,7 +29,7 @@ class Call(Generic[T]):
 
     document: str
     field: str
-    success: str  # the ``__typename`` of a successful result; any other is a typed error
+    success: str | tuple[str, ...]  # the ``__typename``s of a success; any other: an error
     variables: dict[str, Any]
     read: Callable[[dict[str, Any]], T]
 
@@ -140,3 +148,29 @@ def forget(memory_id: str) -> Call[Memory]:
 
 def lineage(memory_id: str) -> Call[Lineage]:
     return Call(doc.LINEAGE, "lineage", "Lineage", {"memoryId": memory_id}, Lineage.model_validate)
+
+
+def _stored_or_job(result: dict[str, Any]) -> Document | DocumentJob:
+    """A document stored at once, or the job that stores it."""
+    if result["__typename"] == "DocumentJob":
+        return DocumentJob.model_validate(result)
+    return Document.model_validate({**result, "chunkCount": len(result["chunks"])})
+
+
+def ingest_document(
+    source_path: str, text: str, project_id: str | None
+) -> Call[Document | DocumentJob]:
+    variables = _set(sourcePath=source_path, text=text, projectId=project_id)
+    return Call(
+        doc.INGEST_DOCUMENT,
+        "ingestDocument",
+        ("DocumentResult", "DocumentJob"),
+        {"input": variables},
+        _stored_or_job,
+    )
+
+
+def document_job(job_id: str) -> Call[DocumentJob]:
+    return Call(
+        doc.DOCUMENT_JOB, "documentJob", "DocumentJob", {"id": job_id}, DocumentJob.model_validate
+    )

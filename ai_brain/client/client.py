@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 from datetime import datetime
 from types import TracebackType
 from typing import Any, TypeVar
@@ -23,8 +24,16 @@ import httpx
 
 from ai_brain.client import calls
 from ai_brain.client.calls import Call
-from ai_brain.client.errors import BrainError, TransportError
-from ai_brain.client.models import Context, Lineage, Memory, SearchHit, Turn
+from ai_brain.client.errors import BrainError, DocumentJobFailed, TransportError
+from ai_brain.client.models import (
+    Context,
+    Document,
+    DocumentJob,
+    Lineage,
+    Memory,
+    SearchHit,
+    Turn,
+)
 from ai_brain.client.response import read, retryable
 
 T = TypeVar("T")
@@ -180,6 +189,36 @@ class BrainClient(_Base):
         """A memory's supersede chain, oldest first."""
         return self._run(calls.lineage(memory_id))
 
+    def ingest_document(
+        self,
+        source_path: str,
+        text: str,
+        *,
+        project_id: str | None = None,
+        wait: float = 600.0,
+        on_progress: Callable[[DocumentJob], None] | None = None,
+    ) -> Document:
+        """Store a document (a new version of ``source_path`` supersedes the old one's chunks).
+        A large one is ingested by a background job: this waits for it up to ``wait`` seconds,
+        calling ``on_progress`` with the job each time it is read.
+
+        Raises:
+            DocumentJobFailed: the job failed (its error says why; send the document again).
+            TimeoutError: the job was still running after ``wait`` seconds (it goes on).
+        """
+        found = self._run(calls.ingest_document(source_path, text, project_id))
+        deadline = time.monotonic() + wait
+        while isinstance(found, DocumentJob):
+            if on_progress is not None:
+                on_progress(found)
+            if (done := _finished(found)) is not None:
+                return done
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"document job {found.id} still {found.status} after {wait} s")
+            time.sleep(POLL)
+            found = self._run(calls.document_job(found.id))
+        return found
+
 
 class AsyncBrainClient(_Base):
     """The asynchronous ``BrainClient``: the same arguments, awaited calls."""
@@ -299,3 +338,38 @@ class AsyncBrainClient(_Base):
     async def lineage(self, memory_id: str) -> Lineage:
         """See ``BrainClient.lineage``."""
         return await self._run(calls.lineage(memory_id))
+
+    async def ingest_document(
+        self,
+        source_path: str,
+        text: str,
+        *,
+        project_id: str | None = None,
+        wait: float = 600.0,
+        on_progress: Callable[[DocumentJob], None] | None = None,
+    ) -> Document:
+        """As ``BrainClient.ingest_document``."""
+        found = await self._run(calls.ingest_document(source_path, text, project_id))
+        deadline = time.monotonic() + wait
+        while isinstance(found, DocumentJob):
+            if on_progress is not None:
+                on_progress(found)
+            if (done := _finished(found)) is not None:
+                return done
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"document job {found.id} still {found.status} after {wait} s")
+            await asyncio.sleep(POLL)
+            found = await self._run(calls.document_job(found.id))
+        return found
+
+
+POLL = 0.5  # seconds between reads of a document job
+
+
+def _finished(job: DocumentJob) -> Document | None:
+    """The stored document of a job that is done; None while it runs."""
+    if job.status == "FAILED":
+        raise DocumentJobFailed(job.error or "the document job failed", job.id)
+    if job.status == "DONE" and job.result is not None:
+        return job.result
+    return None

@@ -109,3 +109,32 @@ query Lineage($memoryId: ID!) {{
   }}
 }}
 {MEMORY}"""
+
+DOCUMENT_JOB_FIELDS = """
+fragment DocumentJobFields on DocumentJob {
+  id status progress chunksDone chunksTotal error
+  result { documentId version unchanged superseded chunkCount }
+}
+"""
+
+INGEST_DOCUMENT = f"""
+mutation IngestDocument($input: IngestDocumentInput!) {{
+  ingestDocument(input: $input) {{
+    __typename
+    ... on DocumentResult {{ documentId version unchanged superseded chunks {{ id }} }}
+    ... on DocumentJob {{ ...DocumentJobFields }}
+    {ERRORS}
+  }}
+}}
+{DOCUMENT_JOB_FIELDS}"""
+
+DOCUMENT_JOB = f"""
+query DocumentJob($id: ID!) {{
+  documentJob(id: $id) {{
+    __typename
+    ... on DocumentJob {{ ...DocumentJobFields }}
+    {NOT_FOUND}
+    {ERRORS}
+  }}
+}}
+{DOCUMENT_JOB_FIELDS}"""

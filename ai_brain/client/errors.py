@@ -113,6 +113,14 @@ class TransportError(BrainError):
     """The service could not be reached or did not answer."""
 
 
+class DocumentJobFailed(BrainError):
+    """A document's background job failed (``job_id``; its message says why)."""
+
+    def __init__(self, message: str, job_id: str) -> None:
+        super().__init__(message, "DOCUMENT_JOB_FAILED")
+        self.job_id = job_id
+
+
 _BY_CODE: dict[str, type[BrainError]] = {
     "UNAUTHENTICATED": AuthenticationError,
     "UNAUTHORIZED": AuthenticationError,

@@ -108,3 +108,26 @@ class Lineage(_Model):
 
     links: list[LineageLink]
     current: Memory | None = None
+
+
+class Document(_Model):
+    """A document's version as stored: ``unchanged`` when its text was the stored one's."""
+
+    document_id: str
+    version: int
+    unchanged: bool
+    superseded: int  # chunks of the previous version it replaced
+    chunk_count: int
+
+
+class DocumentJob(_Model):
+    """A large document being ingested in the background (``status`` QUEUED, RUNNING, DONE
+    or FAILED; ``progress`` from 0 to 1); ``result`` once it is done."""
+
+    id: str
+    status: str
+    progress: float
+    chunks_done: int
+    chunks_total: int
+    error: str | None = None
+    result: Document | None = None

@@ -39,7 +39,8 @@ def read(call: Call[T], response: httpx.Response) -> T:
     result = data.get(call.field) if isinstance(data, dict) else None
     if result is None:
         raise _first_error(body, request_id)
-    if result.get("__typename") != call.success:
+    wanted = (call.success,) if isinstance(call.success, str) else call.success
+    if result.get("__typename") not in wanted:
         raise from_typed_result(result, request_id)
     return call.read(result)
 

@@ -128,3 +128,29 @@ def test_the_readme_runs_as_written(service: Service) -> None:
     assert all("errors" not in a for a in answers), answers
     assert answers[0]["data"]["recordTurn"]["episode"]["id"]
     assert "Fridays" in answers[1]["data"]["assembleContext"]["text"]
+
+
+def test_a_small_document_is_stored_at_once(service: Service) -> None:
+    with BrainClient(service.url, service.key) as brain:
+        text = "# Returns\n\nRefunds go back to the original payment method within 28 days.\n"
+        first = brain.ingest_document("docs/returns.md", text)
+        assert first.version >= 1 and not first.unchanged and first.chunk_count >= 1
+        again = brain.ingest_document("docs/returns.md", text)
+        assert again.unchanged and again.version == first.version
+
+
+async def test_a_large_document_is_waited_for_with_progress(service: Service) -> None:
+    # Over the service's 100,000-character threshold: a background job, read until done.
+    text = "\n".join(
+        f"## Section {k}\n\n"
+        + " ".join(f"Shelf {k}-{i} holds crate {k * 50 + i}." for i in range(60))
+        for k in range(60)
+    )
+    assert len(text) > 100_000
+    seen: list[float] = []
+    async with AsyncBrainClient(service.url, service.key) as brain:
+        stored = await brain.ingest_document(
+            "docs/depot.md", text, on_progress=lambda job: seen.append(job.progress)
+        )
+    assert stored.chunk_count > 10 and stored.version == 1 and not stored.unchanged
+    assert seen and seen == sorted(seen)  # the job was read, its progress never went back
