@@ -14,6 +14,8 @@ from ai_brain.client.models import (
     Context,
     Document,
     DocumentJob,
+    EntityMerge,
+    IdentityQuestion,
     Lineage,
     Memory,
     SearchHit,
@@ -173,4 +175,36 @@ def ingest_document(
 def document_job(job_id: str) -> Call[DocumentJob]:
     return Call(
         doc.DOCUMENT_JOB, "documentJob", "DocumentJob", {"id": job_id}, DocumentJob.model_validate
+    )
+
+
+def _questions(result: dict[str, Any]) -> list[IdentityQuestion]:
+    return [IdentityQuestion.model_validate(e["node"]) for e in result["edges"]]
+
+
+def identity_questions(first: int) -> Call[list[IdentityQuestion]]:
+    return Call(
+        doc.IDENTITY_QUESTIONS,
+        "identityQuestions",
+        "IdentityQuestionConnection",
+        {"first": first},
+        _questions,
+    )
+
+
+def confirm_same(entity_id: str, other_id: str, reason: str | None) -> Call[EntityMerge]:
+    variables = _set(entityId=entity_id, otherId=other_id, reason=reason)
+    return Call(
+        doc.CONFIRM_SAME, "confirmSameEntity", "EntityMerge", variables, EntityMerge.model_validate
+    )
+
+
+def confirm_distinct(entity_id: str, other_id: str, reason: str | None) -> Call[None]:
+    variables = _set(entityId=entity_id, otherId=other_id, reason=reason)
+    return Call(
+        doc.CONFIRM_DISTINCT,
+        "confirmDistinctEntities",
+        "DistinctEntities",
+        variables,
+        lambda _: None,
     )

@@ -29,6 +29,8 @@ from ai_brain.client.models import (
     Context,
     Document,
     DocumentJob,
+    EntityMerge,
+    IdentityQuestion,
     Lineage,
     Memory,
     SearchHit,
@@ -219,6 +221,20 @@ class BrainClient(_Base):
             found = self._run(calls.document_job(found.id))
         return found
 
+    def identity_questions(self, first: int = 20) -> list[IdentityQuestion]:
+        """Open identity questions: a provisional entity and the known ones it may be."""
+        return self._run(calls.identity_questions(first))
+
+    def confirm_same(
+        self, entity_id: str, other_id: str, *, reason: str | None = None
+    ) -> EntityMerge:
+        """Answer "the same": an undoable merge (a provisional entity into the known one)."""
+        return self._run(calls.confirm_same(entity_id, other_id, reason))
+
+    def confirm_distinct(self, entity_id: str, other_id: str, *, reason: str | None = None) -> None:
+        """Answer "different": recorded, and never asked again."""
+        self._run(calls.confirm_distinct(entity_id, other_id, reason))
+
 
 class AsyncBrainClient(_Base):
     """The asynchronous ``BrainClient``: the same arguments, awaited calls."""
@@ -361,6 +377,22 @@ class AsyncBrainClient(_Base):
             await asyncio.sleep(POLL)
             found = await self._run(calls.document_job(found.id))
         return found
+
+    async def identity_questions(self, first: int = 20) -> list[IdentityQuestion]:
+        """As ``BrainClient.identity_questions``."""
+        return await self._run(calls.identity_questions(first))
+
+    async def confirm_same(
+        self, entity_id: str, other_id: str, *, reason: str | None = None
+    ) -> EntityMerge:
+        """As ``BrainClient.confirm_same``."""
+        return await self._run(calls.confirm_same(entity_id, other_id, reason))
+
+    async def confirm_distinct(
+        self, entity_id: str, other_id: str, *, reason: str | None = None
+    ) -> None:
+        """As ``BrainClient.confirm_distinct``."""
+        await self._run(calls.confirm_distinct(entity_id, other_id, reason))
 
 
 POLL = 0.5  # seconds between reads of a document job

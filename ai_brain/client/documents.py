@@ -138,3 +138,39 @@ query DocumentJob($id: ID!) {{
   }}
 }}
 {DOCUMENT_JOB_FIELDS}"""
+
+IDENTITY_QUESTIONS = f"""
+query IdentityQuestions($first: Int!, $after: String) {{
+  identityQuestions(first: $first, after: $after) {{
+    __typename
+    ... on IdentityQuestionConnection {{
+      edges {{ node {{
+        entity {{ id name type aliases }} description
+        candidates {{ entity {{ id name type aliases }} description score proposed }}
+      }} }}
+      pageInfo {{ hasNextPage endCursor }}
+    }}
+    {ERRORS}
+  }}
+}}"""
+
+CONFIRM_SAME = f"""
+mutation ConfirmSame($entityId: ID!, $otherId: ID!, $reason: String) {{
+  confirmSameEntity(entityId: $entityId, otherId: $otherId, reason: $reason) {{
+    __typename
+    ... on EntityMerge {{ id keepId dropIds reason }}
+    {NOT_FOUND}
+    ... on ConflictError {{ currentId }}
+    {ERRORS}
+  }}
+}}"""
+
+CONFIRM_DISTINCT = f"""
+mutation ConfirmDistinct($entityId: ID!, $otherId: ID!, $reason: String) {{
+  confirmDistinctEntities(entityId: $entityId, otherId: $otherId, reason: $reason) {{
+    __typename
+    ... on DistinctEntities {{ entityId otherId }}
+    {NOT_FOUND}
+    {ERRORS}
+  }}
+}}"""

@@ -131,3 +131,29 @@ class DocumentJob(_Model):
     chunks_total: int
     error: str | None = None
     result: Document | None = None
+
+
+class IdentityCandidate(_Model):
+    """A known entity the question's entity may be: how it is described, and the score."""
+
+    entity: Entity
+    description: str
+    score: float
+    proposed: bool = False  # a re-profiling run found the two profiles converged
+
+
+class IdentityQuestion(_Model):
+    """A provisional entity that could not be told apart from known same-named ones."""
+
+    entity: Entity
+    description: str
+    candidates: list[IdentityCandidate] = Field(default_factory=list)
+
+
+class EntityMerge(_Model):
+    """The answer "same": an undoable merge (``keep_id`` stays)."""
+
+    id: str
+    keep_id: str
+    drop_ids: list[str]
+    reason: str

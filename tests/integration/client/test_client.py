@@ -4,6 +4,7 @@ server's expected failures arrive as the client's typed exceptions with the requ
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import httpx
 import pytest
@@ -154,3 +155,25 @@ async def test_a_large_document_is_waited_for_with_progress(service: Service) ->
         )
     assert stored.chunk_count > 10 and stored.version == 1 and not stored.unchanged
     assert seen and seen == sorted(seen)  # the job was read, its progress never went back
+
+
+def test_identity_questions_are_answered_same_or_different(service: Service) -> None:
+    with BrainClient(service.url, service.key) as brain:
+        brain.record_turn("s-id-a", "ana", "Thaddeus is our accountant.")
+        brain.record_turn("s-id-b", "ana", "Thaddeus from Globex called about the audit.")
+
+        def open_questions() -> list[Any]:
+            return [q for q in brain.identity_questions(50) if q.entity.name == "Thaddeus"]
+
+        [question] = open_questions()
+        [candidate] = question.candidates
+        assert question.description == "Thaddeus, works for Globex"
+        assert candidate.description == "Thaddeus, accountant" and candidate.entity.type == "PERSON"
+        brain.confirm_distinct(question.entity.id, candidate.entity.id, reason="two people")
+        assert open_questions() == []
+
+        brain.record_turn("s-id-c", "ana", "Thaddeus from Initech sent the invoice.")
+        [question] = open_questions()
+        merge = brain.confirm_same(question.entity.id, candidate.entity.id)
+        assert merge.keep_id == candidate.entity.id and merge.drop_ids == [question.entity.id]
+        assert open_questions() == []
