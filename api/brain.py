@@ -17,7 +17,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 
 from api.admin import Administration
-from api.brain_counts import Counts
+from api.brain_counts import Counts, listing_scope
 from api.brain_entities import DescribedQuestion, EntityOperations
 from api.brain_memories import MemoryWrites
 from api.disk import DiskPurge
@@ -290,8 +290,7 @@ class Brain:
             project_id=project_id,
             session_id=session_id,
             user_id=user_id,
-            current_only=not include_superseded,
-            live_at=None if include_forgotten else now(),
+            **listing_scope(include_superseded, include_forgotten),
             since=since,
             until=until,
             after=after,

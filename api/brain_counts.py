@@ -4,10 +4,20 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from core.clock import now
 from core.types import EntityType, MemoryType
 from graph.store import GraphStore
+
+
+def listing_scope(include_superseded: bool, include_forgotten: bool) -> dict[str, Any]:
+    """What a listing's two switches mean to the graph: current versions only unless
+    superseded ones are asked for; live now unless forgotten ones are."""
+    return {
+        "current_only": not include_superseded,
+        "live_at": None if include_forgotten else now(),
+    }
 
 
 class Counts:
@@ -34,8 +44,7 @@ class Counts:
             project_id=project_id,
             session_id=session_id,
             user_id=user_id,
-            current_only=not include_superseded,
-            live_at=None if include_forgotten else now(),
+            **listing_scope(include_superseded, include_forgotten),
             since=since,
             until=until,
         )

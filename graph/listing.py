@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from core.types import Entity, EntityType, Memory, MemoryType
 from graph.core_ops import pinned_keys
@@ -34,16 +35,12 @@ class ListingOps(Scoped):
             if user_id is not None
             else "memory_list"
         )
+        filters = _memory_filters(
+            types, project_id, session_id, user_id, current_only, live_at, since, until
+        )
         rows = await self.read(
             name,
-            types=[t.value for t in types] if types else None,
-            project_id=project_id,
-            session_id=session_id,
-            user_id=user_id,
-            current_only=current_only,
-            live_at=live_at,
-            since=since,
-            until=until,
+            **filters,
             after_ts=after[0] if after else None,
             after_id=after[1] if after else None,
             limit=limit,
@@ -63,17 +60,10 @@ class ListingOps(Scoped):
         until: float | None = None,
     ) -> int:
         """How many memories ``list_memory_ids`` pages through with these filters."""
-        rows = await self.read(
-            "memory_list_count",
-            types=[t.value for t in types] if types else None,
-            project_id=project_id,
-            session_id=session_id,
-            user_id=user_id,
-            current_only=current_only,
-            live_at=live_at,
-            since=since,
-            until=until,
+        filters = _memory_filters(
+            types, project_id, session_id, user_id, current_only, live_at, since, until
         )
+        rows = await self.read("memory_list_count", **filters)
         return int(rows[0]["total"]) if rows else 0
 
     async def count_entities(
@@ -119,3 +109,26 @@ class ListingOps(Scoped):
         ids = await self.pinned_ids(at, user_id)
         found = await self.get_memories(ids)  # type: ignore[attr-defined]
         return [found[i] for i in ids if i in found]
+
+
+def _memory_filters(
+    types: Sequence[MemoryType] | None,
+    project_id: str | None,
+    session_id: str | None,
+    user_id: str | None,
+    current_only: bool,
+    live_at: float | None,
+    since: float | None,
+    until: float | None,
+) -> dict[str, Any]:
+    """The parameters a memory listing and its count share (null ones do not filter)."""
+    return {
+        "types": [t.value for t in types] if types else None,
+        "project_id": project_id,
+        "session_id": session_id,
+        "user_id": user_id,
+        "current_only": current_only,
+        "live_at": live_at,
+        "since": since,
+        "until": until,
+    }

@@ -211,12 +211,8 @@ class BrainClient(_Base):
         found = self._run(calls.ingest_document(source_path, text, project_id))
         deadline = time.monotonic() + wait
         while isinstance(found, DocumentJob):
-            if on_progress is not None:
-                on_progress(found)
-            if (done := _finished(found)) is not None:
+            if (done := _finished(found, deadline, on_progress)) is not None:
                 return done
-            if time.monotonic() > deadline:
-                raise TimeoutError(f"document job {found.id} still {found.status} after {wait} s")
             time.sleep(POLL)
             found = self._run(calls.document_job(found.id))
         return found
@@ -368,12 +364,8 @@ class AsyncBrainClient(_Base):
         found = await self._run(calls.ingest_document(source_path, text, project_id))
         deadline = time.monotonic() + wait
         while isinstance(found, DocumentJob):
-            if on_progress is not None:
-                on_progress(found)
-            if (done := _finished(found)) is not None:
+            if (done := _finished(found, deadline, on_progress)) is not None:
                 return done
-            if time.monotonic() > deadline:
-                raise TimeoutError(f"document job {found.id} still {found.status} after {wait} s")
             await asyncio.sleep(POLL)
             found = await self._run(calls.document_job(found.id))
         return found
@@ -398,10 +390,17 @@ class AsyncBrainClient(_Base):
 POLL = 0.5  # seconds between reads of a document job
 
 
-def _finished(job: DocumentJob) -> Document | None:
-    """The stored document of a job that is done; None while it runs."""
+def _finished(
+    job: DocumentJob, deadline: float, on_progress: Callable[[DocumentJob], None] | None
+) -> Document | None:
+    """The stored document of a job that is done; None while it runs (``on_progress`` told),
+    until ``deadline`` (``time.monotonic``)."""
+    if on_progress is not None:
+        on_progress(job)
     if job.status == "FAILED":
         raise DocumentJobFailed(job.error or "the document job failed", job.id)
     if job.status == "DONE" and job.result is not None:
         return job.result
+    if time.monotonic() > deadline:
+        raise TimeoutError(f"document job {job.id} still {job.status} at its deadline")
     return None

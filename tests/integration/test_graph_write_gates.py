@@ -10,26 +10,10 @@ import asyncio
 import pytest
 from neo4j import AsyncManagedTransaction
 
-from core.clock import now
-from core.ids import new_id
-from core.text import content_hash
-from core.types import Memory, MemoryType
 from graph import store
 from graph.cypher import statement
 from graph.store import GATE_AFTER, GraphStore
-
-
-def memory(tenant: str, content: str) -> Memory:
-    t = now()
-    return Memory(
-        id=new_id(),
-        tenant_id=tenant,
-        type=MemoryType.FACT,
-        content=content,
-        created_at=t,
-        valid_from=t,
-        content_hash=content_hash(content),
-    )
+from tests.integration.test_graph_contract import make
 
 
 async def test_a_write_that_keeps_losing_holds_the_gate_and_wins(
@@ -44,7 +28,7 @@ async def test_a_write_that_keeps_losing_holds_the_gate_and_wins(
     # regression fail in seconds, not after 20.
     monkeypatch.setattr(store, "RETRY_BUDGET", 8.0)
     g = graph.tenant(tenant_id)
-    shared = memory(tenant_id, "a memory the long write and the short ones both change")
+    shared = make(tenant_id, "a memory the long write and the short ones both change")
     await g.create_memories([shared])
     text = statement("memory_mark_indexed")
     params = {"tenant": tenant_id, "ids": [shared.id], "indexed": True}
