@@ -4,12 +4,23 @@ The question's slot (``retrieval/slots._by_question``) needs to know which of a 
 statements answer the question. Shared words find "the Boots on Carlton Road gets her repeat
 prescriptions" for "who fills my mother's prescriptions?", but not the later "we've moved
 mum's repeat scripts over to Wellway Pharmacy", and then the old value leads. So the first
-hits' statements that give a value of the kind the question asks for are also compared with
-the question by meaning: the embedder's similarity of each sentence to the question. A
-statement counts as about the question when it is among the closest of them (within
-``MARGIN`` of the closest) and close in itself (``FLOOR``); every other check of
-``Focus.relevant`` still applies (it names what the question names, it is not about another
-subject of the same kind), and only a statement said as so can hold the current value.
+hits' statements that give a value of the kind the question asks for are also compared by
+meaning (the embedder's similarity), in two ways:
+
+- **with the question**: a statement among the closest of them (within ``MARGIN`` of the
+  closest) and close in itself (``FLOOR``);
+- **with each other**: an older statement as close as ``PAIR`` to one that is about the
+  question (by the first way, by sharing the question's words, or by kinship with such a
+  one), or sharing a content word with it ("our babysitter is Lucy" beside "we've got a new
+  sitter, Maya", when the question asks "who's minding the children on date night?" and
+  only names what the newest one says). A value is often changed in words of its own, and
+  the question need not echo the old ones. Kinship only reaches back in time: it marks a
+  value earlier and never makes one current (a newer "staging box: Ubuntu 24.04" is kin to
+  "the production server runs Ubuntu 22.04", not its new value).
+
+Every other check of ``Focus.relevant`` still applies (it names what the question names, it
+is not about another subject of the same kind), and only a statement said as so can hold
+the current value.
 
 Sentences are embedded as queries are (``Embedder.embed_query``: batched with concurrent
 requests, and cached by text, so a sentence read again costs nothing).
@@ -18,17 +29,29 @@ requests, and cached by text, so a sentence read again costs nothing).
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 
-from core.slots import Focus
+from core.slots import GENERIC, Focus, matching, stem
 from core.statements import Statement
 from core.types import Hit
 
-# Similarity of each text to the question (cosine; the same order as the texts).
-Similar = Callable[[Sequence[str]], Awaitable[list[float]]]
+
+@dataclass(frozen=True)
+class Similarities:
+    """Cosine similarities of some texts: to the question, and to each other (by index)."""
+
+    to_query: list[float]
+    pairwise: list[list[float]]
+
+
+# The similarities of texts (in their order) to the question and to each other.
+Similar = Callable[[Sequence[str]], Awaitable[Similarities]]
 FIRST = 8  # hits whose statements are compared
 FLOOR = 0.35  # a statement this close to the question or closer ...
 MARGIN = 0.1  # ... and at most this much less close than the closest one
+PAIR = 0.45  # a statement this close to one about the question is about it too
 MOST = 24  # statements compared at most (the closest hits' first)
+_GENERIC = frozenset(stem(w) for w in GENERIC)
 
 
 async def close_to(
@@ -41,18 +64,49 @@ async def close_to(
     """The texts of the statements of the first ``FIRST`` hits (by the user, said as so,
     giving a value of the kind the question asks for) that are about the question by
     meaning. Fewer than two such statements: none (one value has nothing to replace)."""
-    texts: list[str] = []
+    pool: list[tuple[str, Statement, Hit]] = []  # (text, statement, its hit)
     for h in hits[:FIRST]:
         if h.memory.earlier_until is not None or not by_user(h):
             continue
         for s in said.get(h.memory.id, []):
-            if s.slotted and focus.answers(s) and s.text not in texts:
-                texts.append(s.text)
-    texts = texts[:MOST]
-    if len(texts) < 2:
+            if s.slotted and focus.answers(s) and all(s.text != p[0] for p in pool):
+                pool.append((s.text, s, h))
+    pool = pool[:MOST]
+    if len(pool) < 2:
         return frozenset()
-    sims = await similar(texts)
-    top = max(sims)
-    return frozenset(
-        t for t, sim in zip(texts, sims, strict=True) if sim >= max(FLOOR, top - MARGIN)
+    sims = await similar([text for text, _, _ in pool])
+    top = max(sims.to_query)
+    near = {
+        i for i, sim in enumerate(sims.to_query) if sim >= max(FLOOR, top - MARGIN)
+    }  # by meaning; and by the question's words:
+    seeds = near | {
+        i for i, (_, s, h) in enumerate(pool) if focus.relevant(s, h.memory.indexed_text)
+    }
+    if not seeds:
+        return frozenset()
+    # kinship only reaches back from the newest statement about the question
+    newest = max(pool[i][2].memory.valid_from for i in seeds)
+    about, todo = set(seeds), list(seeds)
+    while todo:  # and whatever is kin to one of them, and so on
+        i = todo.pop()
+        for j in range(len(pool)):
+            if (
+                j not in about
+                and pool[j][2].memory.valid_from < newest
+                and (sims.pairwise[i][j] >= PAIR or _share_words(pool[i][1], pool[j][1]))
+            ):
+                about.add(j)
+                todo.append(j)
+    return frozenset(pool[i][0] for i in near | (about - seeds))
+
+
+def _share_words(a: Statement, b: Statement) -> bool:
+    """Whether two statements' frames share a content word (as a stem, or one word ending
+    the other: "sitter" and "babysitter"), other than the most general ones."""
+    mine = {stem(w) for w in (*a.words, *a.subject)} - _GENERIC
+    theirs = frozenset(stem(w) for w in (*b.words, *b.subject)) - _GENERIC
+    return bool(matching(mine, theirs)) or any(
+        len(o) >= 5 and (w.endswith(o) or o.endswith(w)) and min(len(w), len(o)) >= 5
+        for w in mine
+        for o in theirs
     )

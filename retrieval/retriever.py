@@ -33,6 +33,8 @@ from dataclasses import replace
 from functools import partial
 from typing import Any
 
+import numpy as np
+
 from core.clock import now
 from core.errors import InvalidInput
 from core.retrieval_types import RetrievalPath, SearchMetadata, SearchQuery, SearchResponse
@@ -43,6 +45,7 @@ from graph.retrieval_ops import EntitySet
 from graph.store import GraphStore
 from graph.tenant import TenantGraph
 from retrieval.access import AccessRecorder
+from retrieval.closeness import Similarities
 from retrieval.core_cache import CoreCache
 from retrieval.diversity import diversify
 from retrieval.embedding.embedder import Embedder
@@ -334,13 +337,17 @@ class Retriever:
         hits = [h for h in settled if h.memory.id not in added]
         return Shortlist(first, hydrated, hits[: query.top_k], stale)
 
-    async def _similar(self, query: str, texts: Sequence[str]) -> list[float]:
-        """Cosine similarity of each of ``texts`` to ``query`` (normalized vectors), all
-        embedded in one batch and cached by text (``Embedder.embed_query``)."""
+    async def _similar(self, query: str, texts: Sequence[str]) -> Similarities:
+        """Cosine similarities of ``texts`` to ``query`` and to each other (normalized
+        vectors), all embedded in one batch and cached by text (``Embedder.embed_query``)."""
         q, *vectors = await asyncio.gather(
             self.embedder.embed_query(query), *(self.embedder.embed_query(t) for t in texts)
         )
-        return [sum(a * b for a, b in zip(q, v, strict=True)) for v in vectors]
+        matrix = np.asarray(vectors, dtype=np.float32)
+        return Similarities(
+            to_query=(matrix @ np.asarray(q, dtype=np.float32)).tolist(),
+            pairwise=(matrix @ matrix.T).tolist(),
+        )
 
     def _validate(self, query: SearchQuery) -> dict[str, float]:
         if not isinstance(query.query, str) or not query.query.strip():

@@ -61,6 +61,7 @@ def mood_of(
     words = set(lowered)
     if root is None:
         return ASSERT
+    root = _values_clause(root, values)
     subj = next((c for c in root.children if c.dep_ in ("nsubj", "nsubjpass")), None)
     first_person = subj is not None and subj.lower_ in ("i", "we")
     lemma = root.lemma_.lower()
@@ -146,3 +147,32 @@ def asks_to_do(root: Token, subj: Token | None) -> bool:
     modal = any(c.dep_ == "aux" and c.lower_ in ("can", "could", "would", "will") for c in
                 root.children)  # fmt: skip
     return you and modal and root.lemma_.lower() not in CHECKING
+
+
+# reporting verbs that give a view or hearsay wherever they stand ("X is so, I heard")
+_VIEWS = frozenset({"hear", "read", "gather", "think", "believe", "reckon", "feel", "guess"})
+_BREAKS = (",", ";", "—", "-", ":")
+
+
+def _values_clause(root: Token, values: list[Value]) -> Token:
+    """The clause whose mood is the sentence's: a clause of its own (its own subject), set
+    off from the root by a comma, that holds every value, is what the speaker states of them
+    ("grandma Rosa is watching the kids from this month, she insisted"; "earlier I told you
+    the wrong time, school lets out at 2:55"); else the root. Not what a view or hearsay
+    reports ("the office is in Leeds, I heard")."""
+    if not values or root.lemma_.lower() in _VIEWS:
+        return root
+    for c in root.children:
+        if c.dep_ not in ("ccomp", "conj", "parataxis"):
+            continue
+        if not any(g.dep_ in ("nsubj", "nsubjpass", "expl") for g in c.children):
+            continue
+        span = [t.i for t in c.subtree if not t.is_punct]
+        if not span or not all(min(span) <= v.first <= max(span) for v in values):
+            continue
+        doc = root.doc
+        before = c.i < root.i and max(span) + 1 < root.i and doc[max(span) + 1].text in _BREAKS
+        after = c.i > root.i and min(span) > 0 and doc[min(span) - 1].text in _BREAKS
+        if before or after:
+            return c
+    return root

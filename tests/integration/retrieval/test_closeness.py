@@ -17,7 +17,7 @@ from core.statements import Statement
 from core.text import content_hash
 from core.types import Hit, Memory, MemoryType
 from ingest.slots.analysis import statements
-from retrieval.closeness import close_to
+from retrieval.closeness import Similar, Similarities, close_to
 from retrieval.embedding.embedder import Embedder
 
 
@@ -42,6 +42,23 @@ def hit(text: str) -> Hit:
     return Hit(memory=m, score=1.0)
 
 
+def similarities(embedder: Embedder, question: str) -> Similar:
+    """The read path's similarities (``Retriever._similar``), from the real embedder."""
+
+    async def similar(texts: Sequence[str]) -> Similarities:
+        q = await embedder.embed_query(question)
+        vectors = [await embedder.embed_query(t) for t in texts]
+
+        def dot(a: list[float], b: list[float]) -> float:
+            return sum(x * y for x, y in zip(a, b, strict=True))
+
+        return Similarities(
+            [dot(q, v) for v in vectors], [[dot(v, w) for w in vectors] for v in vectors]
+        )
+
+    return similar
+
+
 async def test_statements_about_the_question_in_other_words(nlp: Any, embedder: Embedder) -> None:
     said = {
         "new": "we've moved dad's meds over to Pillbox Pharmacy, they deliver.",
@@ -59,11 +76,7 @@ async def test_statements_about_the_question_in_other_words(nlp: Any, embedder: 
         focus.relevant(s, h.memory.content) for h in hits.values() for s in parsed[h.memory.id]
     )
 
-    async def similar(texts: Sequence[str]) -> list[float]:
-        q = await embedder.embed_query(question)
-        vectors = [await embedder.embed_query(t) for t in texts]
-        return [sum(a * b for a, b in zip(q, v, strict=True)) for v in vectors]
-
+    similar = similarities(embedder, question)
     close = await close_to(list(hits.values()), parsed, focus, similar, lambda h: True)
     texts = {s.text for k in ("new", "old") for s in parsed[hits[k].memory.id] if s.slotted}
     assert len(texts) == 2 and close >= texts  # both pharmacies
@@ -75,3 +88,32 @@ async def test_statements_about_the_question_in_other_words(nlp: Any, embedder: 
         for s in parsed[hits[k].memory.id]
         if s.text in close
     )
+
+
+async def test_values_said_in_each_others_words_join_the_question(
+    nlp: Any, embedder: Embedder
+) -> None:
+    """The question names only what the newest value says ("date night"); the two before it
+    are about it through each other: Lucy's line is close to Rosa's by meaning, Maya's shares
+    "sitter" with Lucy's. A dentist and a payroll clerk are about something else."""
+    said = {
+        "lucy": "Our babysitter is Lucy, she does tuesday and thursday evenings",
+        "maya": "we've got a new sitter, Maya from two doors down, the kids adore her",
+        "rosa": "grandma Rosa is watching the kids on our date nights from this month, "
+        "she insisted",
+        "dentist": "my dentist is Dr. Hale at the Bridge Street clinic",
+        "payroll": "Tom from accounts is handling the payroll this month",
+    }
+    hits = {k: hit(v) for k, v in said.items()}
+    parsed = {h.memory.id: statements(nlp(h.memory.content)) for h in hits.values()}
+    question = "who's minding the children on date night?"
+    focus = Focus.of(question)
+
+    similar = similarities(embedder, question)
+    close = await close_to(list(hits.values()), parsed, focus, similar, lambda h: True)
+
+    def of(key: str) -> set[str]:
+        return {s.text for s in parsed[hits[key].memory.id]}
+
+    assert all(close & of(k) for k in ("lucy", "maya", "rosa"))
+    assert not close & (of("dentist") | of("payroll"))

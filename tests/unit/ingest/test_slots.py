@@ -61,6 +61,13 @@ def test_a_value_has_one_normal_form_whatever_its_words(text: str, kind: str, no
         ("How about the 9th?", "request"),
         ("Thanks, noted the production database is now a db.r6g.2xlarge.", "assert"),
         ("I heard the office is moving to Leeds.", "reported"),
+        # a clause of its own, set off by a comma, that holds the values: its mood
+        (
+            "Grandma Rosa is watching the kids on date nights from this month, she insisted.",
+            "assert",
+        ),
+        ("Earlier I told you the wrong time, school lets out at 2:55 on normal days.", "assert"),
+        ("The office is in Leeds, I heard.", "reported"),  # hearsay wherever it stands
     ],
 )
 def test_only_assertions_and_requests_hold_a_value(nlp: Any, text: str, mood: str) -> None:
