@@ -28,6 +28,7 @@ requests, and cached by text, so a sentence read again costs nothing).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
@@ -44,6 +45,16 @@ class Similarities:
     pairwise: list[list[float]]
 
 
+@dataclass(frozen=True)
+class About:
+    """The statements (their texts) about the question by meaning; of them, ``kin`` were
+    found only through another one (they need not name what the question names: the one
+    they are kin to does)."""
+
+    texts: frozenset[str] = frozenset()
+    kin: frozenset[str] = frozenset()
+
+
 # The similarities of texts (in their order) to the question and to each other.
 Similar = Callable[[Sequence[str]], Awaitable[Similarities]]
 FIRST = 8  # hits whose statements are compared
@@ -52,6 +63,12 @@ MARGIN = 0.1  # ... and at most this much less close than the closest one
 PAIR = 0.45  # a statement this close to one about the question is about it too
 MOST = 24  # statements compared at most (the closest hits' first)
 _GENERIC = frozenset(stem(w) for w in GENERIC)
+# A turn's heading: a few words and a colon ("offsite update:", "reorg news:")
+_HEADING = re.compile(r"\s*((?:[\w'’-]+\s+){0,4}[\w'’-]+)\s*:\s")
+# words that say a heading is one, not what it is about
+_HEADINGS = frozenset(
+    stem(w) for w in ("update", "news", "note", "info", "stuff", "basics", "quick", "fyi", "record")
+)
 
 
 async def close_to(
@@ -60,10 +77,14 @@ async def close_to(
     focus: Focus,
     similar: Similar,
     by_user: Callable[[Hit], bool],
-) -> frozenset[str]:
-    """The texts of the statements of the first ``FIRST`` hits (by the user, said as so,
+    as_of: bool = False,
+) -> About:
+    """The statements of the first ``FIRST`` hits (by the user, said as so,
     giving a value of the kind the question asks for) that are about the question by
-    meaning. Fewer than two such statements: none (one value has nothing to replace)."""
+    meaning. Fewer than two such statements: none (one value has nothing to replace).
+    ``as_of`` (a question about a past time): kinship reaches forward too, to a statement
+    said as a change ("pipelines have moved over to GitHub Actions" after "CI runs on the
+    old Jenkins box"): the value then is the newest of the chain before that time."""
     pool: list[tuple[str, Statement, Hit]] = []  # (text, statement, its hit)
     for h in hits[:FIRST]:
         if h.memory.earlier_until is not None or not by_user(h):
@@ -73,7 +94,7 @@ async def close_to(
                 pool.append((s.text, s, h))
     pool = pool[:MOST]
     if len(pool) < 2:
-        return frozenset()
+        return About()
     sims = await similar([text for text, _, _ in pool])
     top = max(sims.to_query)
     near = {
@@ -83,7 +104,7 @@ async def close_to(
         i for i, (_, s, h) in enumerate(pool) if focus.relevant(s, h.memory.indexed_text)
     }
     if not seeds:
-        return frozenset()
+        return About()
     # kinship only reaches back from the newest statement about the question
     newest = max(pool[i][2].memory.valid_from for i in seeds)
     about, todo = set(seeds), list(seeds)
@@ -92,21 +113,35 @@ async def close_to(
         for j in range(len(pool)):
             if (
                 j not in about
-                and pool[j][2].memory.valid_from < newest
-                and (sims.pairwise[i][j] >= PAIR or _share_words(pool[i][1], pool[j][1]))
+                and (pool[j][2].memory.valid_from < newest or as_of and pool[j][1].change)
+                and (sims.pairwise[i][j] >= PAIR or _share_words(pool[i], pool[j]))
             ):
                 about.add(j)
                 todo.append(j)
-    return frozenset(pool[i][0] for i in near | (about - seeds))
+    kin = about - seeds
+    return About(
+        frozenset(pool[i][0] for i in near | kin), frozenset(pool[i][0] for i in kin - near)
+    )
 
 
-def _share_words(a: Statement, b: Statement) -> bool:
-    """Whether two statements' frames share a content word (as a stem, or one word ending
-    the other: "sitter" and "babysitter"), other than the most general ones."""
-    mine = {stem(w) for w in (*a.words, *a.subject)} - _GENERIC
-    theirs = frozenset(stem(w) for w in (*b.words, *b.subject)) - _GENERIC
+def _share_words(a: tuple[str, Statement, Hit], b: tuple[str, Statement, Hit]) -> bool:
+    """Whether two statements share a content word (as a stem, or one word ending the
+    other: "sitter" and "babysitter"), other than the most general ones: of their frames,
+    or of the heading their turn opens with ("offsite update: ... it's Porto now")."""
+    mine = _words(a) - _GENERIC
+    theirs = frozenset(_words(b) - _GENERIC)
     return bool(matching(mine, theirs)) or any(
         len(o) >= 5 and (w.endswith(o) or o.endswith(w)) and min(len(w), len(o)) >= 5
         for w in mine
         for o in theirs
     )
+
+
+def _words(said: tuple[str, Statement, Hit]) -> set[str]:
+    """A statement's content words, with those of its turn's heading when it has one."""
+    _, s, h = said
+    out = {stem(w) for w in (*s.words, *s.subject)}
+    head = _HEADING.match(h.memory.content)
+    if head and head.end() <= s.start + 1:
+        out |= {w for w in Focus.of(head.group(1)).words if w not in _HEADINGS}
+    return out

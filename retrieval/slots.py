@@ -32,7 +32,7 @@ from core.statements import (
 )
 from core.types import Hit, LineageLink, Memory, MemoryType
 from graph.tenant import TenantGraph
-from retrieval.closeness import Similar, close_to
+from retrieval.closeness import About, Similar, close_to
 from retrieval.pairs import (
     NEVER_SO,
     assertions_first,
@@ -112,10 +112,12 @@ async def settle(
     ordered = _passing_mentions(ordered, stale_after)
     if query:
         focus = Focus.of(query)
-        close: frozenset[str] = frozenset()
+        close = About()
         if similar is not None:
             said = {h.memory.id: statements_of(h.memory) for h in ordered}
-            close = await close_to(ordered, said, focus, similar, lambda h: by_user(h.memory))
+            close = await close_to(
+                ordered, said, focus, similar, lambda h: by_user(h.memory), as_of=as_of
+            )
         ordered = _by_question(ordered, focus, as_of, lead_rank, close)
     # A context leaves out a correction turn its result says otherwise (a search keeps every
     # hit: what is found is the caller's to weigh)
@@ -209,7 +211,7 @@ def _by_question(
     focus: Focus,
     as_of: bool,
     lead_rank: int | None = None,
-    close: frozenset[str] = frozenset(),
+    close: About | None = None,
 ) -> list[Hit]:
     """The read path's check of what the write path may have missed, anchored on the
     question: among the hits that give a value of what it asks (``Focus.relevant``), the
@@ -219,6 +221,7 @@ def _by_question(
     earlier value, "until" the current value was next said after it; one that only asked or
     supposed goes there unlabelled. With ``as_of``, the first hit holding the value current
     then leads."""
+    close = close or About()
     said = {h.memory.id: statements_of(h.memory) for h in hits}
     subjects = [frozenset(stem(w) for w in s.subject) for ss in said.values() for s in ss]
     named = {h.memory.session_id for h in hits if focus.names_in(h.memory.indexed_text)}
@@ -231,7 +234,11 @@ def _by_question(
             s
             for s in said[m.id]
             if focus.relevant(
-                s, m.indexed_text, subjects, names_ok=by_session, close=s.text in close
+                s,
+                m.indexed_text,
+                subjects,
+                names_ok=by_session or s.text in close.kin and not _names_other(s, focus),
+                close=s.text in close.texts,
             )
         ]
         if found:
@@ -373,6 +380,13 @@ def _found_for(
         if found:
             out[m.id] = found
     return out
+
+
+def _names_other(s: Statement, focus: Focus) -> bool:
+    """Whether the statement's subject names someone or something the question does not
+    ("Anna's number is ..." for a question about Tom's)."""
+    asked = {n.lower() for n in focus.names}
+    return any(v.norm not in asked for v in s.named)
 
 
 def _comparable(a: Value, b: Value) -> bool:

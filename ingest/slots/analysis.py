@@ -182,6 +182,9 @@ def _statement(
             for t in tokens
         )  # fmt: skip
         or "going forward" in text.lower()  # "a 30% deposit going forward"
+        # back to an earlier value: "CI is back on Jenkins", "we've rolled prod back to X"
+        or any(t.lower_ == "back" and t.dep_ in ("advmod", "prt") for t in tokens)
+        or "as of" in text.lower()  # "... as of this week"
     )
     mood = mood_of(doc, tokens, root, text, values, negated)
     return Statement(

@@ -13,20 +13,35 @@ from ingest.slots.values import tokens_in
 
 def sentences_of(doc: Any, text: str) -> list[list[Token]]:
     """The tokens of each sentence: the lines and sentences the text marks, each cut again
-    where the parser ends a sentence ("sorry, 4 pallets not 3. they just called back")."""
+    where the parser ends a sentence ("sorry, 4 pallets not 3. they just called back") or
+    a full stop of its own is followed by a word (a parser keeps "... ~12 min. what should
+    the page cover?" whole; an abbreviation's stop is part of its token: "Dr. Brennan")."""
     out: list[list[Token]] = []
     starts = {s.start for s in doc.sents} if doc.has_annotation("SENT_START") else set()
     for sentence in split_sentences(text):  # offsets into ``text``, which is ``doc.text``
         tokens = tokens_in(doc, sentence.start, sentence.end)
         part: list[Token] = []
         for t in tokens:
-            if part and t.i in starts and part[-1].text in (".", "!", "?", ";"):
+            if (
+                part
+                and part[-1].text in (".", "!", "?", ";")
+                and (t.i in starts or part[-1].text != ";" and t.is_alpha and _ends(part))
+            ):  # a stop of its own then a word: "builds take ~12 min. what should it cover?"
                 out.append(part)
                 part = []
             part.append(t)
         if part:
             out.append(part)
     return out
+
+
+def _ends(part: list[Token]) -> bool:
+    """Whether the stop that closes ``part`` ends a sentence: a word before it that is no
+    abbreviation ("e.g.", "a.m.", an initial)."""
+    if len(part) < 3:
+        return False
+    before = part[-2].text
+    return "." not in before and len(before) > 1
 
 
 def without_heading(tokens: list[Token]) -> list[Token]:

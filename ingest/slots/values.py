@@ -100,6 +100,8 @@ _DIGIT_GROUPS = re.compile(r"(?<![\w-])\d{3,}(?:-\d{3,})+(?![\w-])")
 
 
 _WORD_DIGITS = re.compile(r"[A-Za-z]+[-_]\d{2,}")
+# words and digits joined by hyphens ("us-east-1", "eu-central-1", "covid-19"): one code
+_HYPHEN_CODE = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+(?![\w-])")
 
 
 def values_in(doc: Any, first: int, last: int) -> list[Value]:
@@ -149,6 +151,11 @@ def values_in(doc: Any, first: int, last: int) -> list[Value]:
         a, b = _tokens_of(doc, m.start(), m.end())
         if a is not None and b is not None and first <= a and b <= last:
             add(CODE, a, b)
+    for m in _HYPHEN_CODE.finditer(doc.text, lo, hi):
+        if any(c.isdigit() for c in m.group()):
+            a, b = _tokens_of(doc, m.start(), m.end())
+            if a is not None and b is not None and first <= a and b <= last:
+                add(CODE, a, b)
     for m in _TIME_PHRASE.finditer(doc.text, lo, hi):  # "half past 11 in the morning", "7 pm"
         a, b = _tokens_of(doc, m.start(), m.end())
         if a is not None and b is not None and first <= a and b <= last:

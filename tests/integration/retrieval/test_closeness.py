@@ -79,14 +79,14 @@ async def test_statements_about_the_question_in_other_words(nlp: Any, embedder: 
     similar = similarities(embedder, question)
     close = await close_to(list(hits.values()), parsed, focus, similar, lambda h: True)
     texts = {s.text for k in ("new", "old") for s in parsed[hits[k].memory.id] if s.slotted}
-    assert len(texts) == 2 and close >= texts  # both pharmacies
-    assert not close & {s.text for s in parsed[hits["other"].memory.id]}  # not the boiler
+    assert len(texts) == 2 and close.texts >= texts  # both pharmacies
+    assert not close.texts & {s.text for s in parsed[hits["other"].memory.id]}  # not the boiler
     # and with them, the question's slot has its two values
     assert all(
         focus.relevant(s, hits[k].memory.content, close=True)
         for k in ("new", "old")
         for s in parsed[hits[k].memory.id]
-        if s.text in close
+        if s.text in close.texts
     )
 
 
@@ -115,5 +115,31 @@ async def test_values_said_in_each_others_words_join_the_question(
     def of(key: str) -> set[str]:
         return {s.text for s in parsed[hits[key].memory.id]}
 
-    assert all(close & of(k) for k in ("lucy", "maya", "rosa"))
-    assert not close & (of("dentist") | of("payroll"))
+    assert all(close.texts & of(k) for k in ("lucy", "maya", "rosa"))
+    assert not close.texts & (of("dentist") | of("payroll"))
+
+
+async def test_a_question_about_a_past_time_follows_the_chain_forward(
+    nlp: Any, embedder: Embedder
+) -> None:
+    """ "offsite destination" names only the first plan; a later "it's Porto now" under the
+    heading "offsite update:" is its kin, and only a question about a past time (``as_of``)
+    lets kinship reach forward to it: a context never makes a loosely linked value current."""
+    first = hit("Planning the company offsite for 40 people - we've picked Lisbon, late May.")
+    later = hit("offsite update: leadership wants somewhere cheaper, so it's Porto now.")
+    later = Hit(
+        memory=later.memory.model_copy(update={"valid_from": first.memory.valid_from + 86400}),
+        score=0.9,
+    )
+    other = hit("budget is about 900 a head, flights not included")
+    hits = [first, later, other]
+    parsed = {h.memory.id: statements(nlp(h.memory.content)) for h in hits}
+    focus = Focus.of("offsite destination")
+    similar = similarities(embedder, "offsite destination")
+    porto = {s.text for s in parsed[later.memory.id]}
+
+    past = await close_to(hits, parsed, focus, similar, lambda h: True, as_of=True)
+    assert porto & past.kin and porto & past.texts
+    assert not past.texts & {s.text for s in parsed[other.memory.id]}
+    now_ = await close_to(hits, parsed, focus, similar, lambda h: True)
+    assert not porto & now_.texts

@@ -68,6 +68,11 @@ def test_a_value_has_one_normal_form_whatever_its_words(text: str, kind: str, no
         ),
         ("Earlier I told you the wrong time, school lets out at 2:55 on normal days.", "assert"),
         ("The office is in Leeds, I heard.", "reported"),  # hearsay wherever it stands
+        ("The launch is on May 3, Tom says.", "reported"),  # his word
+        (
+            "Hannah shifted our one-on-one to Monday mornings, she says it sets up her week.",
+            "assert",
+        ),
     ],
 )
 def test_only_assertions_and_requests_hold_a_value(nlp: Any, text: str, mood: str) -> None:
@@ -259,3 +264,28 @@ def test_amounts_without_a_parse_keep_their_unit() -> None:
 
 def test_a_statement_of_a_turn_has_one_id() -> None:
     assert statement_id("m1", 0) == statement_id("m1", 0) != statement_id("m1", 12)
+
+
+def test_a_full_stop_then_a_lowercase_word_ends_a_sentence(nlp: Any) -> None:
+    # the parser keeps it one sentence, and the question would make the fact a question
+    ci, ask = statements(
+        nlp("CI runs on the old Jenkins box, builds take ~12 min. what should the page cover?")
+    )
+    assert ci.mood == "assert" and "Jenkins" in [v.text for v in ci.values]
+    assert ask.mood == "question"
+    # an abbreviation's stop is no end: "Dr. Brennan" stays with its sentence
+    (gp,) = statements(nlp("my GP is Dr. Brennan at the Elm Street practice"))
+    assert "Brennan" in gp.text
+
+
+def test_words_and_digits_joined_by_hyphens_are_one_code(nlp: Any) -> None:
+    old = said(nlp, "prod runs in us-east-1, everything terraformed in the infra-live repo")
+    new = said(nlp, "prod is in eu-central-1 now for the data residency requirement")
+    assert [(v.text, v.kind) for v in old.values] == [("us-east-1", "code")]
+    assert [(v.text, v.kind) for v in new.values][:1] == [("eu-central-1", "code")]
+
+
+def test_going_back_to_a_value_is_a_change(nlp: Any) -> None:
+    back = said(nlp, "the runner bill was brutal so CI is back on Jenkins as of this week")
+    assert back.change and back.mood == "assert"
+    assert "Jenkins" in [v.text for v in back.values]
