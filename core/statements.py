@@ -204,7 +204,7 @@ def normal(text: str, kind: str) -> str:
         number = _number(flat)
         if number is not None:
             unit = re.sub(r"[\d.\s]+|" + "|".join(_NUMBER_WORDS), "", flat).strip()
-            return f"{number:g}{(' ' + unit) if unit and kind != NUMBER else ''}"
+            return f"{number:.15g}{(' ' + unit) if unit and kind != NUMBER else ''}"
     if kind == NAME:
         return re.sub(r"^(?:the|a|an)\s+|'s$", "", flat)
     return flat

@@ -188,21 +188,32 @@ def _passing_mentions(hits: list[Hit], stale: list[tuple[str, set[str], set[str]
 def _without_restatements(hits: list[Hit]) -> list[Hit]:
     """A correction whose every statement with a value is in the result written out as a
     statement memory ("Sorry, 4, not 3." beside "The call is at 4.") says nothing more, and
-    names the replaced value: left out."""
+    names the replaced value: left out (the earlier values that followed it follow the
+    statement instead: an earlier value is shown only after a current one)."""
     present = {h.memory.id for h in hits}
     out = []
+    moved: dict[str, list[Hit]] = {}  # stand-in id -> the earlier values that followed the turn
+    anchor: str | None = None  # the stand-in of the turn left out just before
     for hit in hits:
         m = hit.memory
+        if anchor is not None and m.earlier_until is not None:
+            moved.setdefault(anchor, []).append(hit)  # it stays after a current value
+            continue
+        anchor = None
         if m.type is MemoryType.EPISODIC and m.earlier_until is None:
             valued = [s for s in statements_of(m) if s.values]
             correcting = any(s.negated or s.correction for s in valued)
             if correcting and all(statement_id(m.id, s.start) in present for s in valued):
+                anchor = statement_id(m.id, valued[0].start)
                 continue
             if any(s.negated for s in valued) and all(
                 _said_elsewhere(v.text, hit, hits) for s in valued for v in s.values
             ):
                 continue  # "Brightpath, not Brightwater." beside "... Brightpath Media ..."
         out.append(hit)
+    for stand_in, later in moved.items():  # after the statement that stands in for the turn
+        at = next((i for i, h in enumerate(out) if h.memory.id == stand_in), len(out) - 1)
+        out[at + 1 : at + 1] = later
     return out
 
 

@@ -145,7 +145,14 @@ def parse(text: str) -> Procedure | None:
         # One step is a procedure after "to", "when" or "the process for"; after "if" it is
         # a request ("If possible, call me"), so "if" needs two.
         when = (m.group("when") or "").lower()
-        single = m.group("to") or m.group("named") or m.group("way") or (when and when != "if")
+        # ("before you suggest any recipe, always check it's nut-free": a standing rule)
+        single = (
+            m.group("to")
+            or m.group("named")
+            or m.group("way")
+            or m.group("order")
+            or (when and when != "if")
+        )
         if steps and (len(steps) >= 2 or single):
             return Procedure(trigger.strip(), steps)
         return None
@@ -207,14 +214,25 @@ def _after_lead_in(flat: str) -> str:
 
 
 def _steps(rest: str, strict: bool = True) -> tuple[str, ...]:
-    """The steps of a procedure's body. ``strict``: each must read as an instruction (a
-    sentence that only describes is no step); under a heading that names a process, a rule
-    ("anything under £250 the team lead can sign off") is a step too."""
+    """The steps of a procedure's body. ``strict``: it must open with an instruction (a
+    sentence that only describes is no step, and goes on the step before it); under a
+    heading that names a process, a rule ("anything under £250 the team lead can sign off")
+    is a step too."""
     parts = [_LEAD.sub("", p.strip(" .!")) for p in _SPLIT.split(rest.strip())]
     steps = [p for p in parts if len(p) >= 3]
-    if not steps or strict and any(_NOT_STEP.match(_ADVERB.sub("", s)) for s in steps):
+    if not strict or not steps:
+        return tuple(steps)
+    if _NOT_STEP.match(_ADVERB.sub("", steps[0])):
         return ()
-    return tuple(steps)
+    # a part that only describes goes on the instruction before it ("always check it's
+    # nut-free and that it takes 45 minutes or less, we're shattered on weeknights")
+    out: list[str] = []
+    for part in steps:
+        if out and _NOT_STEP.match(_ADVERB.sub("", part)):
+            out[-1] = f"{out[-1]}, {part}"
+        else:
+            out.append(part)
+    return tuple(out)
 
 
 # "always pick ...", "please send ...": the verb after the adverb says whether it is a step

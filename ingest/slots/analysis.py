@@ -185,6 +185,7 @@ def _statement(
         # back to an earlier value: "CI is back on Jenkins", "we've rolled prod back to X"
         or any(t.lower_ == "back" and t.dep_ in ("advmod", "prt") for t in tokens)
         or "as of" in text.lower()  # "... as of this week"
+        or any(_makes_it(t) for t in tokens)  # "let's make the limit 200 words"
     )
     mood = mood_of(doc, tokens, root, text, values, negated)
     return Statement(
@@ -288,3 +289,13 @@ def _frame(
             continue
         out.append(lemma_of(tok))
     return out
+
+
+def _makes_it(token: Token) -> bool:
+    """ "make it 4", "make the limit 200 words", "make that 3 bullets": a value set anew
+    (not "make a booking")."""
+    if token.lemma_.lower() != "make" or token.pos_ != "VERB":
+        return False
+    objects = [c for c in token.children if c.dep_ in ("dobj", "ccomp", "nsubj") and c.i > token.i]
+    first = [min(o.subtree, key=lambda t: t.i) for o in objects]  # what the object opens with
+    return any(t.lower_ in ("it", "that", "this", "the", "our", "my") for t in first)

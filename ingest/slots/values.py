@@ -96,7 +96,10 @@ _RELATIVE_DAY = frozenset(
 
 
 # digits in groups joined by hyphens (a phone number, an account number): one code
-_DIGIT_GROUPS = re.compile(r"(?<![\w-])\d{3,}(?:-\d{3,})+(?![\w-])")
+# ("555-0148", "60-83-71"; not a date: "2025-01-06")
+_DIGIT_GROUPS = re.compile(
+    r"(?<![\w-])(?!\d{4}-\d\d-\d\d(?![\w-]))(?:\d{3,}(?:-\d{3,})+|\d{2,}(?:-\d{2,}){2,})(?![\w-])"
+)
 
 
 _WORD_DIGITS = re.compile(r"[A-Za-z]+[-_]\d{2,}")

@@ -33,6 +33,7 @@ from core.statements import (
 )
 from core.types import Memory, MemoryType, NewMemory
 from graph.tenant import TenantGraph
+from ingest.extract.sentences import content_words
 from ingest.write.slots import CANDIDATES, query_of
 from retrieval.vector_index import VectorFilter, VectorIndex
 
@@ -87,7 +88,9 @@ class ProcedureChanges:
         done: set[str] = set()
         # what the turn is about: "45 days to bring things back now, everything else in the
         # returns process is the same" changes the returns procedure
-        turn_words = frozenset(w for s in said for w in s.words)
+        turn_words = frozenset(w for s in said for w in s.words) | {
+            w.lower() for w in content_words(episode.content)
+        }  # (its values' words too: "it only gets 350ml on Sundays now" for the plants)
         for statement in changing:
             for procedure in procedures:
                 if procedure.id in done:
@@ -148,8 +151,9 @@ def parameters(text: str) -> list[Value]:
     ]
     inside = {i for q in quoted for i in range(q.start - 1, q.end + 1)}
     found = [
-        Value(m.group(0), CODE, m.group(0), m.start(), m.end(), -1, -1)
-        for m in _RATIO.finditer(text)
+        Value(m.group(0), CODE, m.group(0).lower(), m.start(), m.end(), -1, -1)
+        for pattern in (_RATIO, _CHANNEL)
+        for m in pattern.finditer(text)
     ]
     inside |= {i for v in found for i in range(v.start, v.end)}
     found += [a for a in amounts(text) if a.start not in inside]
@@ -176,6 +180,7 @@ _NOT_NAMES = frozenset({"i", "i'm", "monday", "tuesday", "wednesday", "thursday"
 
 
 _RATIO = re.compile(r"(?<![\w:])\d+(?::\d+){2,}(?![\w:])")  # "1:2:2" (feeds, mixes)
+_CHANNEL = re.compile(r"(?<![\w#@])[#@][A-Za-z][\w-]{1,60}")  # "#releases", "@ops-team"
 _COUNTED = "zero one two three four five six seven eight nine ten eleven twelve"
 _WORD_NUMBERS = {w: i for i, w in enumerate(_COUNTED.split(" "))}
 _WORD_NUMBER = re.compile(

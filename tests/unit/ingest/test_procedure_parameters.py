@@ -14,6 +14,7 @@ from core.settings import Settings
 from core.text import content_hash
 from core.types import Memory, MemoryType
 from ingest.extract.procedures import extract, parse
+from ingest.extract.sentences import content_words
 from ingest.slots.analysis import statements
 from ingest.write.procedure_changes import _parameter, _substitution
 
@@ -39,7 +40,8 @@ def procedure(text: str) -> Memory:
 
 def change(nlp: Any, said: str, taught: str) -> tuple[str, str] | None:
     turn = statements(nlp(said))
-    words = frozenset(w for s in turn for w in s.words)
+    # as ProcedureChanges.plan reads a turn: its frames' words and its content words
+    words = frozenset(w for s in turn for w in s.words) | {w.lower() for w in content_words(said)}
     for s in turn:
         found = _parameter(s, procedure(taught), words) or _substitution(s, procedure(taught))
         if found is not None:
@@ -74,6 +76,23 @@ def change(nlp: Any, said: str, taught: str) -> tuple[str, str] | None:
             "registration steps: 1) copy the ID, 2) have them fill in the blue form",
             "registration change: new patients now fill in the green form",
             ("blue", "green"),
+        ),
+        (  # an amount said with its value's own words only ("Sundays"), the turn saying why
+            "the way I do the plants: the fig gets 500ml every Sunday, the ferns get misted daily",
+            "the fig got root rot. it only gets 350ml on Sundays now. the rest is the same",
+            ("500", "350"),
+        ),
+        (  # a channel
+            "release checklist: 1. bump the version 2. run the tests 3. post the changelog in"
+            " #releases",
+            "small change to the release list: the changelog goes to #deployments now",
+            ("#releases", "#deployments"),
+        ),
+        (  # "make the limit ...": a value set anew
+            "Whenever I send you a draft email to tidy up, keep it under 150 words, cut the"
+            " pleasantries",
+            "Your tidied emails are a bit too clipped. Let's make the limit 200 words.",
+            ("150 words", "200 words"),
         ),
     ],
 )
@@ -115,6 +134,12 @@ def test_a_heading_after_a_lead_in_sentence_is_a_procedure() -> None:
             " over 30 days",
             "whenever I send you a contract",
             2,
+        ),
+        (  # one rule, and what only describes goes on it
+            "before you suggest any recipe, always check it's nut-free and that it takes 45"
+            " minutes or less, we're shattered on weeknights",
+            "before you suggest any recipe",
+            1,
         ),
         ("when we went to Lisbon we stayed at Casa Azul", None, 0),  # a memory, no instruction
         ("When I get home I usually cook pasta", None, 0),
