@@ -102,7 +102,12 @@ def corrects(
     if len(new.words - GENERIC) > 3 and not new.negated:
         return []  # says enough to stand on its own: a slot of its own, not a patch
     primary: tuple[int, Replacement] | None = None
-    for i, (old, _) in enumerate(recent):
+    for i, (old, _) in enumerate(recent):  # a value said again with a slip fixed, first
+        slips = tuple((o, n) for n in new.values for o in old.values if n.misspells(o))
+        if slips:  # ("er 10.0.4.71 sorry" fixes 10.0.4.17, not the "one" of "one-liner")
+            primary = (i, Replacement(old, new, slips[:1], 1.0, _reason(slips[:1], "correction")))
+            break
+    for i, (old, _) in enumerate(recent if primary is None else ()):
         if old.mood == QUESTION and not old.values:
             continue
         if not (new.correction or new.negated) and not (new.words - GENERIC) <= old.words:

@@ -119,6 +119,10 @@ class Value:
         if self.same(other):
             return False
         a, b = _loose(self.norm), _loose(other.norm)
+        if self.kind == other.kind == NUMBER:  # "4417" for "4471": two digits swapped in
+            return (  # a number of four or more (a PIN, a code); not one digit other (£1,350)
+                len(a) == len(b) >= 4 and a.isdigit() and b.isdigit() and _swapped(a, b)
+            )
         if NUMBER in (self.kind, other.kind):  # "it ends in 2292" of "spruce-2291"
             number, code = (a, other) if self.kind == NUMBER else (b, self)
             groups = re.findall(r"\d+", code.norm) if code.kind == CODE else []
@@ -145,6 +149,12 @@ def _one_slip(a: str, b: str) -> bool:
     short, long = sorted((a, b), key=len)
     i = next((k for k in range(len(short)) if short[k] != long[k]), len(short))
     return short[i:] == long[i + 1 :]
+
+
+def _swapped(a: str, b: str) -> bool:
+    """Two adjacent characters swapped, and nothing else."""
+    diff = [i for i in range(len(a)) if a[i] != b[i]]
+    return len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]]
 
 
 def _within(a: str, b: str) -> bool:

@@ -16,7 +16,8 @@ meaning (the embedder's similarity), in two ways:
   only names what the newest one says). A value is often changed in words of its own, and
   the question need not echo the old ones. Kinship only reaches back in time: it marks a
   value earlier and never makes one current (a newer "staging box: Ubuntu 24.04" is kin to
-  "the production server runs Ubuntu 22.04", not its new value).
+  "the production server runs Ubuntu 22.04", not its new value), but for a value said again
+  with a slip fixed ("it's 7KLN392, N not M" after "plate 7KLM392"): that is one value.
 
 Every other check of ``Focus.relevant`` still applies (it names what the question names, it
 is not about another subject of the same kind), and only a statement said as so can hold
@@ -111,10 +112,11 @@ async def close_to(
     while todo:  # and whatever is kin to one of them, and so on
         i = todo.pop()
         for j in range(len(pool)):
-            if (
-                j not in about
-                and (pool[j][2].memory.valid_from < newest or as_of and pool[j][1].change)
-                and (sims.pairwise[i][j] >= PAIR or _share_words(pool[i], pool[j]))
+            if j in about:
+                continue
+            slip = _slip(pool[i][1], pool[j][1])
+            if (pool[j][2].memory.valid_from < newest or slip or as_of and pool[j][1].change) and (
+                slip or sims.pairwise[i][j] >= PAIR or _share_words(pool[i], pool[j])
             ):
                 about.add(j)
                 todo.append(j)
@@ -145,3 +147,9 @@ def _words(said: tuple[str, Statement, Hit]) -> set[str]:
     if head and head.end() <= s.start + 1:
         out |= {w for w in Focus.of(head.group(1)).words if w not in _HEADINGS}
     return out
+
+
+def _slip(a: Statement, b: Statement) -> bool:
+    """Whether one statement gives a value the other gives with a slip fixed ("7KLN392" for
+    "7KLM392", "4417#" for "4471#"): one value said twice, whatever the words around it."""
+    return any(v.misspells(w) or w.misspells(v) for v in a.values for w in b.values)

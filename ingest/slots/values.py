@@ -103,6 +103,13 @@ _DIGIT_GROUPS = re.compile(
 
 
 _WORD_DIGITS = re.compile(r"[A-Za-z]+[-_]\d{2,}")
+_DOTTED_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+){2,}(?::\d+)?(?![\w]|\.\d)")
+# a number with its unit ("2700K", "9W", "500ml", "3rd") is no code
+_UNIT = re.compile(
+    r"\d+(?:k|K|W|kW|kWh|kg|g|mg|ml|l|L|m|cm|mm|km|h|hr|hrs|min|mins|s|x|GB|MB|TB|st|nd|rd|th"
+    r"|am|pm|p|yo|mph|kph)"
+)
+_MIXED = re.compile(r"(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{2,}#?")
 # words and digits joined by hyphens ("us-east-1", "eu-central-1", "covid-19"): one code
 _HYPHEN_CODE = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+(?![\w-])")
 
@@ -136,6 +143,8 @@ def values_in(doc: Any, first: int, last: int) -> list[Value]:
         text = span.text
         if kind != CODE and _WORD_DIGITS.fullmatch(text):
             kind = CODE  # "gull-4417" (a password, a reference) the recognizer dated
+        elif kind in (NUMBER, DATE, NAME) and _MIXED.fullmatch(text) and not _UNIT.fullmatch(text):
+            kind = CODE  # "7KLN392", "4B": letters and digits in one word, read as a number
         elif kind == PERCENT and "%" not in text and "percent" not in text.lower():
             kind = NUMBER
         if kind in (NUMBER, DATE) and _TIME_WORDS.search(text):
@@ -151,6 +160,10 @@ def values_in(doc: Any, first: int, last: int) -> list[Value]:
 
     lo, hi = doc[first].idx, doc[last].idx + len(doc[last].text)
     for m in _DIGIT_GROUPS.finditer(doc.text, lo, hi):  # "555-0148": a phone number, a code
+        a, b = _tokens_of(doc, m.start(), m.end())
+        if a is not None and b is not None and first <= a and b <= last:
+            add(CODE, a, b)
+    for m in _DOTTED_NUMBER.finditer(doc.text, lo, hi):  # "10.0.4.17", "2.4.1": one code
         a, b = _tokens_of(doc, m.start(), m.end())
         if a is not None and b is not None and first <= a and b <= last:
             add(CODE, a, b)

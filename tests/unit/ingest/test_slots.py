@@ -289,3 +289,39 @@ def test_going_back_to_a_value_is_a_change(nlp: Any) -> None:
     back = said(nlp, "the runner bill was brutal so CI is back on Jenkins as of this week")
     assert back.change and back.mood == "assert"
     assert "Jenkins" in [v.text for v in back.values]
+
+
+def test_a_correction_binds_to_the_value_it_fixes_a_slip_of(nlp: Any) -> None:
+    host, ask = statements(
+        nlp("staging db host is 10.0.4.17, port 5432. write me a psql one-liner")
+    )
+    fix = said(nlp, "er 10.0.4.71 sorry, fat fingers")
+    assert [(v.text, v.kind) for v in host.values][:1] == [("10.0.4.17", "code")]
+    ((index, replaced),) = corrects(fix, [(ask, True), (host, True)])
+    assert index == 1  # the address, not the "one" of "one-liner" said after it
+    assert [(o.text, n.text) for o, n in replaced.changed] == [("10.0.4.17", "10.0.4.71")]
+
+
+@pytest.mark.parametrize(
+    ("text", "kinds"),
+    [
+        ("my plate is 7KLN392 and the room is 4B", [("7KLN392", "code"), ("4B", "code")]),
+        ("the lamp is 2700K and 9W", [("2700K", "number"), ("9W", "number")]),  # units: amounts
+        ("we run 2.4.1 on 10.0.4.17:5432", [("2.4.1", "code"), ("10.0.4.17:5432", "code")]),
+    ],
+)
+def test_letters_and_digits_in_one_word_are_a_code_unless_a_unit(
+    nlp: Any, text: str, kinds: list[tuple[str, str]]
+) -> None:
+    values = [(v.text, v.kind) for s in statements(nlp(text)) for v in s.values]
+    assert all(k in values for k in kinds), values
+
+
+def test_two_digits_swapped_in_a_long_number_is_a_slip(nlp: Any) -> None:
+    gate = said(nlp, "gate code is 4471 then flat 9")
+    again = said(nlp, "the code I told you before was wrong, its 4417")
+    (old,) = [v for v in gate.values if v.text == "4471"]
+    (new,) = [v for v in again.values if v.text == "4417"]
+    assert new.misspells(old)
+    price = said(nlp, "it costs 1350")
+    assert not said(nlp, "it costs 1250").values[0].misspells(price.values[0])  # another amount
