@@ -17,7 +17,8 @@ meaning (the embedder's similarity), in two ways:
   the question need not echo the old ones. Kinship only reaches back in time: it marks a
   value earlier and never makes one current (a newer "staging box: Ubuntu 24.04" is kin to
   "the production server runs Ubuntu 22.04", not its new value), but for a value said again
-  with a slip fixed ("it's 7KLN392, N not M" after "plate 7KLM392"): that is one value.
+  with a slip fixed ("it's 7KLN392, N not M" after "plate 7KLM392"): that is one value; or
+  by a change that says what it changes (``_anchored``).
 
 Every other check of ``Focus.relevant`` still applies (it names what the question names, it
 is not about another subject of the same kind), and only a statement said as so can hold
@@ -114,9 +115,9 @@ async def close_to(
         for j in range(len(pool)):
             if j in about:
                 continue
-            slip = _slip(pool[i][1], pool[j][1])
-            if (pool[j][2].memory.valid_from < newest or slip or as_of and pool[j][1].change) and (
-                slip or sims.pairwise[i][j] >= PAIR or _share_words(pool[i], pool[j])
+            sure = _slip(pool[i][1], pool[j][1]) or _anchored(pool[i], pool[j])
+            if (pool[j][2].memory.valid_from < newest or sure or as_of and pool[j][1].change) and (
+                sure or sims.pairwise[i][j] >= PAIR or _share_words(pool[i], pool[j])
             ):
                 about.add(j)
                 todo.append(j)
@@ -153,3 +154,22 @@ def _slip(a: Statement, b: Statement) -> bool:
     """Whether one statement gives a value the other gives with a slip fixed ("7KLN392" for
     "7KLM392", "4417#" for "4471#"): one value said twice, whatever the words around it."""
     return any(v.misspells(w) or w.misspells(v) for v in a.values for w in b.values)
+
+
+def _anchored(old: tuple[str, Statement, Hit], new: tuple[str, Statement, Hit]) -> bool:
+    """Whether a later statement said as a change says what it changes: it gives again a
+    value of the earlier one beside its new value ("it comes to Marlowe Road at 8:10 instead"
+    after "the bus collects from Marlowe Road at 7:45"), or its turn names the earlier one's
+    value ("ironclad was always packed, cancelled it. joined PeakForm Studio instead")."""
+    (_, o, was), (_, n, now) = old, new
+    if now.memory.valid_from <= was.memory.valid_from or not (n.change or n.correction):
+        return False
+    if any(v.same(w) for v in o.values for w in n.values):
+        return True
+    said = now.memory.content.lower()
+    return any(
+        len(word) >= 4 and re.search(rf"(?<!\w){re.escape(word)}(?!\w)", said) is not None
+        for v in o.values
+        if v.family == "thing" and not any(v.same(w) for w in n.values)
+        for word in v.text.lower().split()[:1]
+    )

@@ -143,3 +143,33 @@ async def test_a_question_about_a_past_time_follows_the_chain_forward(
     assert not past.texts & {s.text for s in parsed[other.memory.id]}
     now_ = await close_to(hits, parsed, focus, similar, lambda h: True)
     assert not porto & now_.texts
+
+
+async def test_a_later_change_that_says_what_it_changes_joins_the_question(
+    nlp: Any, embedder: Embedder
+) -> None:
+    """The question names Poppy, whom only the first statement names; the later one says
+    where it changes ("Marlowe Road", again) and that it changes ("instead"), so it is the
+    same slot in a context too. A later statement that names nothing of the first is not."""
+    first = hit("Poppy's school bus collects from the end of Marlowe Road at 7:45.")
+    later = hit(
+        "they've rerouted the bus, so from next week it comes to Marlowe Road at 8:10 instead"
+    )
+    other = hit("the swimming club moved the gala to 9:30 instead, so we'll be early")
+    day = first.memory.valid_from
+    later, other = (
+        Hit(memory=h.memory.model_copy(update={"valid_from": day + 86400 * d}), score=0.9)
+        for h, d in ((later, 30), (other, 31))
+    )
+    hits = [first, later, other]
+    parsed = {h.memory.id: statements(nlp(h.memory.content)) for h in hits}
+    question = "what time does Poppy's bus come in the morning?"
+    about = await close_to(
+        hits, parsed, Focus.of(question), similarities(embedder, question), lambda h: True
+    )
+
+    def of(h: Hit) -> set[str]:
+        return {s.text for s in parsed[h.memory.id] if s.values}
+
+    assert of(later) & about.kin
+    assert not of(other) & about.texts
