@@ -140,7 +140,9 @@ def values_in(doc: Any, first: int, last: int) -> list[Value]:
         if a > first and doc[a - 1].text in _CURRENCY and a - 1 not in taken:
             a, kind = a - 1, MONEY  # "£2,000": the symbol is part of the amount
         span = doc[a : b + 1]
-        text = span.text
+        text, end_char = span.text, span.end_char
+        if kind != NAME and text.endswith(".") and len(text) > 2 and text[-2].isalnum():
+            text, end_char = text[:-1], end_char - 1  # "12B." closing a sentence, one token
         if kind != CODE and _WORD_DIGITS.fullmatch(text):
             kind = CODE  # "gull-4417" (a password, a reference) the recognizer dated
         elif kind in (NUMBER, DATE, NAME) and _MIXED.fullmatch(text) and not _UNIT.fullmatch(text):
@@ -155,7 +157,7 @@ def values_in(doc: Any, first: int, last: int) -> list[Value]:
             kind = NUMBER  # "100k"
         if kind == NUMBER and a > 0 and doc[a - 1].lower_ == "at" and is_hour(text):
             kind = TIME  # "the call is at 3"
-        found.append(Value(text, kind, normal(text, kind), span.start_char, span.end_char, a, b))
+        found.append(Value(text, kind, normal(text, kind), span.start_char, end_char, a, b))
         taken.update(range(a, b + 1))
 
     lo, hi = doc[first].idx, doc[last].idx + len(doc[last].text)
@@ -201,6 +203,8 @@ def values_in(doc: Any, first: int, last: int) -> list[Value]:
             i += 1
             continue
         text = tok.text
+        if text.endswith(".") and len(text) > 2 and text[-2].isalnum():
+            text = text[:-1]  # "It's 12B.": the stop is the sentence's
         if _EMAIL.fullmatch(text):
             add(EMAIL, i, i)
         elif _DOTTED_CODE.fullmatch(text) and any(c.isdigit() for c in text):

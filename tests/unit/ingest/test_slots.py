@@ -308,6 +308,7 @@ def test_a_correction_binds_to_the_value_it_fixes_a_slip_of(nlp: Any) -> None:
         ("my plate is 7KLN392 and the room is 4B", [("7KLN392", "code"), ("4B", "code")]),
         ("the lamp is 2700K and 9W", [("2700K", "number"), ("9W", "number")]),  # units: amounts
         ("we run 2.4.1 on 10.0.4.17:5432", [("2.4.1", "code"), ("10.0.4.17:5432", "code")]),
+        ("It's 12B. B for Bravo.", [("12B", "code")]),  # the stop is the sentence's
     ],
 )
 def test_letters_and_digits_in_one_word_are_a_code_unless_a_unit(
