@@ -31,6 +31,7 @@ from core.statements import (
     Statement,
     Value,
     replaceable,
+    slips,
     words,
 )
 
@@ -103,9 +104,9 @@ def corrects(
         return []  # says enough to stand on its own: a slot of its own, not a patch
     primary: tuple[int, Replacement] | None = None
     for i, (old, _) in enumerate(recent):  # a value said again with a slip fixed, first
-        slips = tuple((o, n) for n in new.values for o in old.values if n.misspells(o))
-        if slips:  # ("er 10.0.4.71 sorry" fixes 10.0.4.17, not the "one" of "one-liner")
-            primary = (i, Replacement(old, new, slips[:1], 1.0, _reason(slips[:1], "correction")))
+        fixed = slips(new, old)[:1]
+        if fixed:  # ("er 10.0.4.71 sorry" fixes 10.0.4.17, not the "one" of "one-liner")
+            primary = (i, Replacement(old, new, fixed, 1.0, _reason(fixed, "correction")))
             break
     for i, (old, _) in enumerate(recent if primary is None else ()):
         if old.mood == QUESTION and not old.values:

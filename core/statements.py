@@ -151,6 +151,12 @@ def _one_slip(a: str, b: str) -> bool:
     return short[i:] == long[i + 1 :]
 
 
+def slips(new: Statement, old: Statement) -> tuple[tuple[Value, Value], ...]:
+    """The (old, new) value pairs where ``new`` gives a value of ``old`` with a slip fixed
+    ("10.0.4.71" for "10.0.4.17", "7KLN392" for "7KLM392")."""
+    return tuple((o, n) for n in new.values for o in old.values if n.misspells(o))
+
+
 def _swapped(a: str, b: str) -> bool:
     """Two adjacent characters swapped, and nothing else."""
     diff = [i for i in range(len(a)) if a[i] != b[i]]

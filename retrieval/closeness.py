@@ -35,7 +35,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
 from core.slots import GENERIC, Focus, matching, stem
-from core.statements import Statement
+from core.statements import Statement, slips
 from core.types import Hit
 
 
@@ -56,6 +56,8 @@ class About:
     texts: frozenset[str] = frozenset()
     kin: frozenset[str] = frozenset()
 
+
+NOTHING = About()  # no statement about the question by meaning
 
 # The similarities of texts (in their order) to the question and to each other.
 Similar = Callable[[Sequence[str]], Awaitable[Similarities]]
@@ -96,7 +98,7 @@ async def close_to(
                 pool.append((s.text, s, h))
     pool = pool[:MOST]
     if len(pool) < 2:
-        return About()
+        return NOTHING
     sims = await similar([text for text, _, _ in pool])
     top = max(sims.to_query)
     near = {
@@ -106,18 +108,20 @@ async def close_to(
         i for i, (_, s, h) in enumerate(pool) if focus.relevant(s, h.memory.indexed_text)
     }
     if not seeds:
-        return About()
+        return NOTHING
     # kinship only reaches back from the newest statement about the question
     newest = max(pool[i][2].memory.valid_from for i in seeds)
+    words = [_words(p) for p in pool]  # each statement's, read once
     about, todo = set(seeds), list(seeds)
     while todo:  # and whatever is kin to one of them, and so on
         i = todo.pop()
         for j in range(len(pool)):
             if j in about:
                 continue
-            sure = _slip(pool[i][1], pool[j][1]) or _anchored(pool[i], pool[j])
-            if (pool[j][2].memory.valid_from < newest or sure or as_of and pool[j][1].change) and (
-                sure or sims.pairwise[i][j] >= PAIR or _share_words(pool[i], pool[j])
+            (_, a, _), (_, b, later) = pool[i], pool[j]
+            sure = bool(slips(a, b) or slips(b, a)) or _anchored(pool[i], pool[j])
+            if (later.memory.valid_from < newest or sure or as_of and b.change) and (
+                sure or sims.pairwise[i][j] >= PAIR or _share_words(words[i], words[j])
             ):
                 about.add(j)
                 todo.append(j)
@@ -127,33 +131,23 @@ async def close_to(
     )
 
 
-def _share_words(a: tuple[str, Statement, Hit], b: tuple[str, Statement, Hit]) -> bool:
-    """Whether two statements share a content word (as a stem, or one word ending the
-    other: "sitter" and "babysitter"), other than the most general ones: of their frames,
-    or of the heading their turn opens with ("offsite update: ... it's Porto now")."""
-    mine = _words(a) - _GENERIC
-    theirs = frozenset(_words(b) - _GENERIC)
-    return bool(matching(mine, theirs)) or any(
-        len(o) >= 5 and (w.endswith(o) or o.endswith(w)) and min(len(w), len(o)) >= 5
-        for w in mine
-        for o in theirs
+def _share_words(mine: set[str], theirs: set[str]) -> bool:
+    """Whether two statements' content words meet: as stems (``matching``), or one word
+    ending the other ("sitter" and "babysitter")."""
+    return bool(matching(mine, frozenset(theirs))) or any(
+        min(len(w), len(o)) >= 5 and (w.endswith(o) or o.endswith(w)) for w in mine for o in theirs
     )
 
 
 def _words(said: tuple[str, Statement, Hit]) -> set[str]:
-    """A statement's content words, with those of its turn's heading when it has one."""
+    """A statement's content words, with those of its turn's heading when it has one
+    ("offsite update: ... it's Porto now"), other than the most general ones."""
     _, s, h = said
     out = {stem(w) for w in (*s.words, *s.subject)}
     head = _HEADING.match(h.memory.content)
     if head and head.end() <= s.start + 1:
         out |= {w for w in Focus.of(head.group(1)).words if w not in _HEADINGS}
-    return out
-
-
-def _slip(a: Statement, b: Statement) -> bool:
-    """Whether one statement gives a value the other gives with a slip fixed ("7KLN392" for
-    "7KLM392", "4417#" for "4471#"): one value said twice, whatever the words around it."""
-    return any(v.misspells(w) or w.misspells(v) for v in a.values for w in b.values)
+    return out - _GENERIC
 
 
 def _anchored(old: tuple[str, Statement, Hit], new: tuple[str, Statement, Hit]) -> bool:

@@ -32,7 +32,7 @@ from core.statements import (
 )
 from core.types import Hit, LineageLink, Memory, MemoryType
 from graph.tenant import TenantGraph
-from retrieval.closeness import About, Similar, close_to
+from retrieval.closeness import NOTHING, About, Similar, close_to
 from retrieval.pairs import (
     NEVER_SO,
     assertions_first,
@@ -112,7 +112,7 @@ async def settle(
     ordered = _passing_mentions(ordered, stale_after)
     if query:
         focus = Focus.of(query)
-        close = About()
+        close = NOTHING
         if similar is not None:
             said = {h.memory.id: statements_of(h.memory) for h in ordered}
             close = await close_to(
@@ -222,7 +222,7 @@ def _by_question(
     focus: Focus,
     as_of: bool,
     lead_rank: int | None = None,
-    close: About | None = None,
+    close: About = NOTHING,
 ) -> list[Hit]:
     """The read path's check of what the write path may have missed, anchored on the
     question: among the hits that give a value of what it asks (``Focus.relevant``), the
@@ -232,7 +232,6 @@ def _by_question(
     earlier value, "until" the current value was next said after it; one that only asked or
     supposed goes there unlabelled. With ``as_of``, the first hit holding the value current
     then leads."""
-    close = close or About()
     said = {h.memory.id: statements_of(h.memory) for h in hits}
     subjects = [frozenset(stem(w) for w in s.subject) for ss in said.values() for s in ss]
     named = {h.memory.session_id for h in hits if focus.names_in(h.memory.indexed_text)}

@@ -114,6 +114,19 @@ _MIXED = re.compile(r"(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{2,}#?")
 _HYPHEN_CODE = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+(?![\w-])")
 
 
+def _unstopped(text: str) -> str:
+    """A token without the full stop a tokenizer left on it ("12B." at a sentence's end)."""
+    return text[:-1] if text.endswith(".") and len(text) > 2 and text[-2].isalnum() else text
+
+
+_SPLIT_VALUES = (
+    (_DIGIT_GROUPS, CODE),
+    (_DOTTED_NUMBER, CODE),
+    (_HYPHEN_CODE, CODE),
+    (_TIME_PHRASE, TIME),
+)
+
+
 def values_in(doc: Any, first: int, last: int) -> list[Value]:
     """The values among tokens ``first``..``last`` (inclusive) of ``doc``, in order, without
     overlaps: named entities and numbers first, then codes, emails, URLs, quoted strings and
@@ -141,8 +154,8 @@ def values_in(doc: Any, first: int, last: int) -> list[Value]:
             a, kind = a - 1, MONEY  # "£2,000": the symbol is part of the amount
         span = doc[a : b + 1]
         text, end_char = span.text, span.end_char
-        if kind != NAME and text.endswith(".") and len(text) > 2 and text[-2].isalnum():
-            text, end_char = text[:-1], end_char - 1  # "12B." closing a sentence, one token
+        if kind != NAME and text != _unstopped(text):  # "12B." closing a sentence, one token
+            text, end_char = _unstopped(text), end_char - 1
         if kind != CODE and _WORD_DIGITS.fullmatch(text):
             kind = CODE  # "gull-4417" (a password, a reference) the recognizer dated
         elif kind in (NUMBER, DATE, NAME) and _MIXED.fullmatch(text) and not _UNIT.fullmatch(text):
@@ -161,23 +174,15 @@ def values_in(doc: Any, first: int, last: int) -> list[Value]:
         taken.update(range(a, b + 1))
 
     lo, hi = doc[first].idx, doc[last].idx + len(doc[last].text)
-    for m in _DIGIT_GROUPS.finditer(doc.text, lo, hi):  # "555-0148": a phone number, a code
-        a, b = _tokens_of(doc, m.start(), m.end())
-        if a is not None and b is not None and first <= a and b <= last:
-            add(CODE, a, b)
-    for m in _DOTTED_NUMBER.finditer(doc.text, lo, hi):  # "10.0.4.17", "2.4.1": one code
-        a, b = _tokens_of(doc, m.start(), m.end())
-        if a is not None and b is not None and first <= a and b <= last:
-            add(CODE, a, b)
-    for m in _HYPHEN_CODE.finditer(doc.text, lo, hi):
-        if any(c.isdigit() for c in m.group()):
+    # values a tokenizer splits, by their form: "555-0148", "10.0.4.17", "us-east-1" (one
+    # code each), "half past 11 in the morning" (one time)
+    for pattern, form in _SPLIT_VALUES:
+        for m in pattern.finditer(doc.text, lo, hi):
+            if pattern is _HYPHEN_CODE and not any(c.isdigit() for c in m.group()):
+                continue  # "one-on-one" is words
             a, b = _tokens_of(doc, m.start(), m.end())
             if a is not None and b is not None and first <= a and b <= last:
-                add(CODE, a, b)
-    for m in _TIME_PHRASE.finditer(doc.text, lo, hi):  # "half past 11 in the morning", "7 pm"
-        a, b = _tokens_of(doc, m.start(), m.end())
-        if a is not None and b is not None and first <= a and b <= last:
-            add(TIME, a, b)
+                add(form, a, b)
     ents = _ents(doc)
     for ent_start, ent_end, label in ents[bisect_left(ents, (first, -1, "")) :]:
         if ent_start > last:
@@ -202,9 +207,7 @@ def values_in(doc: Any, first: int, last: int) -> list[Value]:
         if i in taken or tok.is_punct or tok.is_space:
             i += 1
             continue
-        text = tok.text
-        if text.endswith(".") and len(text) > 2 and text[-2].isalnum():
-            text = text[:-1]  # "It's 12B.": the stop is the sentence's
+        text = _unstopped(tok.text)  # "It's 12B.": the stop is the sentence's
         if _EMAIL.fullmatch(text):
             add(EMAIL, i, i)
         elif _DOTTED_CODE.fullmatch(text) and any(c.isdigit() for c in text):

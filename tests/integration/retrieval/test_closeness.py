@@ -9,16 +9,15 @@ from typing import Any
 
 import pytest
 
-from core.clock import now
-from core.ids import new_id
 from core.settings import Settings
 from core.slots import Focus
 from core.statements import Statement
-from core.text import content_hash
-from core.types import Hit, Memory, MemoryType
+from core.types import Hit
 from ingest.slots.analysis import statements
-from retrieval.closeness import Similar, Similarities, close_to
+from retrieval.closeness import About, Similar, Similarities, close_to
 from retrieval.embedding.embedder import Embedder
+from retrieval.slots import _by_question
+from tests.memories import a_memory
 
 
 @pytest.fixture(scope="module")
@@ -29,17 +28,7 @@ def nlp() -> Any:
 
 
 def hit(text: str) -> Hit:
-    m = Memory(
-        id=new_id(),
-        tenant_id="t",
-        type=MemoryType.EPISODIC,
-        content=text,
-        created_at=now(),
-        valid_from=now(),
-        content_hash=content_hash(text),
-        source="turn:user",
-    )
-    return Hit(memory=m, score=1.0)
+    return Hit(memory=a_memory(text), score=1.0)
 
 
 def similarities(embedder: Embedder, question: str) -> Similar:
@@ -173,3 +162,29 @@ async def test_a_later_change_that_says_what_it_changes_joins_the_question(
 
     assert of(later) & about.kin
     assert not of(other) & about.texts
+
+
+def test_a_statement_found_by_kinship_need_not_name_what_the_question_names(nlp: Any) -> None:
+    """Kin to a statement about Tom, "the number is ... now" counts for "Tom's number" even
+    though it does not say Tom; "Anna's number is ..." never does: it names someone else."""
+    day = 86400.0
+    old = Hit(memory=a_memory("Tom's number is 07700 900123.", at=0.0), score=0.9)
+    unnamed = Hit(memory=a_memory("the number is 07700 900777 now, he switched", at=day), score=0.8)
+    anna = Hit(memory=a_memory("Anna's number is 07700 900999 now.", at=2 * day), score=0.7)
+    parsed = {h.memory.id: statements(nlp(h.memory.content)) for h in (old, unnamed, anna)}
+    hits = [
+        h.model_copy(update={"memory": h.memory.model_copy(update={"statements": tuple(
+            s.dumps() for s in parsed[h.memory.id])})})
+        for h in (old, unnamed, anna)
+    ]  # fmt: skip
+    focus = Focus.of("What's Tom's phone number?")
+
+    def texts(h: Hit) -> frozenset[str]:
+        return frozenset(s.text for s in parsed[h.memory.id])
+
+    kin = texts(unnamed) | texts(anna)
+    ordered = _by_question(hits, focus, False, None, About(kin, kin))
+    labelled = {h.memory.content for h in ordered if h.memory.earlier_until is not None}
+    assert labelled == {old.memory.content}  # the unnamed change replaced Tom's old number
+    only_anna = _by_question(hits, focus, False, None, About(texts(anna), texts(anna)))
+    assert all(h.memory.earlier_until is None for h in only_anna)  # Anna's is not Tom's

@@ -8,15 +8,13 @@ from typing import Any
 
 import pytest
 
-from core.clock import now
-from core.ids import new_id
 from core.settings import Settings
-from core.text import content_hash
 from core.types import Memory, MemoryType
 from ingest.extract.procedures import extract, parse
 from ingest.extract.sentences import content_words
 from ingest.slots.analysis import statements
 from ingest.write.procedure_changes import _parameter, _substitution
+from tests.memories import a_memory
 
 
 @pytest.fixture(scope="module")
@@ -27,15 +25,7 @@ def nlp() -> Any:
 
 
 def procedure(text: str) -> Memory:
-    return Memory(
-        id=new_id(),
-        tenant_id="t",
-        type=MemoryType.PROCEDURAL,
-        content=text,
-        created_at=now(),
-        valid_from=now(),
-        content_hash=content_hash(text),
-    )
+    return a_memory(text, MemoryType.PROCEDURAL)
 
 
 def change(nlp: Any, said: str, taught: str) -> tuple[str, str] | None:

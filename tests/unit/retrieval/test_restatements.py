@@ -8,13 +8,12 @@ from typing import Any
 
 import pytest
 
-from core.ids import new_id
 from core.settings import Settings
 from core.statements import statement_id
-from core.text import content_hash
 from core.types import Hit, Memory, MemoryType
 from ingest.slots.analysis import statements
 from retrieval.slots import _without_restatements
+from tests.memories import a_memory
 
 
 @pytest.fixture(scope="module")
@@ -25,18 +24,8 @@ def nlp() -> Any:
 
 
 def memory(nlp: Any, text: str, kind: MemoryType, at: float, **extra: Any) -> Memory:
-    return Memory(
-        id=extra.pop("id", None) or new_id(),
-        tenant_id="t",
-        type=kind,
-        content=text,
-        created_at=at,
-        valid_from=at,
-        content_hash=content_hash(text),
-        source="turn:user",
-        statements=tuple(s.dumps() for s in statements(nlp(text))),
-        **extra,
-    )
+    said = tuple(s.dumps() for s in statements(nlp(text)))
+    return a_memory(text, kind, at, statements=said, **extra)
 
 
 def test_the_earlier_values_after_a_left_out_correction_follow_its_statement(nlp: Any) -> None:

@@ -1,0 +1,35 @@
+"""A memory as the graph would hold it, for tests of code that reads memories (one place to
+build them: the fields every memory needs, and the ones a test cares about)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core.clock import now
+from core.ids import new_id
+from core.text import content_hash
+from core.types import Memory, MemoryType
+
+
+def a_memory(
+    text: str,
+    type: MemoryType = MemoryType.EPISODIC,
+    at: float | None = None,
+    **fields: Any,
+) -> Memory:
+    """A memory saying ``text``, created and valid from ``at`` (now by default), said by the
+    user unless ``fields`` say otherwise."""
+    when = now() if at is None else at
+    return Memory(
+        **{
+            "id": new_id(),
+            "tenant_id": "t",
+            "source": "turn:user",
+            **fields,
+            "type": type,
+            "content": text,
+            "created_at": when,
+            "valid_from": when,
+            "content_hash": content_hash(text),
+        }
+    )
