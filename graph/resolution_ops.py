@@ -6,7 +6,7 @@ Statements are ``cypher/resolution_*.cypher``; this mixin is composed into ``Ten
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from core.clock import now
 from core.types import Entity
@@ -14,6 +14,14 @@ from graph.records import entity_from
 from graph.scoped import Scoped
 
 ProfileMaterial = list[tuple[str, float, float]]  # (content, importance, created_at)
+
+
+class ProfileSources(NamedTuple):
+    """What a profile is built from: the memories' texts, and their ids, which the profile's
+    write checks still exist (``save_profiles``)."""
+
+    material: ProfileMaterial
+    memory_ids: list[str]
 
 
 class ResolutionOps(Scoped):
@@ -53,7 +61,7 @@ class ResolutionOps(Scoped):
 
     async def entity_memories(
         self, ids: Sequence[str], limit: int, at: float | None = None
-    ) -> dict[str, ProfileMaterial]:
+    ) -> dict[str, ProfileSources]:
         """Up to ``limit`` current memories about each entity, most important first."""
         if not ids:
             return {}
@@ -63,13 +71,16 @@ class ResolutionOps(Scoped):
             at=now() if at is None else at,
             limit=int(limit),
         )
-        out: dict[str, ProfileMaterial] = {}
+        out: dict[str, ProfileSources] = {}
         for row in rows:
-            out[row["entity_id"]] = [
-                (str(c), float(i if i is not None else 0.5), float(t or 0.0))
-                for c, i, t in row["memories"]
-                if c is not None
-            ]
+            kept = [m for m in row["memories"] if m[0] is not None]
+            out[row["entity_id"]] = ProfileSources(
+                [
+                    (str(c), float(i if i is not None else 0.5), float(t or 0.0))
+                    for c, i, t, _ in kept
+                ],
+                [str(m[3]) for m in kept],
+            )
         return out
 
     async def entity_id_page(self, after: str, limit: int) -> list[str]:
@@ -77,7 +88,8 @@ class ResolutionOps(Scoped):
         return [str(r["id"]) for r in rows]
 
     async def save_profiles(self, rows: Sequence[dict[str, Any]]) -> int:
-        """Store ``{id, summary, embedding, tags}`` rows; returns how many entities matched."""
+        """Store ``{id, summary, embedding, tags, sources}`` rows, each only while all its
+        ``sources`` (memory ids) exist; returns how many were stored."""
         if not rows:
             return 0
         return len(await self.write("resolution_profile_update", rows=list(rows)))

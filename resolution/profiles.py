@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from core.settings import ResolutionSettings
 from core.text import normalize_name
 from core.types import Entity
-from graph.resolution_ops import ProfileMaterial
+from graph.resolution_ops import ProfileMaterial, ProfileSources
 from graph.store import GraphStore
 from resolution.entity_cache import EntityCache
 from retrieval.embedding.embedder import Embedder
@@ -216,11 +216,14 @@ class ProfileBuilder:
         rows: list[dict[str, object]] = []
         texts: list[str] = []
         for ident, entity in entities.items():
-            summary = build_summary(entity, material.get(ident, []), self._s.profile_max_chars)
+            sources = material.get(ident, ProfileSources([], []))
+            summary = build_summary(entity, sources.material, self._s.profile_max_chars)
             tags = context_tags(entity, summary)
             parent = parents.get(entity.parent_id) if entity.parent_id else None
             texts.append(profile_text(entity, summary, tags, parent))
-            rows.append({"id": ident, "summary": summary, "tags": tags})
+            rows.append(
+                {"id": ident, "summary": summary, "tags": tags, "sources": sources.memory_ids}
+            )
         vectors = await self._embed(texts)
         for row, vector in zip(rows, vectors, strict=True):
             row["embedding"] = vector

@@ -305,3 +305,36 @@ async def test_a_relation_a_turn_states_cites_it_and_goes_with_it(
     await brain.erase(tenant_id, memory_ids=[turn.episode.id])
     assert await g.relations(marta.id) == []
     assert (await g.get_entities([marta.id]))[marta.id].name == "Marta Okafor"
+
+
+async def test_a_profile_read_before_an_erase_is_not_saved_after_it(
+    brain: Brain, tenant_id: str
+) -> None:
+    """A profile job reads an entity's memories, embeds, then saves; an erase in between
+    clears the profile and rebuilds it from what remains. The job's late save must not bring
+    the erased text back: a profile is stored only while every memory it was built from
+    exists."""
+    g = brain.graph.tenant(tenant_id)
+    tea = await say(brain, tenant_id, "Orla Pemberton prefers kumquat tea.", T0)
+    await say(brain, tenant_id, "Orla Pemberton lives in Leeds.", T0 + 60)
+    orla = next(e for e in tea.entities if e.name == "Orla Pemberton")
+    read = (await g.entity_memories([orla.id], 20))[orla.id]  # the job's read
+    assert any("kumquat" in text for text, _, _ in read.material)
+
+    assert tea.episode is not None
+    await brain.erase(tenant_id, memory_ids=[tea.episode.id])
+    late = {
+        "id": orla.id,
+        "summary": "Orla Pemberton prefers kumquat tea. Orla Pemberton lives in Leeds.",
+        "tags": ["kumquat"],
+        "embedding": [0.5] * 8,
+        "sources": read.memory_ids,
+    }
+    assert await g.save_profiles([late]) == 0
+    assert "kumquat" not in ((await g.get_entity(orla.id)).profile_summary or "")
+
+    now = (await g.entity_memories([orla.id], 20))[orla.id]
+    assert now.memory_ids and not any("kumquat" in text for text, _, _ in now.material)
+    fresh = {**late, "summary": "Orla Pemberton lives in Leeds.", "sources": now.memory_ids}
+    assert await g.save_profiles([fresh]) == 1
+    assert (await g.get_entity(orla.id)).profile_summary == "Orla Pemberton lives in Leeds."
