@@ -141,6 +141,10 @@ class Memory(_Frozen):
     # Set by a read, never stored: this memory says an earlier value of a slot whose value
     # since then is in the same result, and until when it was the value.
     earlier_until: float | None = None
+    # Set by a read with ``earlier_until`` when the memory says other things that still hold
+    # ("my manager is Priyanka Rao, and the office is in the Harbor building, floor 6"): the
+    # span of its content that says the earlier value.
+    earlier_part: tuple[int, int] | None = None
 
     @property
     def indexed_text(self) -> str:

@@ -69,6 +69,8 @@ MOST = 24  # statements compared at most (the closest hits' first)
 _GENERIC = frozenset(stem(w) for w in GENERIC)
 # A turn's heading: a few words and a colon ("offsite update:", "reorg news:")
 _HEADING = re.compile(r"\s*((?:[\w'’-]+\s+){0,4}[\w'’-]+)\s*:\s")
+# The words a spaced dash leads into a statement from, back to the sentence's start
+_LEAD_IN = re.compile(r"(?:^|[.!?]\s)([^.!?]+?)\s[-–—]\s*$")
 # words that say a heading is one, not what it is about
 _HEADINGS = frozenset(
     stem(w) for w in ("update", "news", "note", "info", "stuff", "basics", "quick", "fyi", "record")
@@ -141,12 +143,17 @@ def _share_words(mine: set[str], theirs: set[str]) -> bool:
 
 def _words(said: tuple[str, Statement, Hit]) -> set[str]:
     """A statement's content words, with those of its turn's heading when it has one
-    ("offsite update: ... it's Porto now"), other than the most general ones."""
+    ("offsite update: ... it's Porto now") and of the words a dash leads in from ("found my
+    passport - the expiry date is actually 14 Aug"), other than the most general ones."""
     _, s, h = said
     out = {stem(w) for w in (*s.words, *s.subject)}
-    head = _HEADING.match(h.memory.content)
+    content = h.memory.content
+    head = _HEADING.match(content)
     if head and head.end() <= s.start + 1:
         out |= {w for w in Focus.of(head.group(1)).words if w not in _HEADINGS}
+    lead = _LEAD_IN.search(content[: s.start])
+    if lead:
+        out |= {w for w in Focus.of(lead.group(1)).words if w not in _HEADINGS}
     return out - _GENERIC
 
 

@@ -31,10 +31,17 @@ def memory_line(memory: Memory) -> str:
     (its ``valid_from``), so a model can weigh an old statement against a new one; a turn
     with a statement corrected since: ``- [episodic, 2026-01-02, corrected on 2026-03-04]
     Peter is a writer at WOBS``; the version that replaced an earlier one says so
-    (``- [fact, 2026-03-04, replaces an earlier statement] Peter is an editor``)."""
+    (``- [fact, 2026-03-04, replaces an earlier statement] Peter is an editor``); a memory one
+    part of which says an earlier value marks that part (``... the office is on floor 6
+    [earlier, until 2026-05-01], ...``)."""
+    label = f"{memory.type.value}, {day(memory.valid_from)}"
+    if memory.earlier_until is not None and memory.earlier_part is not None:
+        _, b = memory.earlier_part  # one part of it is earlier; the rest still holds
+        text = memory.content
+        marked = f"{text[:b]} [earlier, until {day(memory.earlier_until)}]{text[b:]}"
+        return f"- [{label}] {one_line(marked)}"
     if memory.earlier_until is not None:  # an earlier value, right after the current one
         return f"- earlier: {one_line(memory.content)} (until {day(memory.earlier_until)})"
-    label = f"{memory.type.value}, {day(memory.valid_from)}"
     if memory.supersedes is not None:  # the current value, said over an earlier one
         label += ", replaces an earlier statement"
     if memory.corrected_at is not None:

@@ -39,6 +39,7 @@ from retrieval.pairs import (
     by_user,
     statements_of,
     unlinked_pairs,
+    with_sentence_statements,
 )
 from retrieval.pairs import (
     earlier as marked_earlier,
@@ -67,6 +68,7 @@ async def settle(
     the question's order changes only when its current value ranks this high (a plain search,
     whose other hits may answer other readings of the question); None: whatever its rank (a
     context, an ``asOf`` search). ``context``: the hits are for a context."""
+    hits = with_sentence_statements(hits)
     corrected = [h for h in hits if _corrected(h.memory, at)]
     chains = await tenant.chains([c for h in corrected for c in h.memory.corrected_chains])
     current = {_chain(links): _current(links, at, admits) for links in chains}
@@ -217,6 +219,16 @@ def _without_restatements(hits: list[Hit]) -> list[Hit]:
     return out
 
 
+def _part(m: Memory, stale: list[Statement]) -> tuple[int, int] | None:
+    """The span of ``m`` that says the earlier value, when ``m`` says other values besides
+    ("I start on March 3, my manager is Priyanka Rao, and the office is on floor 6"): only
+    that part is earlier. None when the stale statements are all it says."""
+    valued = [s for s in statements_of(m) if s.values]
+    if not stale or len(valued) <= len(stale) or any(s not in valued for s in stale):
+        return None
+    return min(s.start for s in stale), max(s.end for s in stale)
+
+
 def _by_question(
     hits: list[Hit],
     focus: Focus,
@@ -319,7 +331,7 @@ def _by_question(
         elif moods <= NEVER_SO:
             moved.append(h)
         elif later:  # (newer than every statement of the current value: an assistant's slip)
-            moved.append(marked_earlier(h, min(later)))
+            moved.append(marked_earlier(h, min(later), _part(h.memory, relevant[h.memory.id])))
     # The replaced values said in passing by hits the question's words did not find (an
     # assistant's "Got it: 14 Harbour Lane, ..."): after the current value too.
     current = [n for values in now.values() for n in values]

@@ -115,6 +115,11 @@ class MemoryNode:
         description="In a search result: this memory holds an earlier value of a slot whose "
         "later value is in the same result (listed before it), and was so until then.",
     )
+    earlier_part: list[int] | None = strawberry.field(
+        default=None,
+        description="With earlierUntil, when the memory says other things that still hold: "
+        "the [start, end) character span of its content that says the earlier value.",
+    )
     corrected_chain_ids: list[strawberry.ID] = strawberry.field(
         default_factory=list,
         description="A corrected turn: the supersede chains (by their first memory's id) that "
@@ -163,6 +168,7 @@ class MemoryNode:
             steps=list(m.steps),
             slot=m.slot,
             earlier_until=to_datetime(m.earlier_until),
+            earlier_part=list(m.earlier_part) if m.earlier_part is not None else None,
             corrected_chain_ids=[strawberry.ID(c) for c in m.corrected_chains],
             learned=learned_from(m.source) is not None,
             learned_from_id=_id(learned_from(m.source)),

@@ -27,12 +27,76 @@ def sentences_of(doc: Any, text: str) -> list[list[Token]]:
                 and part[-1].text in (".", "!", "?", ";")
                 and (t.i in starts or part[-1].text != ";" and t.is_alpha and _ends(part))
             ):  # a stop of its own then a word: "builds take ~12 min. what should it cover?"
-                out.append(part)
+                out.extend(_at_dashes(part))
                 part = []
             part.append(t)
         if part:
-            out.append(part)
+            out.extend(_at_dashes(part))
     return out
+
+
+_DASHES = frozenset({"-", "–", "—", "--"})
+
+
+def _at_dashes(tokens: list[Token]) -> list[list[Token]]:
+    """A sentence cut where a dash stands between two clauses, each with a verb of its own
+    ("scratch that number, it's 38 — four people from sales pulled out"): chat joins thoughts
+    with a dash, and the parser hangs one on the other. The words next to the dash, up to
+    the nearest pause, hold a verb on each side; a dash in a range ("9 - 5", "Mon – Fri"),
+    inside a phrase, or before an aside ("found someone else — Amara, a student") stays."""
+    cuts = [
+        k
+        for k, t in enumerate(tokens)
+        if t.text in _DASHES
+        and t.is_punct
+        and t.whitespace_
+        and 0 < k < len(tokens) - 1
+        and tokens[k - 1].whitespace_
+    ]
+    if not cuts:
+        return [tokens]
+    out: list[list[Token]] = []
+    start = 0
+    for k in [*cuts, len(tokens)]:
+        piece = tokens[start:k]
+        rest = tokens[k + 1 :] if k < len(tokens) else []
+        if k < len(tokens) and not (
+            _has_verb(_after_pause(piece)) and _has_verb(_upto_pause(rest))
+        ):
+            continue  # this dash stays inside the piece
+        if piece:
+            out.append(piece)
+        start = k + 1
+    return out or [tokens]
+
+
+def _upto_pause(tokens: list[Token]) -> list[Token]:
+    """The words after a dash up to the next pause: a clause begins there, or an aside
+    ("— Amara, a nursing student, she's …" names what came before the dash)."""
+    end = next((k for k in range(len(tokens)) if _pause(tokens, k)), len(tokens))
+    return tokens[:end]
+
+
+def _after_pause(tokens: list[Token]) -> list[Token]:
+    start = max((k + 1 for k in range(len(tokens)) if _pause(tokens, k)), default=0)
+    return tokens[start:]
+
+
+def _spaced_dash(tokens: list[Token], k: int) -> bool:
+    """A dash with a space on each side (not the hyphen of "us-east-1" or an address)."""
+    t = tokens[k]
+    return (
+        t.text in _DASHES and t.is_punct and bool(t.whitespace_)
+        and k > 0 and bool(tokens[k - 1].whitespace_)
+    )  # fmt: skip
+
+
+def _pause(tokens: list[Token], k: int) -> bool:
+    return tokens[k].text in (",", ";", ":") or _spaced_dash(tokens, k)
+
+
+def _has_verb(tokens: list[Token]) -> bool:
+    return any(t.pos_ in ("VERB", "AUX") for t in tokens)
 
 
 def _ends(part: list[Token]) -> bool:
@@ -73,6 +137,9 @@ def clauses_of(tokens: list[Token]) -> list[tuple[list[Token], Token | None]]:
         and (subject_of(t) is not None or t.dep_ == "ROOT")
         and (t.dep_ in ("ROOT", "conj", "parataxis") or t.head.i not in inside)
     ]
+    listed = _listed(tokens, subject_of)
+    if len(listed) + len(heads) >= 3:  # a list of three facts or more
+        heads = sorted([*heads, *listed], key=lambda t: t.i)
     # "Went through the contract and the renewal date is 1 May": a clause with a subject of
     # its own after a first clause without one
     if len(heads) < 2 or all(subject_of(h) is None for h in heads[1:]):
@@ -91,6 +158,31 @@ def clauses_of(tokens: list[Token]) -> list[tuple[list[Token], Token | None]]:
             part.pop()
         if part:
             out.append((part, h))
+    return out
+
+
+def _listed(tokens: list[Token], subject_of: Any) -> list[Token]:
+    """The clauses of a list of facts ("venue is Hengrave Hall, date is 20 September, the
+    band is The Velvet Tones"), which the parser hangs each on the next: clauses with a
+    subject of their own, each before the clause it hangs on and set off from it by a
+    comma, with no word saying how it depends on it. They are clauses of their own in a
+    list of three or more; in two, the first may well belong to the next ("My son Leo goes
+    to Greenfield, pickup is at 3:15")."""
+    doc = tokens[0].doc
+    out: list[Token] = []
+    for t in tokens:
+        if t.dep_ != "ccomp" or t.pos_ not in ("VERB", "AUX") or t.i > t.head.i:
+            continue
+        if subject_of(t) is None or any(
+            c.dep_ in ("mark", "advmod") and c.i < t.i for c in t.children
+        ):
+            continue
+        then = subject_of(t.head)
+        if then is None or then.pos_ == "PRON":
+            continue  # "Rosa is watching the kids on date nights, she insisted": said, not listed
+        ends = max(c.i for c in t.subtree)
+        if ends + 1 < len(doc) and doc[ends + 1].text == ",":
+            out.append(t)
     return out
 
 

@@ -255,16 +255,37 @@ def sentence_of(
         return item, None  # a preference, a procedure: not a value of a slot
     start = candidate.extracted.start
     statement = next((s for s in said if s.start <= start < s.end), None)
+    offset = statement.start if statement is not None else start
+    if statement is None or _flat(item.content) != _flat(statement.text):
+        statement, offset = _one_valued(candidate, said), start
     if statement is None or statement.start in made or not statement.values:
-        return item, None
-    if _flat(item.content) != _flat(statement.text):
         return item, None
     memory_id = statement_id(episode_id, statement.start)
     made[statement.start] = memory_id
-    stored = _shifted(statement, statement.start)
+    stored = _shifted(statement, offset)
     return item.model_copy(update={"statements": [stored], "slot": " ".join(statement.frame)}), (
         memory_id
     )
+
+
+def _one_valued(candidate: Candidate, said: Sequence[Statement]) -> Statement | None:
+    """The one statement giving values in a sentence the parse cut in parts ("found my
+    passport in the drawer - the expiry date is actually 14 Aug 2026"), when the memory's
+    content is that sentence: the sentence is that statement's memory. Two parts giving
+    values ("the office is in Bristol, the team has 14 people") are two slots, which one
+    memory cannot stand for."""
+    ex, content = candidate.extracted, candidate.item.content
+    if ex.end <= ex.start or len(content) != ex.end - ex.start:
+        return None
+    inside = [s for s in said if ex.start <= s.start and s.end <= ex.end]
+    valued = [s for s in inside if s.values]
+    if len(valued) != 1 or not inside:
+        return None
+    (statement,) = valued
+    at = statement.start - ex.start
+    if _flat(content[at : at + len(statement.text)]) != _flat(statement.text):
+        return None
+    return statement
 
 
 def _flat(text: str) -> str:

@@ -217,3 +217,21 @@ async def test_our_facts_belong_to_the_sessions_organisation(
     assert topic.subject != wobs.id and other.superseded == ()
     (concept,) = await brain.graph.tenant(tenant_id).find_by_alias("deploy target")
     assert concept.type is EntityType.CONCEPT and topic.subject == concept.id
+
+
+async def test_a_fact_from_a_sentence_of_two_parts_is_its_valued_part_statement(
+    ingest: IngestService, brain: Brain, tenant_id: str
+) -> None:
+    """ "found my passport - the expiry date is 14 Aug 2027": the rules' fact is the whole
+    sentence, the statement its second part. The fact is that statement's memory (its slot,
+    its statement), so a later correction of the date replaces it."""
+    first = await say(
+        ingest, tenant_id, "Found my passport in the drawer - the expiry date is 14 Aug 2027.", T0
+    )
+    (fact,) = [m for m in first.extracted if m.type is MemoryType.FACT]
+    assert fact.statements and fact.slot is not None and "expiry" in fact.slot
+    second = await say(
+        ingest, tenant_id, "Sorry, the expiry date is actually 14 Aug 2026.", T0 + 86_400
+    )
+    assert fact.id in second.superseded
+    assert not (await brain.graph.tenant(tenant_id).get_memory(fact.id)).is_current

@@ -326,3 +326,57 @@ def test_two_digits_swapped_in_a_long_number_is_a_slip(nlp: Any) -> None:
     assert new.misspells(old)
     price = said(nlp, "it costs 1350")
     assert not said(nlp, "it costs 1250").values[0].misspells(price.values[0])  # another amount
+
+
+def test_a_dash_between_two_clauses_ends_a_statement(nlp: Any) -> None:
+    """Chat joins thoughts with a dash, and the parser hangs one on the other: "it's 38" is
+    a statement of its own, and a correction, not an event of the people who pulled out."""
+    fix, why = statements(nlp("scratch that number, it's 38 — four people from sales pulled out"))
+    assert [v.text for v in fix.values] == ["38"] and fix.correction
+    assert why.text.startswith("four people") and not why.correction
+    # a dash in a range, or before an aside that names what came before it, stays inside
+    (hours,) = statements(nlp("we're open 9 - 5 on weekdays"))
+    assert hours.text == "we're open 9 - 5 on weekdays"
+    sitter = statements(nlp("we've found someone else for a while — Amara, a nursing student"))
+    assert [v.text for v in sitter[0].values] == ["Amara"]
+    # the hyphens of an address or a code are no dash
+    (mail,) = statements(nlp("sorry, it's ap@northwind-joinery.co.uk"))
+    assert [v.kind for v in mail.values] == ["email"]
+
+
+def test_a_list_of_facts_is_a_statement_each(nlp: Any) -> None:
+    """ "venue is X, date is Y, the band is Z": the parser hangs each clause on the next; a
+    list of three or more is a statement each, so a later band changes the band alone."""
+    venue, date, band = statements(
+        nlp(
+            "wedding facts so i stop repeating myself: venue is Hengrave Hall, date is 20 "
+            "September, about 120 guests, the band is The Velvet Tones"
+        )
+    )
+    assert [v.text for v in venue.values] == ["Hengrave Hall"]
+    assert "20 September" in [v.text for v in date.values]
+    assert [v.text for v in band.values] == ["The Velvet Tones"] and band.subject == ("band",)
+    office, team, accountant = statements(
+        nlp("the office is in Bristol, the team has 14 people, and our accountant is Rhona Patel")
+    )
+    assert [v.text for v in team.values] == ["14"]
+    # a clause someone is reported to have said stays with the report
+    (rosa, _money) = statements(
+        nlp("grandma Rosa is watching the kids on date nights, she insisted and it saves money")
+    )
+    assert "Rosa" in rosa.text and "insisted" in rosa.text
+
+
+def test_a_stored_statement_moves_with_its_text() -> None:
+    from core.statements import moved
+
+    text = "Found my passport - the expiry date is 14 Aug 2026."
+    line = Statement.loads(
+        json.dumps([20, 51, "assert", ["expiry", "date", "<date>"], ["expiry", "date"],
+                    [["date", "14 aug 2026", 39, 50]], [], 1, []]),
+        text,
+    ).dumps()  # fmt: skip
+    longer = "oh! " + text
+    again = Statement.loads(moved(line, 4), longer)
+    assert again.text == "the expiry date is 14 Aug 2026."
+    assert [v.text for v in again.values] == ["14 Aug 2026"] and again.correction

@@ -1,0 +1,71 @@
+"""A memory that says several values, one of which a later statement replaced: it reads with
+its sentence's statements (``retrieval/pairs.with_sentence_statements``), goes after the
+current value, and only the part that says the earlier value is marked earlier
+(``Memory.earlier_part``); the rest still holds."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from core.settings import Settings
+from core.slots import Focus
+from core.types import Hit, Memory, MemoryType
+from ingest.slots.analysis import statements
+from retrieval.formatting import memory_line
+from retrieval.pairs import with_sentence_statements
+from retrieval.slots import _by_question
+from tests.memories import a_memory
+
+DAY = 86_400.0
+JOB = (
+    "new job details so you have them: I start at Vantage Labs on March 3, my manager is "
+    "Priyanka Rao, and the office is in the Harbor building, floor 6"
+)
+
+
+@pytest.fixture(scope="module")
+def nlp() -> Any:
+    import spacy
+
+    return spacy.load(Settings().resolution.spacy_model)
+
+
+def said(nlp: Any, text: str, at: float, **extra: Any) -> Memory:
+    lines = tuple(s.dumps() for s in statements(nlp(text)))
+    return a_memory(text, MemoryType.EPISODIC, at, statements=lines, **extra)
+
+
+def test_only_the_replaced_part_of_a_sentence_of_several_values_is_earlier(nlp: Any) -> None:
+    turn = said(nlp, JOB, 10 * DAY)
+    # the rules' fact of that sentence: no statements of its own (no one slot it stands for)
+    fact = a_memory(
+        "New job" + JOB[len("new job") :], MemoryType.FACT, 10 * DAY, source=f"rule:fact:{turn.id}"
+    )
+    moved = said(nlp, "they moved our whole team up to floor 11, the view is ridiculous", 60 * DAY)
+    hits = with_sentence_statements([Hit(memory=m, score=1.0) for m in (fact, moved, turn)])
+    assert len(hits[0].memory.statements) >= 2  # the fact reads with its sentence's statements
+
+    out = _by_question(hits, Focus.of("which floor is my desk on?"), False)
+
+    order = [h.memory.id for h in out]
+    assert order.index(moved.id) < order.index(fact.id)
+    earlier = next(h.memory for h in out if h.memory.id == fact.id)
+    assert earlier.earlier_until == moved.valid_from and earlier.earlier_part is not None
+    line = memory_line(earlier)
+    assert line.startswith("- [fact, ") and "Priyanka Rao" in line
+    assert "floor 6 [earlier, until 1970-03-02]" in line
+
+
+def test_a_memory_that_says_only_the_earlier_value_is_earlier_whole(nlp: Any) -> None:
+    old = said(nlp, "the office is on floor 6", 10 * DAY)
+    new = said(nlp, "they moved our whole team up to floor 11", 60 * DAY)
+    out = _by_question(
+        [Hit(memory=old, score=1.0), Hit(memory=new, score=0.9)],
+        Focus.of("which floor is my desk on?"),
+        False,
+    )
+    assert [h.memory.id for h in out] == [new.id, old.id]
+    assert out[1].memory.earlier_part is None
+    assert memory_line(out[1].memory).startswith("- earlier: the office is on floor 6 (until")
