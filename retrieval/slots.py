@@ -39,7 +39,6 @@ from retrieval.pairs import (
     by_user,
     statements_of,
     unlinked_pairs,
-    with_sentence_statements,
 )
 from retrieval.pairs import (
     earlier as marked_earlier,
@@ -68,7 +67,6 @@ async def settle(
     the question's order changes only when its current value ranks this high (a plain search,
     whose other hits may answer other readings of the question); None: whatever its rank (a
     context, an ``asOf`` search). ``context``: the hits are for a context."""
-    hits = with_sentence_statements(hits)
     corrected = [h for h in hits if _corrected(h.memory, at)]
     chains = await tenant.chains([c for h in corrected for c in h.memory.corrected_chains])
     current = {_chain(links): _current(links, at, admits) for links in chains}
@@ -271,10 +269,21 @@ def _by_question(
     newest = sorted(
         (h for h in hits if h.memory.id in relevant), key=lambda h: -h.memory.valid_from
     )
-    current_hit = next(
-        (h for h in newest if any(s.slotted and focus.answers(s) for s in relevant[h.memory.id])),
-        None,
-    )
+    # An assistant's value is the current one only as a user gave it (a restated correction:
+    # "Got it, £1,350 including parking"), never one only it said ("That puts your fixed
+    # essentials at around £2,030 a month" is no rent).
+    users = [v for h in hits if by_user(h.memory) for s in said[h.memory.id] for v in s.values]
+    user_texts = [h.memory.content.lower() for h in hits if by_user(h.memory)]
+
+    def gives(h: Hit) -> bool:
+        answers = [v for s in relevant[h.memory.id] if s.slotted for v in focus.answers(s)]
+        return bool(answers) and (
+            by_user(h.memory)
+            or any(v.same(u) for v in answers for u in users)
+            or any(_says(t, v.text.lower().strip("£$€")) for v in answers for t in user_texts)
+        )
+
+    current_hit = next((h for h in newest if gives(h)), None)
     if current_hit is None:
         return hits
     now: dict[str, list[Value]] = {}

@@ -365,18 +365,3 @@ def test_a_list_of_facts_is_a_statement_each(nlp: Any) -> None:
         nlp("grandma Rosa is watching the kids on date nights, she insisted and it saves money")
     )
     assert "Rosa" in rosa.text and "insisted" in rosa.text
-
-
-def test_a_stored_statement_moves_with_its_text() -> None:
-    from core.statements import moved
-
-    text = "Found my passport - the expiry date is 14 Aug 2026."
-    line = Statement.loads(
-        json.dumps([20, 51, "assert", ["expiry", "date", "<date>"], ["expiry", "date"],
-                    [["date", "14 aug 2026", 39, 50]], [], 1, []]),
-        text,
-    ).dumps()  # fmt: skip
-    longer = "oh! " + text
-    again = Statement.loads(moved(line, 4), longer)
-    assert again.text == "the expiry date is 14 Aug 2026."
-    assert [v.text for v in again.values] == ["14 Aug 2026"] and again.correction

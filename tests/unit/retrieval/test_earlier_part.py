@@ -1,6 +1,5 @@
-"""A memory that says several values, one of which a later statement replaced: it reads with
-its sentence's statements (``retrieval/pairs.with_sentence_statements``), goes after the
-current value, and only the part that says the earlier value is marked earlier
+"""A memory that says several values, one of which a later statement replaced: it goes after
+the current value, and only the part that says the earlier value is marked earlier
 (``Memory.earlier_part``); the rest still holds."""
 
 from __future__ import annotations
@@ -14,7 +13,6 @@ from core.slots import Focus
 from core.types import Hit, Memory, MemoryType
 from ingest.slots.analysis import statements
 from retrieval.formatting import memory_line
-from retrieval.pairs import with_sentence_statements
 from retrieval.slots import _by_question
 from tests.memories import a_memory
 
@@ -39,22 +37,17 @@ def said(nlp: Any, text: str, at: float, **extra: Any) -> Memory:
 
 def test_only_the_replaced_part_of_a_sentence_of_several_values_is_earlier(nlp: Any) -> None:
     turn = said(nlp, JOB, 10 * DAY)
-    # the rules' fact of that sentence: no statements of its own (no one slot it stands for)
-    fact = a_memory(
-        "New job" + JOB[len("new job") :], MemoryType.FACT, 10 * DAY, source=f"rule:fact:{turn.id}"
-    )
     moved = said(nlp, "they moved our whole team up to floor 11, the view is ridiculous", 60 * DAY)
-    hits = with_sentence_statements([Hit(memory=m, score=1.0) for m in (fact, moved, turn)])
-    assert len(hits[0].memory.statements) >= 2  # the fact reads with its sentence's statements
+    hits = [Hit(memory=turn, score=1.0), Hit(memory=moved, score=0.9)]
 
     out = _by_question(hits, Focus.of("which floor is my desk on?"), False)
 
     order = [h.memory.id for h in out]
-    assert order.index(moved.id) < order.index(fact.id)
-    earlier = next(h.memory for h in out if h.memory.id == fact.id)
+    assert order.index(moved.id) < order.index(turn.id)
+    earlier = next(h.memory for h in out if h.memory.id == turn.id)
     assert earlier.earlier_until == moved.valid_from and earlier.earlier_part is not None
     line = memory_line(earlier)
-    assert line.startswith("- [fact, ") and "Priyanka Rao" in line
+    assert line.startswith("- [episodic, ") and "Priyanka Rao" in line
     assert "floor 6 [earlier, until 1970-03-02]" in line
 
 
@@ -69,3 +62,22 @@ def test_a_memory_that_says_only_the_earlier_value_is_earlier_whole(nlp: Any) ->
     assert [h.memory.id for h in out] == [new.id, old.id]
     assert out[1].memory.earlier_part is None
     assert memory_line(out[1].memory).startswith("- earlier: the office is on floor 6 (until")
+
+
+def test_an_assistant_value_no_user_gave_is_not_the_current_one(nlp: Any) -> None:
+    """The assistant's sum ("that puts the standup's end at 10:00") is no later standup time:
+    the user's time stays the value. Its restatement of the user's new time counts."""
+    user = said(nlp, "the standup is at 9:30 every day", 10 * DAY)
+    summed = said(nlp, "So the standup ends at 10:00 every day.", 20 * DAY, source="turn:assistant")
+    focus = Focus.of("what time is the standup?")
+    out = _by_question([Hit(memory=user, score=1.0), Hit(memory=summed, score=0.9)], focus, False)
+    assert all(h.memory.earlier_until is None for h in out)
+
+    moved = said(nlp, "oh they moved it, it's 9:45 now", 30 * DAY)
+    echo = said(
+        nlp, "Got it, the standup is at 9:45 every day.", 30 * DAY + 60, source="turn:assistant"
+    )
+    hits = [Hit(memory=m, score=1.0 - k / 10) for k, m in enumerate((user, echo, moved))]
+    out = _by_question(hits, focus, False)
+    assert out[0].memory.id == echo.id
+    assert next(h for h in out if h.memory.id == user.id).memory.earlier_until is not None
