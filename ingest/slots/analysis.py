@@ -68,7 +68,37 @@ def statements(doc: Any, text: str | None = None) -> list[Statement]:
         for clause, head in clauses_of(tokens):
             a, b = clause[0].idx, clause[-1].idx + len(clause[-1].text)
             out.append(_statement(doc, clause, text[a:b], a, b, head))
-    return _alternatives(doc, _carried(doc, out))
+    return _alternatives(doc, _carried(doc, _set_against(doc, out)))
+
+
+def _set_against(doc: Any, said: list[Statement]) -> list[Statement]:
+    """ "terminal 2! not 3", "Thursday. Not Friday.": a fragment that only says which value is
+    not so belongs to the statement just before it, which it makes a correction (as "terminal
+    2, not 3" is one)."""
+    out: list[Statement] = []
+    for s in said:
+        before = out[-1] if out else None
+        if (
+            before is not None
+            and s.negated
+            and not s.values
+            and not s.words - GENERIC
+            and before.values
+            and not before.negated
+            and s.start - before.end <= 3
+            and not any(t.pos_ in ("VERB", "AUX") for t in tokens_in(doc, s.start, s.end))
+        ):
+            out[-1] = replace(
+                before,
+                text=doc.text[before.start : s.end],
+                end=s.end,
+                negated=s.negated,
+                correction=True,
+                change=True,
+            )
+            continue
+        out.append(s)
+    return out
 
 
 def _carried(doc: Any, said: list[Statement]) -> list[Statement]:

@@ -365,3 +365,16 @@ def test_a_list_of_facts_is_a_statement_each(nlp: Any) -> None:
         nlp("grandma Rosa is watching the kids on date nights, she insisted and it saves money")
     )
     assert "Rosa" in rosa.text and "insisted" in rosa.text
+
+
+def test_a_fragment_that_only_says_which_value_is_not_so_joins_the_one_before(
+    nlp: Any,
+) -> None:
+    """ "terminal 2! not 3" is one correction, as "terminal 2, not 3" is; a sentence of its
+    own with a verb ("I'm not going. Not today.") is no such fragment."""
+    (fix,) = statements(nlp("terminal 2! not 3"))
+    assert [v.text for v in fix.values] == ["2"] and [v.text for v in fix.negated] == ["3"]
+    assert fix.correction and fix.text == "terminal 2! not 3"
+    (call,) = statements(nlp("The call is on Thursday. Not Friday."))
+    assert [v.text for v in call.negated] == ["Friday"] and call.correction
+    assert len(statements(nlp("I'm not going. Not today."))) == 2
