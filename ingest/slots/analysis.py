@@ -105,14 +105,20 @@ def _carried(doc: Any, said: list[Statement]) -> list[Statement]:
     """A statement whose subject is a pronoun and that names nothing else it is about takes
     what the sentence before it was about: "the guest wifi password you have is wrong. it's
     tidepool2025" is about the guest wifi password (and corrects it, as the sentence before
-    says); "I had Akiko wrong. She works out of the Singapore office" is about Akiko."""
+    says); "I had Akiko wrong. She works out of the Singapore office" is about Akiko. A
+    change or correction announced without a value is the next valued statement's."""
     out = list(said)
+    news = False  # a change announced without a value ("Quick update for your records.")
     for i in range(1, len(out)):
         s, before = out[i], said[i - 1]
+        news = news or before.change and not before.values and not before.correction
         if not s.values or s.mood not in (ASSERT, REQUEST):
             continue
         if before.correction and not before.values and not s.correction:
             s = out[i] = replace(s, correction=True, change=True)  # "Scratch that. Let's do X"
+        elif news and not s.change:  # "Quick update. The ThinkPad was recalled, and I have
+            s = out[i] = replace(s, change=True)  # been issued a Dell Latitude 7440"
+        news = False
         pronoun = _pronoun_subject(doc, s)
         if pronoun in ("it", "this", "that") and before.subject and not s.words - GENERIC:
             fix = before.correction and not before.values  # "... is wrong. it's X"

@@ -378,3 +378,18 @@ def test_a_fragment_that_only_says_which_value_is_not_so_joins_the_one_before(
     (call,) = statements(nlp("The call is on Thursday. Not Friday."))
     assert [v.text for v in call.negated] == ["Friday"] and call.correction
     assert len(statements(nlp("I'm not going. Not today."))) == 2
+
+
+def test_a_change_announced_without_a_value_is_the_next_valued_statements(nlp: Any) -> None:
+    """ "Quick update for your records. The ThinkPad was recalled, and I have been issued a
+    Dell Latitude 7440 in its place.": the new machine is said as a change."""
+    said = statements(
+        nlp(
+            "Quick update for your records. The ThinkPad was recalled by IT last week. "
+            "I have been issued a Dell Latitude 7440 in its place."
+        )
+    )
+    issued = next(s for s in said if any(v.text == "7440" for v in s.values))
+    assert issued.change and not issued.correction
+    (plain,) = statements(nlp("I have been issued a Dell Latitude 7440."))
+    assert not plain.change
