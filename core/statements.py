@@ -336,6 +336,19 @@ class Statement:
         )
 
 
+def moved(line: str, by: int) -> str:
+    """A stored statement line (``Statement.dumps``) for a text that starts ``-by``
+    characters later: its offsets and its values' moved by ``by``."""
+    row = json.loads(line)
+    row[0] += by
+    row[1] += by
+    for k in (5, 6, 8):
+        for v in row[k] if k < len(row) else []:
+            v[2] += by
+            v[3] += by
+    return json.dumps(row, separators=(",", ":"), ensure_ascii=False)
+
+
 def _value_row(v: Value) -> list[Any]:
     return [v.kind, v.norm, v.start, v.end]
 

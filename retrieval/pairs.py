@@ -5,8 +5,10 @@ the hit that states it."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from core.slots import same_slot
-from core.statements import CONDITIONAL, MODAL, PLAN, QUESTION, REPORTED, Statement
+from core.statements import CONDITIONAL, MODAL, PLAN, QUESTION, REPORTED, Statement, moved
 from core.types import Hit, Memory, MemoryType
 
 NEVER_SO = frozenset({QUESTION, CONDITIONAL, MODAL, PLAN, REPORTED})
@@ -20,6 +22,48 @@ def statements_of(m: Memory) -> list[Statement]:
         except (ValueError, TypeError, IndexError):
             continue
     return out
+
+
+def with_sentence_statements(hits: Sequence[Hit]) -> list[Hit]:
+    """Hits where a fact the rules drew from a turn's sentence without statements of its own
+    (a sentence of several values, "venue is Hengrave Hall, date is 20 September, the band
+    is The Velvet Tones": one memory stands for no one slot) and is all its turn said reads
+    with the statements of that turn, when its episode is among the hits. The read
+    path's checks then see which of its values a later statement replaced."""
+    episodes = {h.memory.id: h.memory for h in hits if h.memory.type is MemoryType.EPISODIC}
+    out = list(hits)
+    for k, h in enumerate(hits):
+        m = h.memory
+        source = m.source or ""
+        if m.statements or m.type is not MemoryType.FACT or not source.startswith("rule:"):
+            continue
+        episode = episodes.get(source.rsplit(":", 1)[-1])
+        if episode is None or not episode.statements:
+            continue
+        # only a fact that is its whole turn: a sentence after another ("Northwind is
+        # signing. Marco will be their account manager") reads with the one before it
+        at = episode.content.casefold().find(m.content.casefold())
+        if at < 0 or episode.content[:at].strip() or episode.content[at + len(m.content) :].strip():
+            continue
+        lines = [
+            moved(line, -at)
+            for line in episode.statements
+            if _within(line, episode.content, at, at + len(m.content))
+        ]
+        if (
+            sum(bool(s.values) for s in statements_of(m.model_copy(update={"statements": lines})))
+            >= 2
+        ):
+            out[k] = h.model_copy(update={"memory": m.model_copy(update={"statements": lines})})
+    return out
+
+
+def _within(line: str, text: str, start: int, end: int) -> bool:
+    try:
+        s = Statement.loads(line, text)
+    except (ValueError, TypeError, IndexError):
+        return False
+    return start <= s.start and s.end <= end
 
 
 def earlier(hit: Hit, until: float, part: tuple[int, int] | None = None) -> Hit:

@@ -39,6 +39,7 @@ from retrieval.pairs import (
     by_user,
     statements_of,
     unlinked_pairs,
+    with_sentence_statements,
 )
 from retrieval.pairs import (
     earlier as marked_earlier,
@@ -67,6 +68,7 @@ async def settle(
     the question's order changes only when its current value ranks this high (a plain search,
     whose other hits may answer other readings of the question); None: whatever its rank (a
     context, an ``asOf`` search). ``context``: the hits are for a context."""
+    hits = with_sentence_statements(hits)
     corrected = [h for h in hits if _corrected(h.memory, at)]
     chains = await tenant.chains([c for h in corrected for c in h.memory.corrected_chains])
     current = {_chain(links): _current(links, at, admits) for links in chains}

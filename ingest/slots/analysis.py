@@ -23,6 +23,7 @@ clauses), ``mood.py``, ``positions.py`` (values by their place in the parse), ``
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Any
 
@@ -68,7 +69,58 @@ def statements(doc: Any, text: str | None = None) -> list[Statement]:
         for clause, head in clauses_of(tokens):
             a, b = clause[0].idx, clause[-1].idx + len(clause[-1].text)
             out.append(_statement(doc, clause, text[a:b], a, b, head))
-    return _alternatives(doc, _carried(doc, _set_against(doc, out)))
+    return _alternatives(doc, _owned(doc, _carried(doc, _set_against(doc, out))))
+
+
+_OWNERS = frozenset({"their", "its", "his", "her"})
+
+
+def _owned(doc: Any, said: list[Statement]) -> list[Statement]:
+    """A statement about something of "theirs" ("their contract is worth £8k a month") is about
+    the one its turn named as a subject before it ("Acme's account manager is Lena, and their
+    contract ..."; "Northwind is signing. Marco will be their account manager"): that name
+    joins its frame, so another client's contract is another slot. A clause of the same
+    sentence right after one that took the name, about "the" something ("... and the contract
+    is £5k a month"), takes it too."""
+    out = list(said)
+    topic: str | None = None
+    took: Statement | None = None  # the statement before, if it took the name
+    for i, s in enumerate(said):
+        tokens = tokens_in(doc, s.start, s.end)
+        own = _topic_of(tokens, s)
+        follows = (
+            took is not None
+            and tokens[0].lower_ == "the"
+            and not re.search(r"[.!?]", doc.text[took.end : s.start])
+        )
+        took = None
+        theirs = any(t.dep_ == "poss" and t.lower_ in _OWNERS for t in tokens)
+        if own is None and topic and s.values and (theirs or follows) and topic not in s.words:
+            took = out[i] = replace(
+                s, frame=(topic, *s.frame), subject=(*s.subject, topic), words=s.words | {topic}
+            )
+        if own is not None:
+            topic = own
+    return out
+
+
+def _topic_of(tokens: list[Token], s: Statement) -> str | None:
+    """A name that is a subject or an owner in ``s`` ("Northwind is signing", "Acme's account
+    manager"), not one of its values."""
+    for t in tokens:
+        if t.dep_ not in ("nsubj", "nsubjpass", "poss"):
+            continue
+        bare = (
+            t.pos_ == "NOUN"
+            and t.is_title
+            and not any(c.dep_ in ("det", "poss") for c in t.children)
+        )  # "Northwind is signing": a bare title-case noun as subject is a name
+        if t.pos_ != "PROPN" and not bare:
+            continue
+        if any(v.start <= t.idx < v.end for v in s.values):
+            continue
+        return str(t.lower_)
+    return None
 
 
 def _set_against(doc: Any, said: list[Statement]) -> list[Statement]:

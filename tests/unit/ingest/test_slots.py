@@ -393,3 +393,23 @@ def test_a_change_announced_without_a_value_is_the_next_valued_statements(nlp: A
     assert issued.change and not issued.correction
     (plain,) = statements(nlp("I have been issued a Dell Latitude 7440."))
     assert not plain.change
+
+
+def test_something_of_theirs_is_of_the_one_the_turn_named(nlp: Any) -> None:
+    """ "their contract" is Acme's in a turn about Acme and Northwind's in one about
+    Northwind: two slots, so the second client's contract never replaces the first's."""
+    from core.slots import same_slot
+
+    _, manager, contract = statements(
+        nlp("Northwind is signing next week. Marco will be their account manager and the "
+            "contract is £5k a month.")
+    )  # fmt: skip
+    acme_manager, acme_contract = statements(
+        nlp("Acme's account manager on our side is Lena, and their contract is worth £8k a month.")
+    )
+    assert "northwind" in contract.frame and "acme" in acme_contract.frame
+    assert same_slot(contract, acme_contract) is None
+    assert same_slot(manager, acme_manager) is None
+    # said again about the same client, it is the same slot
+    (again,) = statements(nlp("Acme's contract is worth £9k a month now."))
+    assert same_slot(again, acme_contract) is not None

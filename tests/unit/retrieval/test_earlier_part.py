@@ -81,3 +81,32 @@ def test_an_assistant_value_no_user_gave_is_not_the_current_one(nlp: Any) -> Non
     out = _by_question(hits, focus, False)
     assert out[0].memory.id == echo.id
     assert next(h for h in out if h.memory.id == user.id).memory.earlier_until is not None
+
+
+def test_a_fact_that_is_its_whole_turn_reads_with_the_turns_statements(nlp: Any) -> None:
+    """The rules' fact of a sentence of several values has no statement of its own (no one
+    slot it stands for); read beside its turn, it takes the turn's, so its replaced part is
+    marked too. A fact that is one sentence of a longer turn does not: the sentence before
+    may say whose it is ("Northwind is signing. Marco will be their account manager")."""
+    from retrieval.pairs import with_sentence_statements
+
+    turn = said(nlp, JOB, 10 * DAY)
+    fact = a_memory(
+        "New job" + JOB[len("new job") :], MemoryType.FACT, 10 * DAY, source=f"rule:fact:{turn.id}"
+    )
+    moved = said(nlp, "they moved our whole team up to floor 11, the view is ridiculous", 60 * DAY)
+    hits = with_sentence_statements([Hit(memory=m, score=1.0) for m in (fact, moved, turn)])
+    assert len(hits[0].memory.statements) >= 2
+    out = _by_question(hits, Focus.of("which floor is my desk on?"), False)
+    earlier = next(h.memory for h in out if h.memory.id == fact.id)
+    assert "floor 6 [earlier, until" in memory_line(earlier)
+
+    longer = said(nlp, "Northwind is signing. " + JOB, 10 * DAY)
+    part = a_memory(
+        "New job" + JOB[len("new job") :],
+        MemoryType.FACT,
+        10 * DAY,
+        source=f"rule:fact:{longer.id}",
+    )
+    kept = with_sentence_statements([Hit(memory=m, score=1.0) for m in (part, longer)])
+    assert kept[0].memory.statements == ()
