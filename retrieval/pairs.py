@@ -50,11 +50,9 @@ def with_sentence_statements(hits: Sequence[Hit]) -> list[Hit]:
             for line in episode.statements
             if _within(line, episode.content, at, at + len(m.content))
         ]
-        if (
-            sum(bool(s.values) for s in statements_of(m.model_copy(update={"statements": lines})))
-            >= 2
-        ):
-            out[k] = h.model_copy(update={"memory": m.model_copy(update={"statements": lines})})
+        borrowed = m.model_copy(update={"statements": lines})
+        if sum(bool(s.values) for s in statements_of(borrowed)) >= 2:
+            out[k] = h.model_copy(update={"memory": borrowed})
     return out
 
 
