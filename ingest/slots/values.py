@@ -237,7 +237,34 @@ def values_in(doc: Any, first: int, last: int) -> list[Value]:
                 add(QUOTE, i + 1, close - 1)
                 i = close
         i += 1
-    return sorted((v for v in found if not _vocative(doc, v, first, last)), key=lambda v: v.first)
+    found = _titled(doc, sorted(found, key=lambda v: v.first))
+    return [v for v in found if not _vocative(doc, v, first, last)]
+
+
+_TITLES = frozenset({"mr", "mrs", "ms", "miss", "mx", "dr", "prof", "sir", "dame"})
+
+
+def _titled(doc: Any, found: list[Value]) -> list[Value]:
+    """A title read as a name of its own joins the name after it ("Mrs. Alvarez", "Dr
+    Brandauer"): one value, so "Dr Okafor" and "Dr Brandauer" share no value."""
+    out: list[Value] = []
+    for v in found:
+        before = out[-1] if out else None
+        if (
+            before is not None
+            and before.kind == NAME
+            and v.kind == NAME
+            and before.text.lower().rstrip(".") in _TITLES
+            and v.first == before.last + 1
+        ):
+            text = doc.text[before.start : v.end]
+            norm = normal(
+                before.text.rstrip(".") + text[len(before.text) :], NAME
+            )  # "Mrs." as "Mrs"
+            out[-1] = Value(text, NAME, norm, before.start, v.end, before.first, v.last)
+            continue
+        out.append(v)
+    return out
 
 
 def _vocative(doc: Any, value: Value, first: int, last: int) -> bool:

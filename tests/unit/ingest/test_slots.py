@@ -413,3 +413,13 @@ def test_something_of_theirs_is_of_the_one_the_turn_named(nlp: Any) -> None:
     # said again about the same client, it is the same slot
     (again,) = statements(nlp("Acme's contract is worth £9k a month now."))
     assert same_slot(again, acme_contract) is not None
+
+
+def test_a_title_is_part_of_the_name_after_it(nlp: Any) -> None:
+    """ "Dr Okafor" and "Dr Brandauer" share no value: the title is the name's, not a name of
+    its own (which two doctors would have in common)."""
+    (gp,) = statements(nlp("my GP is Dr Brandauer now"))
+    assert [v.text for v in gp.values] == ["Dr Brandauer"]
+    (teacher,) = statements(nlp("his teacher is Mrs. Alvarez"))
+    (again,) = statements(nlp("the teacher is Mrs Alvarez"))
+    assert teacher.values[0].same(again.values[0])
