@@ -15,13 +15,8 @@ NEVER_SO = frozenset({QUESTION, CONDITIONAL, MODAL, PLAN, REPORTED})
 
 
 def statements_of(m: Memory) -> list[Statement]:
-    out = []
-    for line in m.statements:
-        try:
-            out.append(Statement.loads(line, m.content))
-        except (ValueError, TypeError, IndexError):
-            continue
-    return out
+    """``m``'s stored statements, read back (a line that does not read is skipped)."""
+    return [s for line in m.statements if (s := _loaded(line, m.content)) is not None]
 
 
 def with_sentence_statements(hits: Sequence[Hit]) -> list[Hit]:
@@ -45,23 +40,23 @@ def with_sentence_statements(hits: Sequence[Hit]) -> list[Hit]:
         at = episode.content.casefold().find(m.content.casefold())
         if at < 0 or episode.content[:at].strip() or episode.content[at + len(m.content) :].strip():
             continue
-        lines = [
-            moved(line, -at)
+        end = at + len(m.content)
+        inside = [
+            (line, s)
             for line in episode.statements
-            if _within(line, episode.content, at, at + len(m.content))
+            if (s := _loaded(line, episode.content)) is not None and at <= s.start and s.end <= end
         ]
-        borrowed = m.model_copy(update={"statements": lines})
-        if sum(bool(s.values) for s in statements_of(borrowed)) >= 2:
-            out[k] = h.model_copy(update={"memory": borrowed})
+        if sum(bool(s.values) for _, s in inside) >= 2:
+            lines = [moved(line, -at) for line, _ in inside]
+            out[k] = h.model_copy(update={"memory": m.model_copy(update={"statements": lines})})
     return out
 
 
-def _within(line: str, text: str, start: int, end: int) -> bool:
+def _loaded(line: str, text: str) -> Statement | None:
     try:
-        s = Statement.loads(line, text)
+        return Statement.loads(line, text)
     except (ValueError, TypeError, IndexError):
-        return False
-    return start <= s.start and s.end <= end
+        return None
 
 
 def earlier(hit: Hit, until: float, part: tuple[int, int] | None = None) -> Hit:

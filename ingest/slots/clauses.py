@@ -44,15 +44,7 @@ def _at_dashes(tokens: list[Token]) -> list[list[Token]]:
     with a dash, and the parser hangs one on the other. The words next to the dash, up to
     the nearest pause, hold a verb on each side; a dash in a range ("9 - 5", "Mon – Fri"),
     inside a phrase, or before an aside ("found someone else — Amara, a student") stays."""
-    cuts = [
-        k
-        for k, t in enumerate(tokens)
-        if t.text in _DASHES
-        and t.is_punct
-        and t.whitespace_
-        and 0 < k < len(tokens) - 1
-        and tokens[k - 1].whitespace_
-    ]
+    cuts = [k for k in range(1, len(tokens) - 1) if _spaced_dash(tokens, k)]
     if not cuts:
         return [tokens]
     out: list[list[Token]] = []
