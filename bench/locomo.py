@@ -34,11 +34,11 @@ from core.clock import to_epoch
 from core.retrieval_types import SearchQuery
 from core.settings import GraphSettings, Settings
 from core.text import content_hash
+from core.times import find_times
 from core.types import DecayClass, EntityType, Memory, MemoryType
 from graph.runtime import open_graph
 from graph.tenant import TenantGraph
 from ingest.write.writer import MemoryWriter
-from resolution.temporal import find_times
 from retrieval.factory import build_embedder, build_vector_index
 from retrieval.retriever import Retriever
 from retrieval.vector_index import VectorFilter, VectorIndex

@@ -20,13 +20,13 @@ from typing import Any
 
 from core.errors import BackendError, InvalidInput
 from core.settings import LimitSettings, ResolutionSettings
+from core.times import find_times
 from core.types import EntityType
 from resolution.cues import LEADING
 from resolution.gazetteer import Gazetteer
 from resolution.kinds import ORG_ROLES, hosted_names, is_title, kind_of
 from resolution.names import clean_name, cleaned, never_person
 from resolution.patterns import find_aliases, find_relations, find_type_declarations
-from resolution.temporal import find_times
 from resolution.types import AliasDeclaration, Mention, ParsedText, RelationMention
 
 PRONOUNS: dict[str, frozenset[EntityType] | None] = {

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from core.resolution_types import Clarification, NewIdentity, TrackedEntity
+from core.times import TimeMention
 from core.types import Entity, EntityType
 
 if TYPE_CHECKING:
@@ -43,15 +44,6 @@ class RelationMention:
     subject: str
     relation: str  # role | belongs_to | works_for | located_in | ...
     object: str
-
-
-@dataclass(frozen=True)
-class TimeMention:
-    """A temporal expression resolved against the turn's time (epoch seconds, [start, end))."""
-
-    text: str
-    start: float
-    end: float
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,8 @@ import re
 from datetime import UTC, datetime
 
 from core.retrieval_types import Layer
-from core.types import Memory
+from core.times import dated
+from core.types import Memory, MemoryType
 
 HEADERS: dict[Layer, str] = {
     Layer.PROCEDURAL: "Procedures:",
@@ -39,14 +40,21 @@ def memory_line(memory: Memory) -> str:
         _, b = memory.earlier_part  # one part of it is earlier; the rest still holds
         text = memory.content
         marked = f"{text[:b]} [earlier, until {day(memory.earlier_until)}]{text[b:]}"
-        return f"- [{label}] {one_line(marked)}"
+        return f"- [{label}] {one_line(_dated(memory, marked))}"
+    content = one_line(_dated(memory, memory.content))
     if memory.earlier_until is not None:  # an earlier value, right after the current one
-        return f"- earlier: {one_line(memory.content)} (until {day(memory.earlier_until)})"
+        return f"- earlier: {content} (until {day(memory.earlier_until)})"
     if memory.supersedes is not None:  # the current value, said over an earlier one
         label += ", replaces an earlier statement"
     if memory.corrected_at is not None:
         label += f", corrected on {day(memory.corrected_at)}"
-    return f"- [{label}] {one_line(memory.content)}"
+    return f"- [{label}] {content}"
+
+
+def _dated(memory: Memory, text: str) -> str:
+    """Relative days resolved against when the memory was said ("yesterday [2023-05-07]");
+    a document's words were written at a time the service does not know."""
+    return text if memory.type is MemoryType.DOCUMENT else dated(text, memory.valid_from)
 
 
 def day(at: float) -> str:

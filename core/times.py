@@ -12,9 +12,23 @@ from __future__ import annotations
 
 import re
 from calendar import monthrange
+from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 
-from resolution.types import TimeMention
+
+@dataclass(frozen=True)
+class TimeMention:
+    """A temporal expression resolved against the turn's time (epoch seconds, [start, end)):
+    ``kind`` is its pattern (``relday`` "yesterday", ``weekday`` "last Saturday", ``ago``,
+    ``period`` "last week", ``in_month``, ``in_year``, or a written date: ``iso`` ``mdy``
+    ``dmy``)."""
+
+    text: str
+    start: float
+    end: float
+    kind: str = ""
+    offset: int = 0  # where ``text`` begins in the text it was found in
+
 
 _WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 _MONTHS = [
@@ -155,7 +169,7 @@ def find_times(text: str, at: float) -> list[TimeMention]:
     """Temporal expressions in ``text`` resolved against ``at``, in text order, no overlaps."""
     today = datetime.fromtimestamp(at, tz=UTC).date()
     taken: list[tuple[int, int]] = []
-    found: list[tuple[int, TimeMention]] = []
+    found: list[TimeMention] = []
     for kind, pattern in _PATTERNS:
         for m in pattern.finditer(text):
             if any(m.start() < e and s < m.end() for s, e in taken):
@@ -166,5 +180,47 @@ def find_times(text: str, at: float) -> list[TimeMention]:
                 continue  # "February 30, 2023" and the like: not a date, not an error
             if span is not None:
                 taken.append((m.start(), m.end()))
-                found.append((m.start(), TimeMention(text=m.group(0), start=span[0], end=span[1])))
-    return [t for _, t in sorted(found, key=lambda x: x[0])]
+                found.append(TimeMention(m.group(0), span[0], span[1], kind, m.start()))
+    return sorted(found, key=lambda t: t.offset)
+
+
+# Expressions whose day depends on when they were said (a written date or year does not),
+# and whose day is sure: "on Monday" and "in March" may be the last one or the next one.
+RELATIVE = frozenset({"relday", "weekday", "ago", "period"})
+
+
+def dated(text: str, at: float) -> str:
+    """``text`` with each relative time expression followed by the days it meant when said
+    at ``at``: "we went yesterday" said on 8 May 2023 → "we went yesterday [2023-05-07]";
+    "last week [week of 2023-05-01]", "two months ago [March 2023]". The words stay as said;
+    a reader months later (a model reading a context) gets the day without working it out.
+    Left alone: what means the day it was said ("today"), and what could be either side of
+    it ("on Monday", "in March": a report or a plan).
+
+    >>> dated("we went yesterday", datetime(2023, 5, 8, 12, tzinfo=UTC).timestamp())
+    'we went yesterday [2023-05-07]'
+    """
+    said = datetime.fromtimestamp(at, tz=UTC).date()
+    out: list[str] = []
+    last = 0
+    for t in find_times(text, at):
+        if t.kind not in RELATIVE or t.text.lower().startswith("on "):
+            continue
+        start = datetime.fromtimestamp(t.start, tz=UTC).date()
+        days = round((t.end - t.start) / 86_400)
+        if days <= 1 and start == said:
+            continue  # "today", "tonight": the day of the line itself
+        end = t.offset + len(t.text)
+        out.append(f"{text[last:end]} [{_span(start, days)}]")
+        last = end
+    return "".join(out) + text[last:] if out else text
+
+
+def _span(start: date, days: int) -> str:
+    if days <= 1:
+        return start.isoformat()
+    if days <= 7:
+        return f"week of {start.isoformat()}"
+    if days <= 31:
+        return f"{_MONTHS[start.month - 1].capitalize()} {start.year}"
+    return str(start.year)

@@ -8,7 +8,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from resolution.temporal import find_times
+from core.times import dated, find_times
+from core.types import MemoryType
+from retrieval.formatting import memory_line
+from tests.memories import a_memory
 
 # Wednesday 18 January 2023, 15:00 UTC
 AT = datetime(2023, 1, 18, 15, tzinfo=UTC).timestamp()
@@ -63,3 +66,34 @@ def test_never_raises_and_spans_are_ordered(text: str, at: float) -> None:
     for t in find_times(text, at):
         assert t.start < t.end
         assert t.text in text
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("we went yesterday", "we went yesterday [2023-01-17]"),
+        ("Peter delivered last Saturday.", "Peter delivered last Saturday [2023-01-14]."),
+        ("moved here 3 years ago", "moved here 3 years ago [2020]"),
+        (
+            "busy last week, free next week",
+            "busy last week [week of 2023-01-09], free next week [week of 2023-01-23]",
+        ),
+        ("last month", "last month [December 2022]"),
+        # the day it was said, and what may be either side of it, stay as said
+        ("today is fine", "today is fine"),
+        ("we meet on Monday", "we meet on Monday"),
+        ("the launch is in March", "the launch is in March"),
+        ("since January 5, 2023", "since January 5, 2023"),
+    ],
+)
+def test_relative_days_are_dated_beside_the_words(text: str, expected: str) -> None:
+    assert dated(text, AT) == expected
+
+
+def test_a_context_line_dates_what_was_said_by_when_it_was_said() -> None:
+    said = a_memory("I went to the support group yesterday", at=AT)
+    assert memory_line(said).endswith("support group yesterday [2023-01-17]")
+    later = a_memory("I went to the support group yesterday", at=AT + 7 * 86_400)
+    assert memory_line(later).endswith("yesterday [2023-01-24]")
+    document = a_memory("Released last week.", MemoryType.DOCUMENT, at=AT)
+    assert memory_line(document).endswith("Released last week.")  # written when? unknown
