@@ -187,6 +187,8 @@ def find_times(text: str, at: float) -> list[TimeMention]:
 # Expressions whose day depends on when they were said (a written date or year does not),
 # and whose day is sure: "on Monday" and "in March" may be the last one or the next one.
 RELATIVE = frozenset({"relday", "weekday", "ago", "period"})
+# A word every one of them has: most lines have none, and skip the eight patterns.
+_RELATIVE_WORD = re.compile(r"\b(?:yesterday|tomorrow|tonight|ago|last|this|next)\b", re.I)
 
 
 def dated(text: str, at: float) -> str:
@@ -200,6 +202,8 @@ def dated(text: str, at: float) -> str:
     >>> dated("we went yesterday", datetime(2023, 5, 8, 12, tzinfo=UTC).timestamp())
     'we went yesterday [2023-05-07]'
     """
+    if not _RELATIVE_WORD.search(text):
+        return text
     said = datetime.fromtimestamp(at, tz=UTC).date()
     out: list[str] = []
     last = 0
