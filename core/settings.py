@@ -406,7 +406,7 @@ class RetrievalSettings(BaseModel):
     budget_conversation: int = 1500
     min_recent_turns: int = 3
     min_token_budget: int = 64
-    context_top_k: int = 30  # hits the assembler retrieves to fill the layers
+    context_top_k: int = 50  # hits the assembler retrieves to fill the layers (see BENCHMARKS.md)
     # Relevance floors of the context's layers: a hit whose relevance (similarity and keyword
     # match) is below this share of the best candidate's stays out, so a context may be
     # shorter than its budget. Calibrated on LoCoMo (``bench.locomo`` reports the recall@10
@@ -414,6 +414,16 @@ class RetrievalSettings(BaseModel):
     floor_procedural: float = Field(default=FLOOR, ge=0.0, le=1.0)
     floor_memories: float = Field(default=FLOOR, ge=0.0, le=1.0)
     floor_documents: float = Field(default=FLOOR, ge=0.0, le=1.0)
+    # ... and a floor of its own: a hit the embedder finds this far from the question, with
+    # no word of it and no entity it names, stays out of a context however it ranks among
+    # the rest (in a small tenant the best of the rest may be chatter). Calibrated on the
+    # labelled small tenants (``bench.context_precision``) against LoCoMo's evidence.
+    context_min_similarity: float = Field(default=0.3, ge=0.0, le=1.0)
+    context_first_hits: int = Field(default=2, ge=0)  # ... except the search's best two
+    # An assistant's own turn ("Noted, I'll keep that in mind") enters a context only this
+    # close to the question: what the user said is the memory; the assistant's reply to it
+    # rarely adds to it, and a model can say it again.
+    context_assistant_similarity: float = Field(default=0.45, ge=0.0, le=1.0)
     access_flush_seconds: float = 1.0  # access counts are written in batches this often
     access_max_pending: int = 5_000  # flush early when this many accesses are pending
 

@@ -20,6 +20,7 @@ Example::
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 from core.clock import now
 from core.errors import InvalidInput
@@ -76,7 +77,13 @@ class ContextAssembler:
         turns = [t for t in request.recent_turns if t.tenant_id == tenant_id and t.is_live(at)]
         text = request.query or (turns[-1].content if turns else None)
         hits, core = await self._hits(tenant_id, request, text, turns, at, entities)
-        candidates = self._layered(hits, core, turns, s.context_floor)
+        floor = Floor(
+            s.context_floor,
+            s.context_min_similarity,
+            s.context_assistant_similarity,
+            s.context_first_hits,
+        )
+        candidates = self._layered(hits, core, turns, floor)
         note = identity_note(request)
         noted = self.counter.count(note + "\n\n") if note else 0
         packed = pack(
@@ -139,13 +146,13 @@ class ContextAssembler:
         hits: list[Hit],
         core: list[Memory],
         turns: list[Memory],
-        floors: Mapping[str, float],
+        floor: Floor,
     ) -> dict[Layer, list[tuple[Memory, float]]]:
         """Hits and core memories by layer, best first. A memory whose text is already in the
         context (a recent turn, or a better hit) is left out: a turn's episode and a memory
         extracted from it often say the same sentence, and both match the same queries. A hit
         below its layer's relevance floor is left out too (``floors``): a context carries
-        what the question is about, not everything that scored above zero."""
+        what the question is about, not everything that scored above zero (``Floor``)."""
         out: dict[Layer, list[tuple[Memory, float]]] = {layer: [] for layer in Layer}
         turn_ids = {t.id for t in turns}
         said = {_said(t.content) for t in turns}
@@ -153,7 +160,7 @@ class ContextAssembler:
         # is left to the core item: one line, in the core layer.
         core_said = {_said(m.content): m.id for m in core if m.is_current}
         placed: set[str] = set()
-        for hit in hits:
+        for rank, hit in enumerate(hits):
             m = hit.memory
             if m.id in turn_ids or not m.is_current or m.type is MemoryType.WORKING:
                 continue
@@ -168,7 +175,7 @@ class ContextAssembler:
                 layer = Layer.DOCUMENT_CHUNKS
             else:
                 layer = Layer.MEMORIES
-            if _below_floor(hit, floors.get(layer.value, 0.0)):
+            if floor.below(hit, layer, rank):
                 continue
             if m.earlier_until is not None and not any(
                 x.earlier_until is None for x, _ in out[layer]
@@ -201,13 +208,37 @@ def identity_note(request: ContextRequest) -> str:
     return f"Identity: {'; '.join(known)}." if known else ""
 
 
-def _below_floor(hit: Hit, floor: float) -> bool:
-    """Less relevant than the layer's floor, and not about an entity the question names (a
-    foundation such as "We are WOBS ... Peter writes for us" answers a question about Peter
-    in other words)."""
-    if RetrievalPath.ENTITY in hit.paths:
-        return False
-    return hit.signals.get("relevance_gate", 1.0) < floor
+@dataclass(frozen=True)
+class Floor:
+    """What a hit needs to enter a context. ``shares``: each layer's floor, a share of the
+    best candidate's relevance (similarity and keyword match); ``similarity``: the least
+    similarity to the question of a hit that shares no word with it, unless it is among the
+    search's ``first`` hits or a procedure (the few a tenant was taught are asked about in
+    any words: "someone walked in wanting to join" for new patient registration);
+    ``assistant``: the least similarity of an assistant's own turn. A hit about an entity
+    the question names always passes (a foundation such as "We are WOBS ... Peter writes
+    for us" answers a question about Peter in other words), and so does one the read path
+    found giving what the question asks (its signal ``answers``: ``retrieval/slots.py``)."""
+
+    shares: Mapping[str, float]
+    similarity: float = 0.0
+    assistant: float = 0.0
+    first: int = 0  # the search's first hits are held to the shares only
+
+    def below(self, hit: Hit, layer: Layer, rank: int = 0) -> bool:
+        """Whether ``hit``, the search's ``rank``-th (from 0), stays out of ``layer``."""
+        if RetrievalPath.ENTITY in hit.paths or hit.signals.get("answers"):
+            return False
+        similarity = hit.signals.get("similarity", 1.0)
+        if similarity < self.assistant and hit.memory.source == ASSISTANT:
+            return True
+        faint = similarity < self.similarity and hit.signals.get("keyword", 0.0) <= 0.0
+        if faint and rank >= self.first and layer is not Layer.PROCEDURAL:
+            return True
+        return hit.signals.get("relevance_gate", 1.0) < self.shares.get(layer.value, 0.0)
+
+
+ASSISTANT = "turn:assistant"
 
 
 def _repeats(text: str, said: set[str]) -> bool:

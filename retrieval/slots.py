@@ -20,7 +20,7 @@ context packs each layer by score).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 
 from core.slots import Focus, stem
 from core.statements import (
@@ -104,7 +104,9 @@ async def settle(
             continue
         for head in heads:
             if head.id not in placed:
-                put(Hit(memory=head, score=hit.score, paths=hit.paths, signals=hit.signals))
+                # the version current now, in the place of the one it replaced
+                signals = {**hit.signals, "answers": 1.0}
+                put(Hit(memory=head, score=hit.score, paths=hit.paths, signals=signals))
             chain = head.chain_id or head.id
             stale_after.append((head.id, stale.get(chain, set()), _norms(head)))
         until = max(h.valid_from for h in heads)
@@ -267,7 +269,7 @@ def _by_question(
             (relevant if m.earlier_until is None else earlier)[m.id] = found
     relevant.update(_found_for(hits, said, relevant, focus, named))
     if len(relevant) < 2:
-        return hits
+        return answering(hits, relevant)
     newest = sorted(
         (h for h in hits if h.memory.id in relevant), key=lambda h: -h.memory.valid_from
     )
@@ -287,7 +289,7 @@ def _by_question(
 
     current_hit = next((h for h in newest if gives(h)), None)
     if current_hit is None:
-        return hits
+        return answering(hits, relevant)
     now: dict[str, list[Value]] = {}
     for s in relevant[current_hit.memory.id]:
         if s.slotted:
@@ -327,7 +329,7 @@ def _by_question(
 
     keeping = [h for h in hits if holds(h)]
     if not keeping:
-        return hits
+        return answering(hits, relevant)
     moved: list[Hit] = []
     for h in hits:
         if h.memory.id not in relevant or not stale(h):
@@ -385,7 +387,19 @@ def _by_question(
     out = [labelled.get(h.memory.id, h) for h in hits if h.memory.id not in gone]
     at = next(i for i, h in enumerate(out) if holds(h))
     out[at + 1 : at + 1] = above
-    return _lead(out, at) if as_of else out
+    return answering(_lead(out, at) if as_of else out, relevant)
+
+
+def answering(hits: list[Hit], ids: Collection[str]) -> list[Hit]:
+    """``hits`` with those of ``ids`` marked as giving what the question asks (the signal
+    ``answers``): a context keeps them however faintly the embedder relates them to the
+    question ("sorry, 2791" answers "what's Dana's number?")."""
+    if not ids:
+        return hits
+    return [
+        h.model_copy(update={"signals": {**h.signals, "answers": 1.0}}) if h.memory.id in ids else h
+        for h in hits
+    ]
 
 
 def _found_for(

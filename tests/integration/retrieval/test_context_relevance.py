@@ -65,3 +65,38 @@ async def test_a_small_tenant_gets_a_context_about_the_question(brain: Brain) ->
     blog = (await client.data(CONTEXT, q="How long should my blog posts be?"))["assembleContext"]
     # the turn and its preference: once (the preference is a standing rule: a core line)
     assert blog["text"].count("shorter than 800 words") == 1, blog["text"]
+
+
+ROLE_TURN = """mutation($content: String!, $at: DateTime!, $role: Role!) {
+  recordTurn(input: {sessionId: "s1", userId: "u1", content: $content, at: $at, role: $role}) {
+    __typename } }"""
+
+
+async def test_chatter_and_acknowledgements_stay_out_of_a_small_tenants_context(
+    brain: Brain,
+) -> None:
+    """The best of the rest is not relevant: past the search's first two hits, lines only
+    faintly like the question, with no word of it, stay out, and so do the assistant's
+    acknowledgements."""
+    _, key = await create_key(brain.graph, f"t-{uuid.uuid4().hex[:12]}")
+    client = Client(brain, key)
+    start = now() - 30 * DAY
+    said = [
+        ("USER", "Dimitri from Kessler Kitchen Services repairs our combi oven."),
+        ("ASSISTANT", "Noted, I'll keep that in mind."),
+        ("USER", "lol it's snowing again, nobody is coming in for croissants"),
+        ("ASSISTANT", "Sounds like a quiet day, a good one for paperwork."),
+        ("USER", "thanks!"),
+        ("USER", "Our flour comes from Holloway Mill and we pay net 14."),
+        ("ASSISTANT", "Got it, net 14 for Holloway Mill."),
+        ("USER", "the new saturday girl called the baguettes bread sticks to a customer"),
+        ("USER", "The combi oven gets its service every March."),
+    ]
+    for i, (role, text) in enumerate(said):
+        await client.data(ROLE_TURN, content=text, role=role, at=_iso(start + i * DAY))
+    ctx = (await client.data(CONTEXT, q="The oven is broken, who fixes it?"))["assembleContext"]
+    lines = ctx["layers"]["memories"].splitlines()
+    assert any("Dimitri" in line for line in lines), lines
+    assert any("every March" in line for line in lines), lines
+    unrelated = ("Noted", "snowing", "quiet day", "thanks", "bread sticks", "Got it")
+    assert not [line for line in lines if any(u in line for u in unrelated)], lines
