@@ -3,8 +3,9 @@
 Ranking runs twice per search. First over light stand-ins built from the vector payloads
 (type, times, importance, pinned, entities: everything but content and access statistics),
 so the whole candidate union is ranked without hydrating it from the graph; then over the
-hydrated shortlist, exactly. The shortlist is wide enough (``top_k·2 + 10``) that the few
-signals a payload cannot give (access counts, a custom decay class) do not change who is in it.
+hydrated shortlist, exactly. The shortlist is wide enough (``top_k·2 + 10``, and a margin of
+30 past twenty hits) that the few signals a payload cannot give (access counts, a custom decay
+class) do not change who is in it.
 """
 
 from __future__ import annotations
@@ -186,6 +187,7 @@ def _corrected(memory: Memory, at: float) -> bool:
 
 
 def shortlist(ordered: Sequence[str], top_k: int, keep: Sequence[str] = ()) -> list[str]:
-    """Ids worth hydrating: the best ``top_k·2 + 10`` (of ``order``'s ids) plus ``keep``
-    (e.g. core memories)."""
-    return list(dict.fromkeys([*ordered[: top_k * 2 + 10], *keep]))
+    """Ids worth hydrating: the best ``top_k + min(top_k, 20) + 10`` (of ``order``'s ids;
+    ``top_k·2 + 10`` up to twenty, a margin of thirty past it) plus ``keep`` (e.g. core
+    memories)."""
+    return list(dict.fromkeys([*ordered[: top_k + min(top_k, 20) + 10], *keep]))
