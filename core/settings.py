@@ -417,13 +417,15 @@ class RetrievalSettings(BaseModel):
     # ... and a floor of its own: a hit the embedder finds this far from the question, with
     # no word of it and no entity it names, stays out of a context however it ranks among
     # the rest (in a small tenant the best of the rest may be chatter). Calibrated on the
-    # labelled small tenants (``bench.context_precision``) against LoCoMo's evidence.
-    context_min_similarity: float = Field(default=0.3, ge=0.0, le=1.0)
+    # labelled small tenants (``bench.context_precision``) against LoCoMo's evidence and
+    # SGD's replaced values (0.3 kept fewer unrelated lines and lost SGD current values).
+    context_min_similarity: float = Field(default=0.25, ge=0.0, le=1.0)
     context_first_hits: int = Field(default=2, ge=0)  # ... except the search's best two
     # An assistant's own turn ("Noted, I'll keep that in mind") enters a context only this
     # close to the question: what the user said is the memory; the assistant's reply to it
-    # rarely adds to it, and a model can say it again.
-    context_assistant_similarity: float = Field(default=0.45, ge=0.0, le=1.0)
+    # rarely adds to it, and a model can say it again (0.45 lost SGD confirmations that
+    # hold the current value: "a table for 4 at 7:30, please confirm").
+    context_assistant_similarity: float = Field(default=0.35, ge=0.0, le=1.0)
     access_flush_seconds: float = 1.0  # access counts are written in batches this often
     access_max_pending: int = 5_000  # flush early when this many accesses are pending
 
