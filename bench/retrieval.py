@@ -111,8 +111,10 @@ async def preload(
             ]
         )
         await tenant.mark_indexed([m.id for m in memories])
-        if (lo // batch) % 25 == 0:
-            print(f"  loaded {min(stop, lo + batch)}/{stop}", flush=True)
+        done = min(stop, lo + batch)
+        step = max(batch, (stop - start) // 10)  # about ten progress lines, and the last
+        if done == stop or (done - start) // step != (lo - start) // step:
+            print(f"  loaded {done}/{stop}", flush=True)
 
 
 def turns(rng: random.Random, session: str) -> tuple[Memory, ...]:
