@@ -35,7 +35,9 @@ from core.tokens import TokenCounter
 from core.types import Entity, Hit, Memory, MemoryType
 from core.validation import check_project_id
 from retrieval.packing import pack
+from retrieval.pairs import by_assistant
 from retrieval.retriever import Retriever
+from retrieval.slots import ANSWERS
 
 MAX_TOKEN_BUDGET = 1_000_000
 
@@ -227,18 +229,15 @@ class Floor:
 
     def below(self, hit: Hit, layer: Layer, rank: int = 0) -> bool:
         """Whether ``hit``, the search's ``rank``-th (from 0), stays out of ``layer``."""
-        if RetrievalPath.ENTITY in hit.paths or hit.signals.get("answers"):
+        if RetrievalPath.ENTITY in hit.paths or hit.signals.get(ANSWERS):
             return False
         similarity = hit.signals.get("similarity", 1.0)
-        if similarity < self.assistant and hit.memory.source == ASSISTANT:
+        if similarity < self.assistant and by_assistant(hit.memory):
             return True
         faint = similarity < self.similarity and hit.signals.get("keyword", 0.0) <= 0.0
         if faint and rank >= self.first and layer is not Layer.PROCEDURAL:
             return True
         return hit.signals.get("relevance_gate", 1.0) < self.shares.get(layer.value, 0.0)
-
-
-ASSISTANT = "turn:assistant"
 
 
 def _repeats(text: str, said: set[str]) -> bool:

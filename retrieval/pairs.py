@@ -69,6 +69,11 @@ def by_user(m: Memory) -> bool:
     return (m.source or "").startswith("turn:user") or m.type is MemoryType.FACT
 
 
+def by_assistant(m: Memory) -> bool:
+    """An assistant's own turn (not what the rules extracted from it)."""
+    return (m.source or "").startswith("turn:assistant")
+
+
 def unlinked_pairs(hits: list[Hit]) -> list[Hit]:
     """Move an older current hit after a newer one that gives its slot another value."""
     said = {h.memory.id: statements_of(h.memory) for h in hits}

@@ -47,6 +47,7 @@ from retrieval.pairs import (
 
 Admits = Callable[[Memory], bool]
 LEAD_RANK = 3  # the question's current value must rank this high for the order to change
+ANSWERS = "answers"  # the signal of a hit found giving what the question asks (``answering``)
 TOP_FOUND = 5  # the search's first hits taken as about the question (``_found_for``)
 _STEP = 1e-6
 
@@ -105,7 +106,7 @@ async def settle(
         for head in heads:
             if head.id not in placed:
                 # the version current now, in the place of the one it replaced
-                signals = {**hit.signals, "answers": 1.0}
+                signals = {**hit.signals, ANSWERS: 1.0}
                 put(Hit(memory=head, score=hit.score, paths=hit.paths, signals=signals))
             chain = head.chain_id or head.id
             stale_after.append((head.id, stale.get(chain, set()), _norms(head)))
@@ -397,7 +398,7 @@ def answering(hits: list[Hit], ids: Collection[str]) -> list[Hit]:
     if not ids:
         return hits
     return [
-        h.model_copy(update={"signals": {**h.signals, "answers": 1.0}}) if h.memory.id in ids else h
+        h.model_copy(update={"signals": {**h.signals, ANSWERS: 1.0}}) if h.memory.id in ids else h
         for h in hits
     ]
 

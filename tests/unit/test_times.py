@@ -9,9 +9,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from core.times import dated, find_times
-from core.types import MemoryType
-from retrieval.formatting import memory_line
-from tests.memories import a_memory
 
 # Wednesday 18 January 2023, 15:00 UTC
 AT = datetime(2023, 1, 18, 15, tzinfo=UTC).timestamp()
@@ -88,12 +85,3 @@ def test_never_raises_and_spans_are_ordered(text: str, at: float) -> None:
 )
 def test_relative_days_are_dated_beside_the_words(text: str, expected: str) -> None:
     assert dated(text, AT) == expected
-
-
-def test_a_context_line_dates_what_was_said_by_when_it_was_said() -> None:
-    said = a_memory("I went to the support group yesterday", at=AT)
-    assert memory_line(said).endswith("support group yesterday [2023-01-17]")
-    later = a_memory("I went to the support group yesterday", at=AT + 7 * 86_400)
-    assert memory_line(later).endswith("yesterday [2023-01-24]")
-    document = a_memory("Released last week.", MemoryType.DOCUMENT, at=AT)
-    assert memory_line(document).endswith("Released last week.")  # written when? unknown

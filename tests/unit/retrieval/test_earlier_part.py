@@ -110,3 +110,15 @@ def test_a_fact_that_is_its_whole_turn_reads_with_the_turns_statements(nlp: Any)
     )
     kept = with_sentence_statements([Hit(memory=m, score=1.0) for m in (part, longer)])
     assert kept[0].memory.statements == ()
+
+
+SAID = 1674054000.0  # Wednesday 18 January 2023, 15:00 UTC
+
+
+def test_a_context_line_dates_what_was_said_by_when_it_was_said() -> None:
+    said = a_memory("I went to the support group yesterday", at=SAID)
+    assert memory_line(said).endswith("support group yesterday [2023-01-17]")
+    later = a_memory("I went to the support group yesterday", at=SAID + 7 * 86_400)
+    assert memory_line(later).endswith("yesterday [2023-01-24]")
+    document = a_memory("Released last week.", MemoryType.DOCUMENT, at=SAID)
+    assert memory_line(document).endswith("Released last week.")  # written when? unknown

@@ -5,6 +5,7 @@ from __future__ import annotations
 from core.retrieval_types import Layer, RetrievalPath
 from core.types import Hit
 from retrieval.assembly import Floor
+from retrieval.slots import ANSWERS, answering
 from tests.memories import a_memory
 
 FLOOR = Floor({"memories": 0.2}, similarity=0.3, assistant=0.45)
@@ -40,3 +41,14 @@ def test_a_hit_about_an_entity_the_question_names_always_passes() -> None:
     about = (RetrievalPath.ENTITY, RetrievalPath.SEMANTIC)
     assert not FLOOR.below(hit(0.05, gate=0.05, paths=about), Layer.MEMORIES)
     assert not FLOOR.below(hit(0.05, source="turn:assistant", paths=about), Layer.MEMORIES)
+
+
+def test_a_hit_the_slot_check_found_answering_the_question_always_passes() -> None:
+    """ "sorry, 2791" is faint beside "what's Dana's number?", and it is the answer."""
+    faint, other = hit(0.05, gate=0.05), hit(0.05, gate=0.05)
+    marked = answering([faint, other], {faint.memory.id})
+    assert marked[0].signals[ANSWERS] == 1.0 and ANSWERS not in marked[1].signals
+    assert marked[0].signals["similarity"] == 0.05  # the rest of its signals kept
+    assert not FLOOR.below(marked[0], Layer.MEMORIES, rank=5)
+    assert FLOOR.below(marked[1], Layer.MEMORIES, rank=5)
+    assert answering([faint], set()) == [faint]
