@@ -21,11 +21,12 @@
     brain mcp [--url URL] [--key KEY] [--http PORT]   # MCP server over a running service
 
 While `brain serve` runs on the data directory (or --url / $BRAIN_URL names a service),
-remember, search, consolidate, doctor, health, export and cypher are clients of its API (--key /
-$BRAIN_API_KEY, else the admin key the service keeps in the data directory); they start in
-well under a second, importing neither the models nor the engine drivers. With nothing
-running they open the engines themselves. The other commands need the data directory to
-themselves; `brain keys` attaches to a running server instead.
+remember, search, context, ingest, reprofile, consolidate, runs, identity, doctor, health,
+export and cypher are clients of its API (--key / $BRAIN_API_KEY, else the admin key the
+service keeps in the data directory); they start in well under a second, importing neither the
+models nor the engine drivers. With nothing running they open the engines themselves. import,
+reconcile and compact need the data directory to themselves; `brain keys` attaches to a
+running server instead.
 A port already in use makes `brain serve` exit 1 before the engines start.
 Exit codes: 0 success, 1 runtime failure (engine, backend, failed check), 2 bad usage or input.
 """
@@ -40,6 +41,7 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from api import cli_remote
 from api.cli_client import CLIENT_COMMANDS, find_service
 from api.cli_client import run as run_client
 from api.logs import configure_logging
@@ -286,6 +288,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _mcp(args, settings)
         if args.command in CLIENT_COMMANDS:
             service = find_service(args, settings)
+            if service is not None and args.command in cli_remote.COMMANDS:
+                return cli_remote.run(args, service)
             if service is not None:
                 return run_client(args, service, settings)
         # Nothing running: this command opens the engines (and loads the models) itself.

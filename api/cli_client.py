@@ -1,9 +1,9 @@
 """`brain` commands as thin clients of a running service.
 
 When `brain serve` runs on the data directory (it writes ``service.json`` there once it is
-ready), or ``--url`` / ``BRAIN_URL`` names a service, ``remember``, ``search``,
-``consolidate``, ``doctor``, ``health`` and ``export`` send their work to its API instead of
-opening the engines, which the service holds. They authenticate with ``--key`` /
+ready), or ``--url`` / ``BRAIN_URL`` names a service, the ``CLIENT_COMMANDS`` send their work
+to its API instead of opening the engines, which the service holds (the four that page, batch
+or wait are in ``api/cli_remote.py``). They authenticate with ``--key`` /
 ``BRAIN_API_KEY``, else with the admin key the service keeps in the data directory
 (``cli.key``, mode 0600), and act for ``--tenant`` through the ``X-Brain-Tenant`` header.
 
@@ -31,8 +31,10 @@ from core.errors import BackendError, BrainError, InvalidInput
 from core.settings import Settings
 
 # The commands that talk to a running service rather than open the engines themselves.
+# context, ingest, runs and reprofile are in api/cli_remote.py.
 CLIENT_COMMANDS = frozenset(
     {"remember", "search", "consolidate", "doctor", "health", "export", "identity", "cypher"}
+    | {"context", "ingest", "runs", "reprofile"}
 )
 SERVICE_FILE = "service.json"  # written by api/serve.py when the service is ready
 CLI_KEY_FILE = "cli.key"  # the admin key api/serve.py keeps for these commands
@@ -319,7 +321,7 @@ def _consolidate(args: argparse.Namespace, service: Service) -> int:
     )
     report = result(data["consolidate"])
     for run in report["runs"]:
-        print(json.dumps(_run_json(run)))
+        print(json.dumps(run_json(run)))
     print(
         f"{len(report['runs'])} jobs in {report['durationMs'] / 1000:.1f} s"
         + ("" if report["ok"] else "; some failed"),
@@ -328,7 +330,7 @@ def _consolidate(args: argparse.Namespace, service: Service) -> int:
     return 0 if report["ok"] else 1
 
 
-def _run_json(run: dict[str, Any]) -> dict[str, Any]:
+def run_json(run: dict[str, Any]) -> dict[str, Any]:
     """A job report in the shape `brain consolidate` prints without a service."""
 
     def epoch(value: str | None) -> float | None:

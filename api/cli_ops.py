@@ -6,7 +6,6 @@ import argparse
 import dataclasses
 import json
 import sys
-from collections import Counter
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -17,6 +16,7 @@ from pydantic import ValidationError
 from api.auth import create_key, list_keys, revoke_key
 from api.brain import Brain
 from api.cli_client import Checks, output, print_hit
+from api.cli_remote import document_files, report_skipped
 from api.export import EXPORT_VERSION, export_lines
 from core.errors import BrainError, InvalidInput, NotFound
 from core.lifecycle_types import JobName, JobRun
@@ -185,9 +185,6 @@ async def _with_brain(args: argparse.Namespace, brain: Brain) -> int:
     return 0
 
 
-TEXT_SUFFIXES = {".md", ".markdown", ".txt", ".rst", ".adoc", ".org", ".html", ".csv"}
-
-
 async def identity(
     brain: Brain, tenant_id: str, action: str, ids: list[str], reason: str | None, first: int
 ) -> int:
@@ -224,28 +221,6 @@ async def identity(
     return 0
 
 
-def document_files(paths: list[Path]) -> tuple[list[Path], list[Path]]:
-    """The files to ingest (given files as they are, folders walked for text documents), and
-    the files of those folders left out for not being text documents (by suffix). A walk does
-    not enter hidden folders nor take hidden files (``.git``, ``.DS_Store``)."""
-    files: list[Path] = []
-    skipped: list[Path] = []
-    for path in paths:
-        if path.is_dir():
-            found = (p for p in path.rglob("*") if p.is_file())
-            for p in sorted(p for p in found if not _hidden(p.relative_to(path))):
-                (files if p.suffix.lower() in TEXT_SUFFIXES else skipped).append(p)
-        elif path.is_file():
-            files.append(path)
-        else:
-            raise InvalidInput(f"{path}: no such file or folder", field="paths")
-    return files, skipped
-
-
-def _hidden(relative: Path) -> bool:
-    return any(part.startswith(".") for part in relative.parts)
-
-
 def _progress_line(prefix: str) -> Callable[[int, int], Awaitable[None]]:
     """A long document's progress, rewritten in place on stderr after each batch."""
 
@@ -260,15 +235,7 @@ async def ingest_paths(
 ) -> int:
     """Ingest each document with a progress line and print a summary; 1 if any failed."""
     files, skipped = document_files(paths)
-    if skipped:
-        suffixes = Counter(p.suffix.lower() or "(none)" for p in skipped)
-        kinds = ", ".join(f"{suffix} {n}" for suffix, n in sorted(suffixes.items()))
-        print(
-            f"left out {len(skipped)} of the folders' files as not text documents ({kinds});"
-            f" text documents end in {' '.join(sorted(TEXT_SUFFIXES))}:"
-            " name a file to ingest it anyway",
-            file=sys.stderr,
-        )
+    report_skipped(skipped)
     chunks = unchanged = failed = 0
     for number, path in enumerate(files, 1):
         prefix = f"[{number}/{len(files)}] {path}"

@@ -244,6 +244,59 @@ def test_commands_are_clients_of_the_running_service(service: Service, tmp_path:
     assert demo.returncode == 1 and "only admin keys" in demo.stderr
 
 
+def test_context_ingest_runs_and_reprofile_beside_the_service(
+    service: Service, tmp_path: Path
+) -> None:
+    """The four commands that used to need the data directory to themselves work while the
+    service holds it: a folder's documents (a large one followed through its background job,
+    a binary file left out), the context that then holds them, the job reports and a
+    re-profile of every entity, with its progress."""
+    data = ["--data-dir", str(service.data_dir)]
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "refunds.md").write_text("# Refunds\nRefunds up to 500 EUR are approved by Maria.\n")
+    (docs / "logo.png").write_bytes(b"\x89PNG")
+    lines = (f"Batch {i} leaves the Lyon depot on weekday mornings." for i in range(2300))
+    (docs / "shipping.md").write_text("# Shipping\n\n" + "\n\n".join(lines))  # over 100,000
+    ingested = run_brain("ingest", *data, "--tenant", "demo", str(docs), timeout=300)
+    assert ingested.returncode == 0, ingested.stderr
+    summary = json.loads(ingested.stdout)
+    assert summary["files"] == 2 and summary["skipped"] == 1 and summary["failed"] == 0
+    assert summary["chunks"] > 20, summary  # the large document's chunks, counted from its job
+    assert re.search(r"shipping\.md: (queued|\d+/\d+ chunks)", ingested.stderr), ingested.stderr
+    again = run_brain("ingest", *data, "--tenant", "demo", str(docs / "refunds.md"))
+    assert json.loads(again.stdout)["unchanged"] == 1, again.stderr
+
+    context = run_brain(
+        "context",
+        *data,
+        "--tenant",
+        "demo",
+        "--session",
+        "cli-s",
+        "--query",
+        "who approves refunds?",
+    )
+    assert context.returncode == 0, context.stderr
+    assert "approved by Maria" in context.stdout and " tokens" in context.stderr
+    unknown = run_brain("context", *data, "--tenant", "nobody", "--session", "s")
+    assert unknown.returncode == 2 and "tenant 'nobody' not found" in unknown.stderr
+
+    consolidated = run_brain("consolidate", *data, "--tenant", "demo", "--task", "DECAY")
+    assert consolidated.returncode == 0, consolidated.stderr
+    runs = run_brain("runs", *data, "--tenant", "demo", "--job", "decay", "--limit", "1")
+    assert runs.returncode == 0, runs.stderr
+    [report] = [json.loads(line) for line in runs.stdout.splitlines()]
+    assert report["id"] == json.loads(consolidated.stdout)["id"] and report["job"] == "decay"
+    refused = run_brain("runs", *data, "--tenant", "demo", "--limit", "0")
+    assert refused.returncode == 2 and "--limit" in refused.stderr
+
+    reprofiled = run_brain("reprofile", *data, "--tenant", "demo")
+    assert reprofiled.returncode == 0, reprofiled.stderr
+    entities = json.loads(reprofiled.stdout)["entities"]
+    assert entities >= 3 and f"reprofiled {entities}/{entities}" in reprofiled.stderr
+
+
 def test_a_client_command_imports_no_engine_or_model(service: Service) -> None:
     probe = (
         "import sys; from api.cli import main; "
