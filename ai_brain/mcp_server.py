@@ -9,6 +9,11 @@ through ``AsyncBrainClient``. The tenant is the API key's. Tools:
     forget        soft-delete a memory
     history       a memory's versions, oldest first (lineage)
 
+and two resources, core memory as text, one "[id] content" line per item:
+
+    memory://core              the tenant's shared core and the default user's own
+    memory://core/{user_id}    the shared core and that user's own
+
 Tools answer in plain text with memory ids in brackets, so a model can pass an id back to
 ``correct``, ``forget`` or ``history``. A failure is a tool error that reads
 ``CODE: message (request id)``.
@@ -23,7 +28,7 @@ from typing import TypeVar
 
 import anyio
 from mcp.server.mcpserver import MCPServer
-from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver.exceptions import ResourceError, ToolError
 
 from ai_brain.client import AsyncBrainClient, BrainError, Memory
 
@@ -139,6 +144,25 @@ def build_server(client: AsyncBrainClient, defaults: Defaults | None = None) -> 
                 note += f", reason: {link.reason}"
             lines.append(f"{_line(link.memory)} ({note})")
         return "\n".join(lines)
+
+    async def core_text(user_id: str) -> str:
+        try:
+            items = await client.core(user_id)
+        except BrainError as e:
+            raise ResourceError(str(e)) from e
+        return "\n".join(_line(m) for m in items) or "(no core memory yet)"
+
+    @server.resource("memory://core", name="core", mime_type="text/plain")
+    async def core() -> str:
+        """Core memory: what is always true of this business and the default user (who they
+        are, the business, its projects, standing rules), pinned or learned from
+        conversation."""
+        return await core_text(d.user_id)
+
+    @server.resource("memory://core/{user_id}", name="user-core", mime_type="text/plain")
+    async def user_core(user_id: str) -> str:
+        """Core memory of the business and of the user ``user_id``."""
+        return await core_text(user_id)
 
     return server
 

@@ -152,6 +152,13 @@ def lineage(memory_id: str) -> Call[Lineage]:
     return Call(doc.LINEAGE, "lineage", "Lineage", {"memoryId": memory_id}, Lineage.model_validate)
 
 
+def core(user_id: str | None) -> Call[list[Memory]]:
+    def read(result: dict[str, Any]) -> list[Memory]:
+        return [Memory.model_validate(m) for m in result["memories"]]
+
+    return Call(doc.CORE, "core", "MemoryList", _set(userId=user_id), read)
+
+
 def _stored_or_job(result: dict[str, Any]) -> Document | DocumentJob:
     """A document stored at once, or the job that stores it."""
     if result["__typename"] == "DocumentJob":

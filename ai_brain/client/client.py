@@ -191,6 +191,12 @@ class BrainClient(_Base):
         """A memory's supersede chain, oldest first."""
         return self._run(calls.lineage(memory_id))
 
+    def core(self, user_id: str | None = None) -> list[Memory]:
+        """Core memory, injected into every context: the tenant's shared items (the business,
+        its projects, what was pinned) and, with ``user_id``, that user's own (name, role,
+        standing rules), whether pinned or learned from conversation."""
+        return self._run(calls.core(user_id))
+
     def ingest_document(
         self,
         source_path: str,
@@ -350,6 +356,10 @@ class AsyncBrainClient(_Base):
     async def lineage(self, memory_id: str) -> Lineage:
         """See ``BrainClient.lineage``."""
         return await self._run(calls.lineage(memory_id))
+
+    async def core(self, user_id: str | None = None) -> list[Memory]:
+        """See ``BrainClient.core``."""
+        return await self._run(calls.core(user_id))
 
     async def ingest_document(
         self,

@@ -96,6 +96,16 @@ mutation Forget($id: ID!) {{
 }}
 {MEMORY}"""
 
+CORE = f"""
+query Core($userId: String) {{
+  core(userId: $userId) {{
+    __typename
+    ... on MemoryList {{ memories {{ ...MemoryFields }} }}
+    {ERRORS}
+  }}
+}}
+{MEMORY}"""
+
 LINEAGE = f"""
 query Lineage($memoryId: ID!) {{
   lineage(memoryId: $memoryId) {{

@@ -13,6 +13,7 @@ import subprocess
 import sys
 import time
 
+import httpx
 import pytest
 from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
@@ -85,6 +86,33 @@ async def test_mcp_tools_over_stdio(service: Service) -> None:
 
         refused = await session.call_tool("history", {"memory_id": "not-an-id"})
         assert refused.is_error and "INVALID_INPUT" in _text(refused)
+
+
+PIN = "mutation($c: String!) { pinCore(input: {content: $c}) { ... on Memory { id } } }"
+
+
+async def test_mcp_core_memory_resources(service: Service) -> None:
+    """memory://core reads the tenant's core memory (a pinned item here), and the template
+    memory://core/{user_id} the same for a named user; both are listed."""
+    pinned = httpx.post(
+        f"{service.url}/graphql",
+        json={"query": PIN, "variables": {"c": "Lumen Bakery sells sourdough to cafes"}},
+        headers={"Authorization": f"Bearer {service.key}"},
+    ).json()
+    memory_id = pinned["data"]["pinCore"]["id"]
+    async with (
+        stdio_client(_documented_config(service)) as (read, write),
+        ClientSession(read, write) as session,
+    ):
+        await session.initialize()
+        listed = await session.list_resources()
+        assert [str(r.uri) for r in listed.resources] == ["memory://core"]
+        templates = await session.list_resource_templates()
+        assert [t.uri_template for t in templates.resource_templates] == ["memory://core/{user_id}"]
+        for uri in ("memory://core", "memory://core/bo"):
+            read_back = await session.read_resource(uri)
+            text = "\n".join(c.text for c in read_back.contents)  # type: ignore[union-attr]
+            assert f"[{memory_id}] Lumen Bakery sells sourdough to cafes" in text, (uri, text)
 
 
 async def test_mcp_over_streamable_http(service: Service) -> None:
