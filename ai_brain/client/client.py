@@ -104,7 +104,9 @@ class BrainClient(_Base):
     def close(self) -> None:
         self._http.close()
 
-    def _run(self, call: Call[T]) -> T:
+    def execute(self, call: Call[T]) -> T:
+        """Run one prepared call (a builder of ``ai_brain.client.calls``, or one made the same
+        way): its typed result, or its typed error; ``ENGINE_UNAVAILABLE`` is retried."""
         for attempt in range(self.retries + 1):
             try:
                 response = self._http.post(self.url, json=self._payload(call))
@@ -132,7 +134,7 @@ class BrainClient(_Base):
         """Store one conversation turn (``recordTurn``); its memories are retrievable at once.
 
         ``role`` is USER, ASSISTANT or TOOL."""
-        return self._run(
+        return self.execute(
             calls.record_turn(session_id, user_id, content, role, project_id, speaker, at)
         )
 
@@ -147,7 +149,9 @@ class BrainClient(_Base):
         mode: str = "ANSWER",
     ) -> Context:
         """The memory to put in the prompt before a model call (``assembleContext``)."""
-        return self._run(calls.context(session_id, user_id, query, project_id, token_budget, mode))
+        return self.execute(
+            calls.context(session_id, user_id, query, project_id, token_budget, mode)
+        )
 
     def search(
         self,
@@ -161,7 +165,9 @@ class BrainClient(_Base):
         types: list[str] | None = None,
     ) -> list[SearchHit]:
         """Memories ranked for ``query``, best first."""
-        return self._run(calls.search(query, top_k, mode, user_id, project_id, session_id, types))
+        return self.execute(
+            calls.search(query, top_k, mode, user_id, project_id, session_id, types)
+        )
 
     def remember(
         self,
@@ -175,27 +181,27 @@ class BrainClient(_Base):
         pinned: bool = False,
     ) -> Memory:
         """Store one memory explicitly."""
-        return self._run(
+        return self.execute(
             calls.remember(content, type, importance, project_id, session_id, user_id, pinned)
         )
 
     def supersede(self, memory_id: str, content: str, *, reason: str | None = None) -> Memory:
         """Replace a memory by a corrected one (the chain is kept; see ``lineage``)."""
-        return self._run(calls.supersede(memory_id, content, reason))
+        return self.execute(calls.supersede(memory_id, content, reason))
 
     def forget(self, memory_id: str) -> Memory:
         """Soft-delete a memory: it no longer comes back in search or context."""
-        return self._run(calls.forget(memory_id))
+        return self.execute(calls.forget(memory_id))
 
     def lineage(self, memory_id: str) -> Lineage:
         """A memory's supersede chain, oldest first."""
-        return self._run(calls.lineage(memory_id))
+        return self.execute(calls.lineage(memory_id))
 
     def core(self, user_id: str | None = None) -> list[Memory]:
         """Core memory, injected into every context: the tenant's shared items (the business,
         its projects, what was pinned) and, with ``user_id``, that user's own (name, role,
         standing rules), whether pinned or learned from conversation."""
-        return self._run(calls.core(user_id))
+        return self.execute(calls.core(user_id))
 
     def ingest_document(
         self,
@@ -214,28 +220,28 @@ class BrainClient(_Base):
             DocumentJobFailed: the job failed (its error says why; send the document again).
             TimeoutError: the job was still running after ``wait`` seconds (it goes on).
         """
-        found = self._run(calls.ingest_document(source_path, text, project_id))
+        found = self.execute(calls.ingest_document(source_path, text, project_id))
         deadline = time.monotonic() + wait
         while isinstance(found, DocumentJob):
             if (done := _finished(found, deadline, on_progress)) is not None:
                 return done
             time.sleep(POLL)
-            found = self._run(calls.document_job(found.id))
+            found = self.execute(calls.document_job(found.id))
         return found
 
     def identity_questions(self, first: int = 20) -> list[IdentityQuestion]:
         """Open identity questions: a provisional entity and the known ones it may be."""
-        return self._run(calls.identity_questions(first))
+        return self.execute(calls.identity_questions(first))
 
     def confirm_same(
         self, entity_id: str, other_id: str, *, reason: str | None = None
     ) -> EntityMerge:
         """Answer "the same": an undoable merge (a provisional entity into the known one)."""
-        return self._run(calls.confirm_same(entity_id, other_id, reason))
+        return self.execute(calls.confirm_same(entity_id, other_id, reason))
 
     def confirm_distinct(self, entity_id: str, other_id: str, *, reason: str | None = None) -> None:
         """Answer "different": recorded, and never asked again."""
-        self._run(calls.confirm_distinct(entity_id, other_id, reason))
+        self.execute(calls.confirm_distinct(entity_id, other_id, reason))
 
 
 class AsyncBrainClient(_Base):
@@ -268,7 +274,8 @@ class AsyncBrainClient(_Base):
     async def aclose(self) -> None:
         await self._http.aclose()
 
-    async def _run(self, call: Call[T]) -> T:
+    async def execute(self, call: Call[T]) -> T:
+        """See ``BrainClient.execute``."""
         for attempt in range(self.retries + 1):
             try:
                 response = await self._http.post(self.url, json=self._payload(call))
@@ -294,7 +301,7 @@ class AsyncBrainClient(_Base):
         at: datetime | None = None,
     ) -> Turn:
         """See ``BrainClient.record_turn``."""
-        return await self._run(
+        return await self.execute(
             calls.record_turn(session_id, user_id, content, role, project_id, speaker, at)
         )
 
@@ -309,7 +316,7 @@ class AsyncBrainClient(_Base):
         mode: str = "ANSWER",
     ) -> Context:
         """See ``BrainClient.context``."""
-        return await self._run(
+        return await self.execute(
             calls.context(session_id, user_id, query, project_id, token_budget, mode)
         )
 
@@ -325,7 +332,7 @@ class AsyncBrainClient(_Base):
         types: list[str] | None = None,
     ) -> list[SearchHit]:
         """See ``BrainClient.search``."""
-        return await self._run(
+        return await self.execute(
             calls.search(query, top_k, mode, user_id, project_id, session_id, types)
         )
 
@@ -341,25 +348,25 @@ class AsyncBrainClient(_Base):
         pinned: bool = False,
     ) -> Memory:
         """See ``BrainClient.remember``."""
-        return await self._run(
+        return await self.execute(
             calls.remember(content, type, importance, project_id, session_id, user_id, pinned)
         )
 
     async def supersede(self, memory_id: str, content: str, *, reason: str | None = None) -> Memory:
         """See ``BrainClient.supersede``."""
-        return await self._run(calls.supersede(memory_id, content, reason))
+        return await self.execute(calls.supersede(memory_id, content, reason))
 
     async def forget(self, memory_id: str) -> Memory:
         """See ``BrainClient.forget``."""
-        return await self._run(calls.forget(memory_id))
+        return await self.execute(calls.forget(memory_id))
 
     async def lineage(self, memory_id: str) -> Lineage:
         """See ``BrainClient.lineage``."""
-        return await self._run(calls.lineage(memory_id))
+        return await self.execute(calls.lineage(memory_id))
 
     async def core(self, user_id: str | None = None) -> list[Memory]:
         """See ``BrainClient.core``."""
-        return await self._run(calls.core(user_id))
+        return await self.execute(calls.core(user_id))
 
     async def ingest_document(
         self,
@@ -371,30 +378,30 @@ class AsyncBrainClient(_Base):
         on_progress: Callable[[DocumentJob], None] | None = None,
     ) -> Document:
         """As ``BrainClient.ingest_document``."""
-        found = await self._run(calls.ingest_document(source_path, text, project_id))
+        found = await self.execute(calls.ingest_document(source_path, text, project_id))
         deadline = time.monotonic() + wait
         while isinstance(found, DocumentJob):
             if (done := _finished(found, deadline, on_progress)) is not None:
                 return done
             await asyncio.sleep(POLL)
-            found = await self._run(calls.document_job(found.id))
+            found = await self.execute(calls.document_job(found.id))
         return found
 
     async def identity_questions(self, first: int = 20) -> list[IdentityQuestion]:
         """As ``BrainClient.identity_questions``."""
-        return await self._run(calls.identity_questions(first))
+        return await self.execute(calls.identity_questions(first))
 
     async def confirm_same(
         self, entity_id: str, other_id: str, *, reason: str | None = None
     ) -> EntityMerge:
         """As ``BrainClient.confirm_same``."""
-        return await self._run(calls.confirm_same(entity_id, other_id, reason))
+        return await self.execute(calls.confirm_same(entity_id, other_id, reason))
 
     async def confirm_distinct(
         self, entity_id: str, other_id: str, *, reason: str | None = None
     ) -> None:
         """As ``BrainClient.confirm_distinct``."""
-        await self._run(calls.confirm_distinct(entity_id, other_id, reason))
+        await self.execute(calls.confirm_distinct(entity_id, other_id, reason))
 
 
 POLL = 0.5  # seconds between reads of a document job
