@@ -27,12 +27,15 @@ TOOLS = {"record_turn", "get_context", "search", "remember", "correct", "forget"
 
 
 def _documented_config(service: Service) -> StdioServerParameters:
-    """The Claude Desktop snippet of docs/CLIENT.md with this service's URL and key; `brain`
-    is this tree's CLI (`python -m api.cli`)."""
-    text = (ROOT / "docs" / "CLIENT.md").read_text()
-    block = re.search(r"```json\n(.*?)```", text, re.S)
-    assert block is not None
-    server = json.loads(block.group(1))["mcpServers"]["ai-brain"]
+    """The Claude Desktop snippet of the README (docs/CLIENT.md repeats it word for word) with
+    this service's URL and key; `brain` is this tree's CLI (`python -m api.cli`)."""
+    blocks = [
+        re.search(r"```json\n(.*?)```", (ROOT / name).read_text(), re.S)
+        for name in ("README.md", "docs/CLIENT.md")
+    ]
+    assert blocks[0] is not None and blocks[1] is not None
+    assert blocks[0].group(1) == blocks[1].group(1)
+    server = json.loads(blocks[0].group(1))["mcpServers"]["ai-brain"]
     assert server["command"] == "brain" and server["args"] == ["mcp"]
     assert set(server["env"]) == {"BRAIN_URL", "BRAIN_API_KEY"}
     env = {**brain_env(), "BRAIN_URL": service.url, "BRAIN_API_KEY": service.key}
