@@ -1,13 +1,20 @@
 """API load benchmark: `brain serve` on loopback, 32 concurrent clients for 60 s.
 
     python -m bench.api_load [--memories 25000] [--clients 32] [--seconds 60] [--warmup 20]
-                             [--out bench/results/api_load.json]
+                             [--conversation ../shared/data/locomo/26.json]
+                             [--mix turn=20,context=80] [--out bench/results/api_load.json]
 
-Preloads N memories into a fresh data directory (in-process, through the durable write path),
-starts `brain serve` on a free loopback port as a child process (consolidation scheduler off:
-the request path is measured), creates an API key, then runs the clients: 20 % recordTurn,
-80 % assembleContext. Every request loop is bounded by the
-deadline and the run stops by itself. Reports throughput, p50/p95/p99 per operation, errors.
+Preloads N synthetic memories into a fresh data directory (in-process, through the durable
+write path), or with ``--conversation`` a LoCoMo conversation's turns through ``recordTurn``
+(its sessions, speakers and dates), starts `brain serve` on a free loopback port as a child
+process (consolidation scheduler off: the request path is measured), creates an API key, then
+runs the clients: ``--mix`` says the share of recordTurn, assembleContext and search requests
+(default 20 % recordTurn, 80 % assembleContext; issue 41's mix is
+``turn=20,context=40,search=40`` on a conversation). The queries are the conversation's
+questions (else synthetic sentences) and the turns its own lines again, in new sessions.
+Every request loop is bounded by the deadline and the run stops by itself. Reports
+throughput, p50/p95/p99 per operation, errors, and the CPU the service and its graph engine
+used per request.
 
 The clients first run the same mix for ``--warmup`` seconds, not measured: a fresh graph
 engine spends its first minute compiling its hot code (the JVM's JIT compiler took most of a
@@ -18,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import random
 import signal
@@ -36,6 +44,60 @@ from bench.common import machine, percentiles, synthetic_texts, write_json
 RECORD = """mutation($input: RecordTurnInput!) { recordTurn(input: $input) { __typename } }"""
 CONTEXT = """query($input: AssembleContextInput!) {
   assembleContext(input: $input) { __typename ... on Context { totalTokens } } }"""
+SEARCH = """query($input: SearchInput!) {
+  search(input: $input) { __typename ... on SearchResults { hits { score } } } }"""
+OPERATIONS = {"turn": "recordTurn", "context": "assembleContext", "search": "search"}
+
+
+def parse_mix(text: str) -> dict[str, float]:
+    """``turn=20,context=40,search=40`` → each operation's share (summing to 1)."""
+    shares: dict[str, float] = {}
+    for part in text.split(","):
+        name, _, value = part.partition("=")
+        if name.strip() not in OPERATIONS:
+            raise argparse.ArgumentTypeError(f"--mix: {name!r} is not one of {sorted(OPERATIONS)}")
+        shares[OPERATIONS[name.strip()]] = float(value)
+    total = sum(shares.values())
+    if total <= 0:
+        raise argparse.ArgumentTypeError("--mix: the shares sum to zero")
+    return {op: share / total for op, share in shares.items()}
+
+
+class Material:
+    """What the clients send: questions to ask and lines to record as turns."""
+
+    def __init__(self, conversation: Path | None) -> None:
+        if conversation is None:
+            self.questions = synthetic_texts(2000, seed=11)
+            self.lines = synthetic_texts(2000, seed=13)
+            return
+        from bench.locomo import sessions
+
+        raw = json.loads(conversation.read_text())
+        conv = raw.get("conversation", raw)
+        self.questions = [str(q["question"]) for q in raw["qa"]]
+        self.lines = [t["text"] for _, _, turns in sessions(conv) for t in turns]
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a process and its children's threads so far (Linux)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for p in [pid, *_children(pid)]:
+        try:
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / ticks
+    return total
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        found = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        return []
+    return [int(c) for c in found]
 
 
 def _free_port() -> int:
@@ -72,6 +134,35 @@ async def preload(data_dir: Path, n: int) -> None:
         await brain.close()
 
 
+async def preload_conversation(data_dir: Path, conversation: Path) -> None:
+    """Every turn of a LoCoMo conversation through ``record_turn`` (the public write path),
+    in its sessions with its speakers and dates."""
+    from api.brain import Brain
+    from bench.locomo import TURN_SPACING_S, sessions
+    from core.ingest_types import TurnInput
+    from core.settings import Settings
+
+    raw = json.loads(conversation.read_text())
+    conv = raw.get("conversation", raw)
+    brain = await Brain.open(Settings(data_dir=data_dir))
+    try:
+        done, start = 0, time.perf_counter()
+        for n, at, turns in sessions(conv):
+            for i, turn in enumerate(turns):
+                said = TurnInput(
+                    session_id=f"session-{n}",
+                    user_id="u1",
+                    speaker=turn["speaker"],
+                    content=turn["text"],
+                    at=at + i * TURN_SPACING_S,
+                )
+                await brain.record_turn("load", said)
+                done += 1
+            print(f"  recorded {done} turns ({done / (time.perf_counter() - start):.0f}/s)")
+    finally:
+        await brain.close()
+
+
 async def make_key(data_dir: Path) -> str:
     from api.auth import create_key
     from core.settings import Settings
@@ -88,30 +179,30 @@ async def client(
     http: httpx.AsyncClient,
     deadline: float,
     seed: int,
+    material: Material,
+    mix: dict[str, float],
     samples: dict[str, list[float]],
     errors: dict[str, int],
 ) -> None:
     rng = random.Random(seed)
-    questions = synthetic_texts(200, seed=seed)
     session = f"s{seed}"
+    ops, weights = list(mix), list(mix.values())
     while time.monotonic() < deadline:
-        if rng.random() < 0.2:
-            op, query = "recordTurn", RECORD
-            variables: dict[str, Any] = {
-                "input": {
-                    "sessionId": session,
-                    "userId": "u1",
-                    "role": "USER",
-                    "content": rng.choice(questions),
-                }
-            }
+        op = rng.choices(ops, weights)[0]
+        if op == "recordTurn":
+            query = RECORD
+            turn = {"sessionId": session, "userId": "u1", "content": rng.choice(material.lines)}
+            variables: dict[str, Any] = {"input": {**turn, "role": "USER"}}
+        elif op == "search":
+            query = SEARCH
+            variables = {"input": {"query": rng.choice(material.questions), "topK": 10}}
         else:
-            op, query = "assembleContext", CONTEXT
+            query = CONTEXT
             variables = {
                 "input": {
                     "sessionId": session,
                     "userId": "u1",
-                    "query": rng.choice(questions),
+                    "query": rng.choice(material.questions),
                     "tokenBudget": 2000,
                 }
             }
@@ -133,8 +224,13 @@ async def client(
 
 
 async def run(args: argparse.Namespace, data_dir: Path) -> dict[str, Any]:
-    print(f"preloading {args.memories} memories ...")
-    await preload(data_dir, args.memories)
+    material = Material(args.conversation)
+    if args.conversation is not None:
+        print(f"recording {args.conversation} ...")
+        await preload_conversation(data_dir, args.conversation)
+    else:
+        print(f"preloading {args.memories} memories ...")
+        await preload(data_dir, args.memories)
     port = _free_port()
     env = {
         **os.environ,
@@ -174,9 +270,9 @@ async def run(args: argparse.Namespace, data_dir: Path) -> dict[str, Any]:
             else:
                 raise RuntimeError("server did not start: see " + log.name)
         key = await make_key(data_dir)
-        samples: dict[str, list[float]] = {"recordTurn": [], "assembleContext": []}
-        errors = {"recordTurn": 0, "assembleContext": 0}
-        warmup_errors = {"recordTurn": 0, "assembleContext": 0}  # reported, not measured
+        samples: dict[str, list[float]] = {op: [] for op in args.mix}
+        errors = dict.fromkeys(args.mix, 0)
+        warmup_errors = dict.fromkeys(args.mix, 0)  # reported, not measured
         limits = httpx.Limits(max_connections=args.clients)
         headers = {"Authorization": f"Bearer {key}"}
         async with httpx.AsyncClient(
@@ -185,10 +281,10 @@ async def run(args: argparse.Namespace, data_dir: Path) -> dict[str, Any]:
             if args.warmup > 0:
                 print(f"warming up: {args.clients} clients for {args.warmup}s (not measured) ...")
                 warm = time.monotonic() + args.warmup
-                unmeasured: dict[str, list[float]] = {"recordTurn": [], "assembleContext": []}
+                unmeasured: dict[str, list[float]] = {op: [] for op in args.mix}
                 await asyncio.gather(
                     *(
-                        client(http, warm, 1000 + i, unmeasured, warmup_errors)
+                        client(http, warm, 1000 + i, material, args.mix, unmeasured, warmup_errors)
                         for i in range(args.clients)
                     )
                 )
@@ -198,12 +294,17 @@ async def run(args: argparse.Namespace, data_dir: Path) -> dict[str, Any]:
                 )
             print(f"running {args.clients} clients for {args.seconds}s ...")
             load_before = os.getloadavg()[0]
+            cpu_before = cpu_seconds(proc.pid)
             start = time.monotonic()
             deadline = start + args.seconds
             await asyncio.gather(
-                *(client(http, deadline, i, samples, errors) for i in range(args.clients))
+                *(
+                    client(http, deadline, i, material, args.mix, samples, errors)
+                    for i in range(args.clients)
+                )
             )
             elapsed = time.monotonic() - start
+            cpu_used = cpu_seconds(proc.pid) - cpu_before
             # Graph write transactions the driver ran again after a write conflict, by their
             # first statement: each one cost its request a backoff and the transaction again.
             retries = _retries((await http.get("/metrics")).text)
@@ -214,7 +315,11 @@ async def run(args: argparse.Namespace, data_dir: Path) -> dict[str, Any]:
     total = sum(len(v) for v in samples.values())
     return {
         "machine": machine(),
-        "memories": args.memories,
+        "memories": None if args.conversation else args.memories,
+        "conversation": str(args.conversation) if args.conversation else None,
+        "mix": {op: round(share, 3) for op, share in args.mix.items()},
+        # The service's and its graph engine's CPU over the measured window, per request.
+        "service_cpu_ms_per_request": round(cpu_used / max(total, 1) * 1000, 1),
         "clients": args.clients,
         "seconds": round(elapsed, 1),
         "warmup_seconds": args.warmup,
@@ -240,6 +345,8 @@ def main() -> None:
     p.add_argument(
         "--warmup", type=float, default=20.0, help="seconds of unmeasured load first (0: none)"
     )
+    p.add_argument("--conversation", type=Path, help="a LoCoMo conversation to record first")
+    p.add_argument("--mix", type=parse_mix, default=parse_mix("turn=20,context=80"))
     p.add_argument("--out", type=Path, default=Path("bench/results/api_load.json"))
     args = p.parse_args()
     with tempfile.TemporaryDirectory(prefix="brain-load-") as tmp:
@@ -251,6 +358,7 @@ def main() -> None:
             f"{result['errors'][op]:>8}"
         )
     print(f"throughput: {result['throughput_rps']} requests/s")
+    print(f"service + engine CPU per request: {result['service_cpu_ms_per_request']} ms")
     print(f"graph writes retried after a conflict: {result['graph_write_retries']}")
     print(f"load average (1 min) before/after: {result['load_average_1m']}")
     write_json(args.out, result)
