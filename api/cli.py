@@ -19,6 +19,7 @@
     brain compact                                 # purge deleted data from the engines' files
     brain cypher --tenant T [--param K=V...] QUERY|FILE|NAME   # read-only, $tenant bound
     brain mcp [--url URL] [--key KEY] [--http PORT]   # MCP server over a running service
+    brain graph [--json]                          # Bolt URL, database and users for Browser
 
 While `brain serve` runs on the data directory (or --url / $BRAIN_URL names a service),
 remember, search, context, ingest, reprofile, consolidate, runs, identity, doctor, health,
@@ -248,6 +249,8 @@ def _parser() -> argparse.ArgumentParser:
     )
     cmd("health", "check both engines")
     cmd("doctor", "check the installation, the engines, versions and index lag")
+    graph = cmd("graph", "how to connect to the graph (Bolt URL, database, users)")
+    graph.add_argument("--json", action="store_true", help="one JSON object")
     return p
 
 
@@ -286,6 +289,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         configure_logging("warning", "text")  # on stderr: `brain mcp` speaks on stdout
         if args.command == "mcp":
             return _mcp(args, settings)
+        if args.command == "graph":
+            from api.cli_graph import door
+
+            return door(settings, args.json)
         if args.command in CLIENT_COMMANDS:
             service = find_service(args, settings)
             if service is not None and args.command in cli_remote.COMMANDS:

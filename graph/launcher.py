@@ -7,6 +7,8 @@ Layout under ``<data_dir>/graph``::
 
     lock            flock held while an engine owns this directory
     password        generated root password (0600)
+    analyst.password  generated password of the read-only ``analyst`` user (0600)
+    config/         the engine's users and groups (``graph/engine_users.py``)
     engine.json     the running engine's ports and pid (so a CLI can attach to it)
     engine.log      the engine's stdout/stderr
     databases/      ArcadeDB's own files
@@ -27,7 +29,6 @@ import contextlib
 import fcntl
 import json
 import os
-import secrets
 import signal
 import socket
 import subprocess
@@ -40,6 +41,7 @@ from typing import IO, Any
 
 from core.errors import BackendError, EngineStartError
 from core.settings import GraphSettings
+from graph.engine_users import ensure_users, secret
 
 ROOT_USER = "root"
 
@@ -139,15 +141,7 @@ class EmbeddedGraphEngine:
 
     def password(self) -> str:
         """The root password, generated on first use and kept with 0600 permissions."""
-        path = self.root / "password"
-        if path.exists():
-            return path.read_text().strip()
-        self.root.mkdir(parents=True, exist_ok=True)
-        value = secrets.token_urlsafe(24)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "w") as f:
-            f.write(value)
-        return value
+        return secret(self.root / "password")
 
     # -- lifecycle -----------------------------------------------------------------------------
 
@@ -210,6 +204,7 @@ class EmbeddedGraphEngine:
         if not java.exists():
             raise EngineStartError(f"bundled JRE not found at {java}")
         password = self.password()
+        ensure_users(self.root, password, self.settings.database)
         cmd = [
             str(java),
             # The heap is sized once (initial = maximum). A heap that starts small and grows
