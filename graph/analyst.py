@@ -96,8 +96,26 @@ def check_read_only(text: str) -> str:
             f"only read queries run here: {refused.group(1).upper()} is refused", field="query"
         )
     if not _TENANT.search(code):
-        raise InvalidInput("the query must filter on $tenant (it is bound for you)", field="query")
+        raise InvalidInput(
+            "the query must filter on $tenant (it is bound for you): " + _tenant_hint(code),
+            field="query",
+        )
     return text
+
+
+_NODE = re.compile(r"\(\s*([A-Za-z_]\w*)\s*:\s*([A-Za-z_]\w*)")
+
+
+def _tenant_hint(code: str) -> str:
+    """How to add the tenant filter, shown on the query's own first labelled node."""
+    node = _NODE.search(code)
+    if node is None:
+        return "e.g. MATCH (m:Memory) WHERE m.tenant_id = $tenant RETURN m.content"
+    var, label = node.groups()
+    return (
+        f"add `WHERE {var}.tenant_id = $tenant` after the MATCH of ({var}:{label})"
+        " (every node carries tenant_id)"
+    )
 
 
 async def run_read_only(

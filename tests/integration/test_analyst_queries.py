@@ -56,6 +56,9 @@ async def test_history_truth_on_a_date_statements_and_merges(
     now = datetime.now(UTC).isoformat()
     assert [r["id"] for r in await ask(brain, t, "true_on_date", at=now, entity=None)] == [third.id]
     assert await ask(brain, t, "true_on_date", at="2023-11-14T00:00:00Z", entity=None) == []
+    # A datetime parameter (Browser's `:param at => datetime(...)`) reads as its text does.
+    as_datetime = datetime(2023, 11, 15, tzinfo=UTC)
+    assert await ask(brain, t, "true_on_date", at=as_datetime, entity="peter novak") == then
 
     # Duplicates merged by the lifecycle, and an entity merge that was undone.
     specific = await brain.remember(
@@ -89,6 +92,14 @@ async def test_history_truth_on_a_date_statements_and_merges(
         "Peter Novak works at WOBS as chief editor.",
         "P. Novak likes green tea.",
     ]
+    # A first name finds the full name, and every namesake is listed apart.
+    other_peter = await brain.create_entity(t, "Peter Alvarez", EntityType.PERSON)
+    await brain.remember(
+        t, NewMemory(content="Peter Alvarez is a CTO.", entity_ids=[other_peter.id])
+    )
+    by_first = await ask(brain, t, "entity_statements", name="peter")
+    assert {r["entity_id"] for r in by_first} == {peter.id, other_peter.id}
+    assert await ask(brain, t, "entity_statements", name="pete") == []  # whole words only
     await brain.unmerge_entities(t, merge.id)
     (record,) = await ask(brain, t, "entity_merges")
     assert (record["kept_id"], record["dropped_ids"], record["reason"]) == (
@@ -127,6 +138,15 @@ async def test_writes_and_unbound_queries_are_refused_before_they_run(
     with pytest.raises(InvalidInput) as refused:
         await run_read_only(brain.graph, tenant_id, query)
     assert refused.value.field == "query"
+
+
+def test_a_query_without_the_tenant_filter_is_told_where_to_add_it() -> None:
+    lineage = "MATCH path = (m:Memory {id: $id})-[:SUPERSEDED_BY*]->(latest) RETURN path"
+    with pytest.raises(InvalidInput) as refused:
+        check_read_only(lineage)
+    assert "add `WHERE m.tenant_id = $tenant` after the MATCH of (m:Memory)" in str(
+        refused.value.message
+    )
 
 
 async def test_reads_that_only_mention_write_words_run(brain: Brain, tenant_id: str) -> None:
