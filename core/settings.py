@@ -228,6 +228,11 @@ class IngestSettings(BaseModel):
     # A turn's profile refresh waits this long for the next turns' refreshes of the tenant,
     # and they run as one (each entity's profile is rebuilt once for all of them).
     profile_refresh_settle: float = Field(default=1.0, ge=0)
+    # ... and a tenant's refreshes take at most this share of the time: a refresh that took
+    # T seconds makes the next wait T x (1/duty - 1) after it (ingest/jobs/queue.py). Under
+    # load a refresh re-embeds every profile its turns touched (~35 ms a 600-character
+    # profile on one core), which took a tenth of the service's CPU when 32 clients wrote.
+    profile_refresh_duty: float = Field(default=0.25, gt=0, le=1)
     llm: LLMSettings = Field(default_factory=LLMSettings)
 
 

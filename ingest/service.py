@@ -85,6 +85,7 @@ class IngestService:
                 refresh_profiles,
                 merge=_union_of_entity_ids,
                 settle=settings.ingest.profile_refresh_settle,
+                duty=settings.ingest.profile_refresh_duty,
             )
         if llm is not None:
             queue.register(LLM_JOB, LLMExtractJob(writer, resolver, llm, self.turns.planner))

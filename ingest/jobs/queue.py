@@ -11,7 +11,10 @@ A kind registered with ``merge`` is coalesced: its jobs of one tenant wait ``set
 for more of their kind, and a worker runs every job of that tenant and kind still waiting as
 one call with the merged payload (then deletes them all). Ten turns about the same people in
 a few seconds refresh those profiles once, not ten times; under load, when the worker is
-behind, everything that piled up meanwhile joins the next run.
+behind, everything that piled up meanwhile joins the next run. With ``duty`` below 1, a run
+of a tenant's kind that took T seconds makes the next one wait at least T × (1 / duty − 1)
+after it: background work of that kind takes at most that share of its worker's time, and the
+busier the machine (the longer a run takes), the more turns each run gathers.
 
     queue = JobQueue(graph, settings.ingest)
     queue.register("profile_refresh", refresh_profiles, merge=union_of_ids, settle=1.0)
@@ -49,6 +52,7 @@ class _Kind:
     handler: Handler
     merge: Merge | None
     settle: float
+    duty: float = 1.0  # the share of time its runs of one tenant may take (merged kinds)
 
 
 class JobQueue:
@@ -66,6 +70,7 @@ class JobQueue:
         self._held: dict[tuple[str, str], list[str]] = {}
         self._settling: dict[tuple[str, str], asyncio.TimerHandle] = {}
         self._in_line: dict[tuple[str, str], list[str]] = {}
+        self._rest_until: dict[tuple[str, str], float] = {}  # loop time, after a merged run
         self._workers: list[asyncio.Task[None]] = []
         self._timers: set[asyncio.TimerHandle] = set()  # retries waiting for their backoff
         self.completed = 0
@@ -78,14 +83,23 @@ class JobQueue:
         return len(self._scheduled)
 
     def register(
-        self, kind: str, handler: Handler, *, merge: Merge | None = None, settle: float = 0.0
+        self,
+        kind: str,
+        handler: Handler,
+        *,
+        merge: Merge | None = None,
+        settle: float = 0.0,
+        duty: float = 1.0,
     ) -> None:
         """Run ``handler(tenant_id, payload)`` for jobs of ``kind``.
 
         With ``merge``, jobs of one tenant and this kind are coalesced: each waits ``settle``
-        seconds, and the waiting ones run as one call with ``merge(their payloads)``.
+        seconds, and the waiting ones run as one call with ``merge(their payloads)``; with
+        ``duty`` below 1 as well, a run rests ``duty``'s complement before the next.
         """
-        self._kinds[kind] = _Kind(handler, merge, max(0.0, settle))
+        if not 0 < duty <= 1:
+            raise InvalidInput("duty must be above 0 and at most 1", field="duty")
+        self._kinds[kind] = _Kind(handler, merge, max(0.0, settle), duty)
 
     def handles(self, kind: str) -> bool:
         """Is a handler registered for ``kind``?"""
@@ -127,7 +141,8 @@ class JobQueue:
                 self._release(key)
             elif key not in self._settling:
                 loop = asyncio.get_running_loop()
-                self._settling[key] = loop.call_later(spec.settle, self._release, key)
+                rest = self._rest_until.get(key, 0.0) - loop.time()
+                self._settling[key] = loop.call_later(max(spec.settle, rest), self._release, key)
 
     def _release(self, key: tuple[str, str]) -> None:
         """Settling jobs of ``key`` go to the workers (as one run)."""
@@ -166,6 +181,7 @@ class JobQueue:
         self._settling.clear()
         self._held.clear()
         self._in_line.clear()
+        self._rest_until.clear()
         for worker in self._workers:
             worker.cancel()
         for worker in self._workers:
@@ -198,6 +214,8 @@ class JobQueue:
                     self._held[key] = held[room:]  # their settle timer still runs
                 elif (timer := self._settling.pop(key, None)) is not None:
                     timer.cancel()
+            loop = asyncio.get_running_loop()
+            started = loop.time()
             try:
                 await self._run(tenant_id, ids)
             except asyncio.CancelledError:
@@ -205,6 +223,16 @@ class JobQueue:
             except Exception:  # the queue must outlive any job
                 log.exception("jobs %s of tenant %s crashed the runner", ids, tenant_id)
                 self._finish(ids)
+            self._rest(key, loop.time() - started)
+
+    def _rest(self, key: tuple[str, str], took: float) -> None:
+        """After a run of a merged kind with a duty below 1: the earliest the next may start
+        (jobs settling meanwhile wait for it; ``drain`` does not)."""
+        spec = self._kinds.get(key[1])
+        if spec is None or spec.merge is None or spec.duty >= 1:
+            return
+        loop = asyncio.get_running_loop()
+        self._rest_until[key] = loop.time() + took * (1 / spec.duty - 1)
 
     def _finish(self, ids: Sequence[str]) -> None:
         for job_id in ids:

@@ -210,6 +210,39 @@ async def test_jobs_that_pile_up_behind_a_run_join_the_next_one(
     assert runs == [[0], [1, 2, 3, 4, 5]]
 
 
+@pytest.mark.parametrize("duty", [1.0, 0.25])
+async def test_a_merged_kind_with_a_duty_rests_after_each_run(
+    brain: Brain, tenant_id: str, duty: float
+) -> None:
+    """A run that took 0.2 s with duty 0.25 makes the next wait 0.6 s after it (and the jobs
+    of that wait run as one); with duty 1 the next only settles (0.05 s)."""
+    spans: list[tuple[float, float, list[int]]] = []
+
+    async def handler(tenant: str, payload: Mapping[str, Any]) -> None:
+        start = asyncio.get_running_loop().time()
+        await asyncio.sleep(0.2)
+        spans.append((start, asyncio.get_running_loop().time(), sorted(payload["ids"])))
+
+    queue = JobQueue(brain.graph, IngestSettings())
+    queue.register("merged", handler, merge=_union, settle=0.05, duty=duty)
+    await queue.start(tenants=[])
+    await queue.enqueue(tenant_id, "merged", {"ids": [0]})
+    async with asyncio.timeout(10):
+        while not spans:
+            await asyncio.sleep(0.005)
+        for n in (1, 2):
+            await queue.enqueue(tenant_id, "merged", {"ids": [n]})
+        while queue.completed < 3:
+            await asyncio.sleep(0.005)
+    await queue.stop()
+    (_, first_end, _), (second_start, _, second_ids) = spans
+    gap = second_start - first_end
+    if duty < 1:
+        assert gap >= 0.55 and second_ids == [1, 2], spans
+    else:
+        assert gap < 0.4, spans
+
+
 async def test_a_failing_merged_run_retries_every_job_then_keeps_them_failed(
     brain: Brain, tenant_id: str
 ) -> None:
