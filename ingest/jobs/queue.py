@@ -71,6 +71,7 @@ class JobQueue:
         self._settling: dict[tuple[str, str], asyncio.TimerHandle] = {}
         self._in_line: dict[tuple[str, str], list[str]] = {}
         self._rest_until: dict[tuple[str, str], float] = {}  # loop time, after a merged run
+        self._running: set[tuple[str, str]] = set()  # keys of a kind with a duty, while run
         self._workers: list[asyncio.Task[None]] = []
         self._timers: set[asyncio.TimerHandle] = set()  # retries waiting for their backoff
         self.completed = 0
@@ -138,17 +139,27 @@ class JobQueue:
             held = self._held.setdefault(key, [])
             held.append(job.id)
             if len(held) >= MAX_MERGED:
-                self._release(key)
+                self._release(key, force=True)
             elif key not in self._settling:
                 loop = asyncio.get_running_loop()
                 rest = self._rest_until.get(key, 0.0) - loop.time()
                 self._settling[key] = loop.call_later(max(spec.settle, rest), self._release, key)
 
-    def _release(self, key: tuple[str, str]) -> None:
-        """Settling jobs of ``key`` go to the workers (as one run)."""
+    def _release(self, key: tuple[str, str], force: bool = False) -> None:
+        """Settling jobs of ``key`` go to the workers (as one run); unless ``force``, not
+        while a run of a kind with a duty is under way or resting (its end re-arms it)."""
         timer = self._settling.pop(key, None)
         if timer is not None:
             timer.cancel()
+        if not force and self._rests(key):
+            if key not in self._running:
+                loop = asyncio.get_running_loop()
+                wait = self._rest_until.get(key, 0.0) - loop.time()
+                if wait > 0:
+                    self._settling[key] = loop.call_later(wait, self._release, key)
+                    return
+            else:
+                return  # the run's end re-arms the release
         ids = self._held.pop(key, None)
         if not ids:
             return
@@ -197,7 +208,7 @@ class JobQueue:
         async with asyncio.timeout(timeout):
             while self._scheduled:
                 for key in list(self._held):
-                    self._release(key)
+                    self._release(key, force=True)
                 await asyncio.sleep(0.01)
 
     async def _work(self) -> None:
@@ -216,6 +227,8 @@ class JobQueue:
                     timer.cancel()
             loop = asyncio.get_running_loop()
             started = loop.time()
+            if self._rests(key):
+                self._running.add(key)
             try:
                 await self._run(tenant_id, ids)
             except asyncio.CancelledError:
@@ -223,16 +236,25 @@ class JobQueue:
             except Exception:  # the queue must outlive any job
                 log.exception("jobs %s of tenant %s crashed the runner", ids, tenant_id)
                 self._finish(ids)
+            finally:
+                self._running.discard(key)
             self._rest(key, loop.time() - started)
 
-    def _rest(self, key: tuple[str, str], took: float) -> None:
-        """After a run of a merged kind with a duty below 1: the earliest the next may start
-        (jobs settling meanwhile wait for it; ``drain`` does not)."""
+    def _rests(self, key: tuple[str, str]) -> bool:
+        """Does ``key``'s kind rest after a run (merged, duty below 1)?"""
         spec = self._kinds.get(key[1])
-        if spec is None or spec.merge is None or spec.duty >= 1:
+        return spec is not None and spec.merge is not None and spec.duty < 1
+
+    def _rest(self, key: tuple[str, str], took: float) -> None:
+        """After a run of a merged kind with a duty below 1: the earliest the next may start;
+        the jobs that came meanwhile wait for it (``drain`` does not)."""
+        if not self._rests(key):
             return
+        spec = self._kinds[key[1]]
         loop = asyncio.get_running_loop()
         self._rest_until[key] = loop.time() + took * (1 / spec.duty - 1)
+        if self._held.get(key) and key not in self._settling:
+            self._release(key)  # re-armed for the rest
 
     def _finish(self, ids: Sequence[str]) -> None:
         for job_id in ids:
