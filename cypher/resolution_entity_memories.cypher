@@ -1,14 +1,23 @@
-// The current, live memories about each entity (or entities merged into it), most important
-// and newest first, at most $limit per entity: the material of its profile.
+// The current, live memories about each entity (or entities merged into it), each once (a
+// memory about an entity and about one merged into it is reached twice), most important and
+// newest first, at most $limit per entity: the material of its profile. With them, what
+// corrections replaced in those memories' chains (the earlier versions behind SUPERSEDED_BY
+// links: a memory no correction made has none, so most cost one look at their links) and
+// when: a turn said before its statement was corrected still holds the old value, and the
+// profile leaves it out.
 // params: $tenant, $ids: [string], $at (epoch seconds), $limit
-// returns: entity_id, memories: [[content, importance, created_at, id]]
+// returns: entity_id, memories: [[content, importance, created_at, id]],
+//          replaced: [[[content, superseded_at]]] (per memory, in no order; nulls when none)
 UNWIND $ids AS id
 MATCH (e:Entity {id: id, tenant_id: $tenant})
 OPTIONAL MATCH (d:Entity)-[:MERGED_INTO*0..]->(e)
 WHERE d.tenant_id = $tenant
 OPTIONAL MATCH (m:Memory)-[:ABOUT]->(d)
 WHERE m.tenant_id = $tenant AND m.superseded_by IS NULL AND (m.expires_at IS NULL OR m.expires_at > $at)
-WITH e, m
+WITH DISTINCT e, m
+OPTIONAL MATCH (old:Memory)-[:SUPERSEDED_BY*1..]->(m)
+WHERE old.tenant_id = $tenant AND old.merged_into IS NULL
+WITH e, m, collect([old.content, old.superseded_at]) AS olds
 ORDER BY m.importance DESC, m.created_at DESC
-WITH e, collect([m.content, m.importance, m.created_at, m.id]) AS memories
-RETURN e.id AS entity_id, memories[0..$limit] AS memories
+WITH e, collect([m.content, m.importance, m.created_at, m.id]) AS memories, collect(olds) AS replaced
+RETURN e.id AS entity_id, memories[0..$limit] AS memories, replaced

@@ -13,15 +13,34 @@ from core.types import Entity
 from graph.records import entity_from
 from graph.scoped import Scoped
 
-ProfileMaterial = list[tuple[str, float, float]]  # (content, importance, created_at)
+
+class ProfileMemory(NamedTuple):
+    """One current memory a profile is built from."""
+
+    content: str
+    importance: float
+    created_at: float
+
+
+class Replaced(NamedTuple):
+    """A statement a correction replaced (an earlier version in a supersede chain), and when:
+    a memory said before then that says it again holds the old value."""
+
+    content: str
+    replaced_at: float
+
+
+ProfileMaterial = list[ProfileMemory]
 
 
 class ProfileSources(NamedTuple):
     """What a profile is built from: the memories' texts, and their ids, which the profile's
-    write checks still exist (``save_profiles``)."""
+    write checks still exist (``save_profiles``); and what corrections in their supersede
+    chains replaced."""
 
     material: ProfileMaterial
     memory_ids: list[str]
+    replaced: tuple[Replaced, ...] = ()
 
 
 class ResolutionOps(Scoped):
@@ -62,7 +81,8 @@ class ResolutionOps(Scoped):
     async def entity_memories(
         self, ids: Sequence[str], limit: int, at: float | None = None
     ) -> dict[str, ProfileSources]:
-        """Up to ``limit`` current memories about each entity, most important first."""
+        """Up to ``limit`` current memories about each entity, each once, most important
+        first, with what corrections replaced in their chains."""
         if not ids:
             return {}
         rows = await self.read(
@@ -74,12 +94,19 @@ class ResolutionOps(Scoped):
         out: dict[str, ProfileSources] = {}
         for row in rows:
             kept = [m for m in row["memories"] if m[0] is not None]
+            replaced = {
+                (str(c), float(t or 0.0))
+                for olds in row["replaced"] or []
+                for c, t in olds
+                if c is not None
+            }
             out[row["entity_id"]] = ProfileSources(
                 [
-                    (str(c), float(i if i is not None else 0.5), float(t or 0.0))
+                    ProfileMemory(str(c), float(i if i is not None else 0.5), float(t or 0.0))
                     for c, i, t, _ in kept
                 ],
                 [str(m[3]) for m in kept],
+                tuple(Replaced(c, t) for c, t in sorted(replaced)),
             )
         return out
 

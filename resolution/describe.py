@@ -3,7 +3,7 @@
 Used wherever a person has to choose between candidates (a clarification, an identity
 question) and wherever the model is told who a resolved name is (the assembled context).
 Built from the declared facts only: roles, organisation (the parent), the relation to the
-speaker; the profile's first sentence when none is declared.
+speaker; the profile's first sentence (without its day) when none is declared.
 
 >>> describe(Entity(id="1", tenant_id="t", name="Sarah", type=EntityType.PERSON,
 ...     context_tags=("related_to_speaker:cousin",), first_seen=0, last_seen=0), None)
@@ -12,14 +12,13 @@ speaker; the profile's first sentence when none is declared.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 
 from core.types import Entity, EntityType
 from resolution.identity import KIN, ROLE
+from resolution.summary import statements
 
 MAX_FALLBACK = 80  # characters of the profile quoted when no fact is declared
-_SENTENCE = re.compile(r"(?<=[.!?])\s+")
 
 
 def facts(entity: Entity, parent: Entity | None) -> list[str]:
@@ -42,8 +41,9 @@ def facts(entity: Entity, parent: Entity | None) -> list[str]:
 def describe(entity: Entity, parent: Entity | None) -> str:
     """The entity's name with its distinguishing facts (or the start of its profile)."""
     found = facts(entity, parent)
-    if not found and entity.profile_summary:
-        first = _SENTENCE.split(entity.profile_summary.strip())[0]
+    said = statements(entity.profile_summary or "") if not found else []
+    if said:
+        first = said[0]
         found = [first if len(first) <= MAX_FALLBACK else first[: MAX_FALLBACK - 1] + "…"]
     return ", ".join([entity.name, *found])
 

@@ -1,10 +1,11 @@
 """Living entity profiles: a bounded extractive summary, its embedding and context tags.
 
 The profile is what context disambiguation compares against, so it describes an entity by
-what the tenant's memories say about it: sentences naming the entity first, then the rest of
-its most important memories, cut at ``profile_max_chars``. The embedded text leaves out the
-entity's own names (the query context has the name removed too) and adds its type, tags and
-parent ("Peter … part of Wolf of Blog Street: we do link building").
+what the tenant's current memories say about it: each statement once with the day it was said
+(``resolution/summary.py``), sentences naming the entity first, then the rest of its most
+important memories, cut at ``profile_max_chars``. The embedded text leaves out the days and
+the entity's own names (the query context has the name removed too) and adds its declared
+roles and parent ("… Role: writer. Part of Wolf of Blog Street (link, building).").
 
 ``refresh`` is the incremental path (the write path calls it after linking memories to
 entities); ``reprofile_entities`` walks a whole tenant in pages with batched embeddings and a
@@ -22,14 +23,14 @@ from dataclasses import dataclass
 from core.settings import ResolutionSettings
 from core.text import normalize_name
 from core.types import Entity
-from graph.resolution_ops import ProfileMaterial, ProfileSources
+from graph.resolution_ops import ProfileSources
 from graph.store import GraphStore
 from resolution.entity_cache import EntityCache
+from resolution.summary import build_summary, statements
 from retrieval.embedding.embedder import Embedder
 
 Progress = Callable[[int, int], None]  # (entities done, entities total)
 
-_SENTENCE = re.compile(r"(?<=[.!?])\s+")
 _WORD = re.compile(r"[A-Za-z][A-Za-z-]{3,}")
 _STOP = frozenset(
     {"this", "that", "with", "from", "have", "been", "were", "will", "would", "could",
@@ -54,37 +55,13 @@ class ReprofileReport:
     seconds: float
 
 
-def build_summary(entity: Entity, memories: ProfileMaterial, max_chars: int) -> str:
-    """Extractive summary: sentences naming the entity first, then by importance."""
-    names = [normalize_name(a) for a in (entity.name, *entity.aliases) if normalize_name(a)]
-    scored: list[tuple[float, int, str]] = []
-    seen: set[str] = set()
-    for order, (content, importance, _created) in enumerate(memories):
-        for sentence in _SENTENCE.split(content.strip()):
-            key = normalize_name(sentence)
-            if not key or key in seen:
-                continue
-            seen.add(key)
-            padded = f" {key} "
-            named = any(f" {n} " in padded for n in names)
-            scored.append((-(importance + (1.0 if named else 0.0)), order, sentence.strip()))
-    out: list[str] = []
-    used = 0
-    for _score, _order, sentence in sorted(scored):
-        if used + len(sentence) + 1 > max_chars:
-            if not out:
-                out.append(sentence[:max_chars])
-            break
-        out.append(sentence)
-        used += len(sentence) + 1
-    return " ".join(out)
-
-
 def context_tags(entity: Entity, summary: str) -> list[str]:
-    """Declared tags (``role:writer``) kept, then the summary's most frequent content words."""
+    """Declared tags (``role:writer``) kept, then the summary's most frequent content words
+    (its days left out)."""
     declared = [t for t in entity.context_tags if ":" in t]
     names = {w for a in (entity.name, *entity.aliases) for w in normalize_name(a).split()}
-    words = Counter(w.lower() for w in _WORD.findall(summary) if w.lower() not in _STOP | names)
+    said = " ".join(statements(summary))
+    words = Counter(w.lower() for w in _WORD.findall(said) if w.lower() not in _STOP | names)
     keywords = [w for w, _ in words.most_common(MAX_TAGS)]
     return list(dict.fromkeys(declared + keywords))[:MAX_TAGS]
 
@@ -97,7 +74,8 @@ def _own_names(entity: Entity) -> re.Pattern[str]:
 
 
 def profile_sentences(entity: Entity, summary: str) -> list[str]:
-    """The summary's sentences that describe the entity, with its own names cut out.
+    """The summary's sentences that describe the entity, without their days and with its own
+    names cut out.
 
     Only sentences naming the entity are used when there are any (a turn often talks about
     several things); otherwise the summary's first sentences, up to ``PAD_CHARS``.
@@ -105,7 +83,7 @@ def profile_sentences(entity: Entity, summary: str) -> list[str]:
     pattern = _own_names(entity)
     named: list[str] = []
     other: list[str] = []
-    for sentence in _SENTENCE.split(summary):
+    for sentence in statements(summary):
         cut = re.sub(r"\s+", " ", pattern.sub(" ", sentence)).strip()
         if cut:
             (named if pattern.search(sentence) else other).append(cut)
@@ -125,7 +103,8 @@ def role_line(tags: Sequence[str]) -> str:
 
 
 def profile_text(entity: Entity, summary: str, tags: Sequence[str], parent: Entity | None) -> str:
-    """The text whose embedding represents the entity, without the entity's own names.
+    """The text whose embedding represents the entity, without the entity's own names or the
+    days the summary's statements were said (a day would pull unrelated profiles together).
 
     The describing sentences (``profile_sentences``), the declared roles, and the parent's
     name with a few of its context tags. No type boilerplate: a shared prefix
@@ -217,7 +196,9 @@ class ProfileBuilder:
         texts: list[str] = []
         for ident, entity in entities.items():
             sources = material.get(ident, ProfileSources([], []))
-            summary = build_summary(entity, sources.material, self._s.profile_max_chars)
+            summary = build_summary(
+                entity, sources.material, self._s.profile_max_chars, sources.replaced
+            )
             tags = context_tags(entity, summary)
             parent = parents.get(entity.parent_id) if entity.parent_id else None
             texts.append(profile_text(entity, summary, tags, parent))

@@ -33,7 +33,11 @@ class EntityNode:
     type: EntityType
     aliases: list[str]
     parent_id: strawberry.ID | None
-    profile_summary: str | None
+    profile_summary: str | None = strawberry.field(
+        description="What the tenant's current memories say about the entity, each statement "
+        'once and starting with the day it was said: "[2023-01-10] Peter is one of our '
+        'writers. [2023-03-02] He edits the travel guides." A corrected value is left out.'
+    )
     context_tags: list[str]
     first_seen: datetime | None
     last_seen: datetime | None

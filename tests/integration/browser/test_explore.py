@@ -186,6 +186,34 @@ async def test_entity_graph_draws_identity_questions(
     assert tab.errors == [] and tab.offsite == []
 
 
+async def test_an_entity_lists_each_thing_said_once(
+    brain: Brain, server: str, tab: Tab, tenant_id: str
+) -> None:
+    """A turn and the statement extracted from it hold the same words, and a sentence said
+    again is another memory: the entity's detail shows one line for them (with how many),
+    and leaves out what is forgotten."""
+    g = brain.graph.tenant(tenant_id)
+    marta = await g.create_entity("Marta", EntityType.PERSON)
+    for content in ("Marta runs payroll.", "Marta runs payroll", "marta runs payroll!"):
+        await brain.remember(tenant_id, NewMemory(content=content, entity_ids=[marta.id]))
+    gone = await brain.remember(
+        tenant_id, NewMemory(content="Marta likes sailing.", entity_ids=[marta.id])
+    )
+    await brain.forget(tenant_id, gone.id)
+    _, key = await create_key(brain.graph, tenant_id)
+    page = tab.page
+    await sign_in(page, server, key)
+    await until(page, "window.__explore.ready")
+    await page.click("text=Entity graph")
+    await asyncio.sleep(1.0)  # the 2D layout settles and fits
+    spot = await until(page, f"window.__explore.entityPos('{marta.id}')")
+    await page.mouse.click(spot["x"], spot["y"])
+    await expect(page.locator("#detail")).to_contain_text("Memories (1)")
+    await expect(page.locator("#detail li[data-memory]")).to_have_count(1)
+    await expect(page.locator("#detail li[data-memory]")).to_contain_text("×3")
+    assert tab.errors == [] and tab.offsite == []
+
+
 async def test_a_bad_key_is_refused(server: str, tab: Tab) -> None:
     await sign_in(tab.page, server, "brn_not-a-key")
     await expect(tab.page.locator("#signin-error")).to_contain_text("Key refused")

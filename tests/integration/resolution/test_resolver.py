@@ -15,6 +15,7 @@ from core.types import Entity, EntityType, NewMemory
 from graph.runtime import GraphRuntime, open_graph
 from resolution.gazetteer import KnownName
 from resolution.resolver import Resolver
+from resolution.summary import statements
 from retrieval.embedding.embedder import Embedder
 
 pytestmark = pytest.mark.integration
@@ -167,7 +168,7 @@ async def test_a_profile_that_did_not_change_is_neither_embedded_nor_written_aga
     try:
         (again,) = await resolver.profiles.refresh(tenant_id, [e.id])
         assert "resolution_profile_update" not in sent and embedded == []
-        assert again.profile_summary == "Greta Lind audits the warehouse."
+        assert statements(again.profile_summary or "") == ["Greta Lind audits the warehouse."]
         # something new about her is embedded and written
         await brain.remember(
             tenant_id, NewMemory(content="Greta Lind runs the night shift.", entity_ids=[e.id])

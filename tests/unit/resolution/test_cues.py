@@ -104,3 +104,10 @@ def test_descriptions_tell_same_named_people_apart() -> None:
     assert describe(DESIGNER, org) == "Sarah, designer at Brightpath Media"
     assert describe(COUSIN, None) == "Sarah, the user's cousin"
     assert describe(person("Sarah"), None) == "Sarah"
+
+
+def test_a_description_quotes_the_profile_without_its_day() -> None:
+    dated = person("Sarah").model_copy(
+        update={"profile_summary": "[2023-01-10] Sarah runs the Leeds office. [2023-02-01] x."}
+    )
+    assert describe(dated, None) == "Sarah, Sarah runs the Leeds office."

@@ -1,9 +1,9 @@
-"""Extractive profile summaries, tags and the embedded profile text."""
+"""Profile tags, the embedded profile text and its facets (the summary: test_summary.py)."""
 
 from __future__ import annotations
 
 from core.types import Entity, EntityType
-from resolution.profiles import build_summary, context_tags, profile_facets, profile_text
+from resolution.profiles import context_tags, profile_facets, profile_text
 
 
 def entity(name: str, tags: tuple[str, ...] = (), parent: str | None = None) -> Entity:
@@ -17,19 +17,6 @@ def entity(name: str, tags: tuple[str, ...] = (), parent: str | None = None) -> 
         first_seen=0,
         last_seen=0,
     )
-
-
-def test_summary_names_first_bounded_and_deduplicated() -> None:
-    peter = entity("Peter")
-    memories = [
-        ("We do link building. Peter is one of our writers.", 0.5, 1.0),
-        ("Peter is one of our writers.", 0.5, 2.0),
-        ("The office moved to Lisbon.", 0.9, 3.0),
-    ]
-    summary = build_summary(peter, memories, max_chars=200)
-    assert summary.startswith("Peter is one of our writers.")
-    assert summary.count("Peter is one of our writers.") == 1
-    assert len(build_summary(peter, memories * 50, max_chars=60)) <= 60
 
 
 def test_tags_keep_declared_and_skip_names() -> None:
@@ -68,3 +55,16 @@ def test_facets_are_the_describing_sentences_and_roles_without_names() -> None:
     nobody = entity("Anna").model_copy(update={"profile_summary": "The office moved to Lisbon."})
     assert profile_facets(nobody) == ["The office moved to Lisbon."]  # no sentence names her
     assert profile_facets(entity("Tom")) == []
+
+
+def test_the_days_of_the_summary_are_neither_embedded_nor_tags() -> None:
+    """The stored summary dates each statement; what is compared for disambiguation is the
+    statements alone (a day would pull every profile said that day together)."""
+    summary = "[2023-01-10] Peter is one of our writers. [2024-11-02] Peter edits the guides."
+    peter = entity("Peter", ("role:writer",))
+    text = profile_text(peter, summary, ["role:writer"], None)
+    assert text == "is one of our writers. edits the guides. Role: writer."
+    tags = context_tags(peter, summary)
+    assert tags[:2] == ["role:writer", "writers"] and not any(c.isdigit() for t in tags for c in t)
+    dated = peter.model_copy(update={"profile_summary": summary})
+    assert profile_facets(dated) == ["is one of our writers.", "edits the guides.", "Role: writer."]

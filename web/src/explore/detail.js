@@ -53,6 +53,6 @@ export function entityDetail(info, memories, t, nameOf, questions = []) {
     <p>${esc(e.profileSummary || "")}</p>
     <button id="expand" type="button">Expand neighbours</button>
     <h4>Relations</h4><ul>${info.relations.map((r) => `<li>${r.sourceId === e.id ? "" : "← "}${esc(r.relation)}: <span class="chip" data-entity="${other(r)}">${esc(nameOf(other(r)))}</span></li>`).join("") || "<li class=muted>none</li>"}</ul>
-    <h4>Memories (${memories.length})</h4><ul>${memories.map((m) => `<li class="${stateAt(m, t)}" data-memory="${m.id}">${esc(m.label)}</li>`).join("")}</ul>
+    <h4>Memories (${memories.length})</h4><ul>${memories.map((l) => `<li class="${l.state}" data-memory="${l.memory.id}">${esc(l.memory.label)}${l.count > 1 ? ` <span class="muted">×${l.count}</span>` : ""}</li>`).join("")}</ul>
     <h4>Supersede chains</h4>${info.chains.filter((c) => c.links.length > 1).map((c) => `<ol>${c.links.map((l) => `<li class="${l.current ? "current" : "superseded"}" data-memory="${l.memory.id}">${esc(l.memory.content)}</li>`).join("")}</ol>`).join("") || "<p class=muted>none</p>"}`;
 }

@@ -3,7 +3,7 @@
 import "./style.css";
 import { getKey, setKey } from "../key.js";
 import * as api from "./api.js";
-import { buildModel, TYPE_COLORS, EDGE_COLORS, DECAY_CLASSES, stateAt, decayAt } from "./model.js";
+import { buildModel, TYPE_COLORS, EDGE_COLORS, DECAY_CLASSES, stateAt, decayAt, saidAbout } from "./model.js";
 import { Space, PATH_COLORS } from "./space.js";
 import { EntityGraph } from "./entities.js";
 import { memoryDetail, entityDetail, esc } from "./detail.js";
@@ -94,7 +94,7 @@ function open(model) {
     $("detail").innerHTML = `<h3>${esc(node ? node.label : id)}</h3><p class="muted">Loading…</p>`;
     try {
       const info = await api.entity(id);
-      const memories = model.memories.filter((m) => m.entityIds.includes(id));
+      const memories = saidAbout(model.memories, id, state.t);
       const nameOf = (eid) => model.byId.get(eid)?.label ?? graph.nodes.get(eid)?.name ?? eid.slice(0, 8);
       $("detail").innerHTML = entityDetail(info, memories, state.t, nameOf, graph.questionsOf(id));
       bindChips();

@@ -73,6 +73,26 @@ export function stateAt(m, t) {
   return "current";
 }
 
+// An entity's memories for its detail panel: those there at `t` (said by then, not forgotten),
+// one line per thing said. The turn and the statement extracted from it hold the same words,
+// and so does a sentence said again: one line with how many memories say it, showing the one
+// current at `t` if any.
+export function saidAbout(memories, entityId, t) {
+  const lines = new Map();
+  for (const m of memories) {
+    const state = m.entityIds.includes(entityId) ? stateAt(m, t) : "hidden";
+    if (state === "hidden") continue;
+    const key = m.label.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+    const line = lines.get(key);
+    if (!line) lines.set(key, { memory: m, state, count: 1 });
+    else {
+      line.count += 1;
+      if (state === "current" && line.state !== "current") Object.assign(line, { memory: m, state });
+    }
+  }
+  return [...lines.values()];
+}
+
 // The ranking decay at `t` (what decayFactor says at asOf): halves every half-life.
 export function decayAt(m, t) {
   if (m.halfLifeDays === null || m.halfLifeDays === undefined) return 1;
