@@ -107,8 +107,9 @@ def _known(
         else set()
     )
     return Attributes(
-        roles=frozenset(t[len(ROLE) :] for t in tags if t.startswith(ROLE)),
-        kin=frozenset(t[len(KIN) :] for t in tags if t.startswith(KIN)),
+        # compared as the turn's are, in lower case ("role:CTO" is the "cto" said again)
+        roles=frozenset(t[len(ROLE) :].lower() for t in tags if t.startswith(ROLE)),
+        kin=frozenset(t[len(KIN) :].lower() for t in tags if t.startswith(KIN)),
         orgs=frozenset([parent_id] if parent_id else []),
         surnames=frozenset(s for s in surnames if s),
     )

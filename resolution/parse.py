@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import Any
 
@@ -152,13 +152,19 @@ class Parser:
         if gazetteer is not None and gazetteer.by_norm:
             with gazetteer.lock:
                 doc = gazetteer.ruler(doc)
-        aliases = _clean_aliases(find_aliases(text))
+
+        def named(name: str) -> str:
+            return _without_opener(clean_name(name), doc, text)
+
+        aliases = _clean_aliases(find_aliases(text), named)
         declared: dict[str, EntityType | None] = {
-            clean_name(d.name): d.type
+            named(d.name): d.type
             for d in find_type_declarations(text)
-            if _kind_word(d.at, doc) and clean_name(d.name)
+            if _kind_word(d.at, doc) and named(d.name)
         }
-        relations = _clean_relations(r for r in find_relations(text) if _cue_fits(r, doc, text))
+        relations = _clean_relations(
+            (r for r in find_relations(text) if _cue_fits(r, doc, text)), named
+        )
         for rel in relations:  # names the relation patterns found are names for sure
             if rel.relation in _RELATION_OBJECTS and not rel.object.startswith("@"):
                 declared.setdefault(rel.object, _RELATION_OBJECTS[rel.relation])
@@ -194,6 +200,7 @@ class Parser:
         # name ("Ask Billing Service", "Apollo and Zoë Müller" give way to the known names).
         known = [m for m in found if m.source == "ruler"]
         found = [m for m in found if m.source == "ruler" or not _swallows(m, known, text)]
+        found = [_mention_without_opener(m, doc) for m in found]
         found = _retyped([c for c in map(cleaned, found) if c is not None], text)
         found.sort(key=lambda m: (-(m.end - m.start), _RANK[m.source], m.start))
         mentions = declared_mentions + found
@@ -320,18 +327,52 @@ def _subject_type(rel: RelationMention) -> EntityType | None:
     return None
 
 
-def _clean_aliases(found: list[AliasDeclaration]) -> list[AliasDeclaration]:
-    out = [AliasDeclaration(clean_name(a.name), clean_name(a.alias)) for a in found]
+# Parts of speech that open a sentence and are never a name's first word: "Actually Peter is
+# our editor now", "Sorry Peter …", "Luckily Sarah Hale …", "And Maria …" (a determiner or a
+# modal can be: "The Hague", "Will Smith", "May Chen").
+_OPENER_POS = frozenset({"ADV", "INTJ", "CCONJ", "SCONJ", "PART", "PRON"})
+
+
+def _without_opener(name: str, doc: Any, text: str) -> str:
+    """``name`` without a first word the parse tags as an opener where the name is said."""
+    words = name.split()
+    if len(words) < 2:
+        return name
+    at = text.find(name)
+    token = doc.char_span(at, at + len(words[0])) if at >= 0 else None
+    if token is not None and len(token) == 1 and token[0].pos_ in _OPENER_POS:
+        return " ".join(words[1:])
+    return name
+
+
+def _mention_without_opener(m: Mention, doc: Any) -> Mention:
+    """``m`` starting after a first word the parse tags as an opener (a known name as is)."""
+    if m.source == "ruler" or " " not in m.text:
+        return m
+    first = doc.char_span(m.start, m.start + len(m.text.split()[0]))
+    if first is None or len(first) != 1 or first[0].pos_ not in _OPENER_POS:
+        return m
+    rest = m.text.split(None, 1)[1]
+    start = m.start + m.text.index(rest)
+    return Mention(rest, start, start + len(rest), m.entity_type, m.source)
+
+
+def _clean_aliases(
+    found: list[AliasDeclaration], named: Callable[[str], str]
+) -> list[AliasDeclaration]:
+    out = [AliasDeclaration(named(a.name), named(a.alias)) for a in found]
     return list(dict.fromkeys(a for a in out if a.name and a.alias and a.name != a.alias))
 
 
-def _clean_relations(found: Iterable[RelationMention]) -> list[RelationMention]:
+def _clean_relations(
+    found: Iterable[RelationMention], named: Callable[[str], str]
+) -> list[RelationMention]:
     """Relations between cleaned names ("I'm Dana Whitfield from Brightline" is Dana's)."""
     out: list[RelationMention] = []
     for r in found:
-        subject = clean_name(r.subject)
+        subject = named(r.subject)
         named_object = r.relation in _RELATION_OBJECTS or r.relation == "client_of"
-        obj = clean_name(r.object) if named_object and not r.object.startswith("@") else r.object
+        obj = named(r.object) if named_object and not r.object.startswith("@") else r.object
         if subject and obj:
             out.append(replace(r, subject=subject, object=obj))
     return list(dict.fromkeys(out))

@@ -92,6 +92,17 @@ def test_a_stated_change_is_news_not_a_new_person() -> None:
     assert decide_attributes(changing, [DESIGNER]) is None  # context decides, as without cues
 
 
+def test_a_role_stored_in_capitals_is_the_same_role_said_in_lower_case() -> None:
+    """The turn's roles are compared in lower case; a tag stored as said ("role:CTO") was
+    read as another role, and "Peter Alvarez is the CTO at our client Brightline" said again
+    made a second Peter Alvarez."""
+    cto = person("Peter Alvarez", ("role:CTO",), "brightline")
+    stated = Attributes(roles=frozenset({"cto"}), orgs=frozenset({"brightline"}))
+    assert weigh(stated, cto).support == ["org", "role"] and weigh(stated, cto).contradict == []
+    verdict = decide_attributes(stated, [cto])
+    assert verdict is not None and verdict.outcome == "linked" and verdict.entity is cto
+
+
 def test_surname_supports_or_contradicts() -> None:
     assert weigh(Attributes(surnames=frozenset({"okafor"})), OKAFOR).support == ["surname"]
     assert weigh(Attributes(surnames=frozenset({"brandt"})), OKAFOR).contradict == ["surname"]

@@ -42,6 +42,28 @@ async def test_seed_turn(parser: Parser) -> None:
     assert parsed.relations[0].relation == "role" and parsed.relations[0].object == "writer"
 
 
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Actually Peter is our editor now.", "Peter"),
+        ("Sorry Maria is our designer, not Tom.", "Maria"),
+        ("Luckily Sarah Hale is the new head of procurement.", "Sarah Hale"),
+    ],
+)
+async def test_a_sentence_opener_is_not_part_of_the_name(
+    parser: Parser, text: str, name: str
+) -> None:
+    """The parse tags the opener (an adverb, an interjection), so a name is never "Actually
+    Peter", whatever the opener's word; a determiner stays ("The Hague")."""
+    parsed = await parser.parse(text, AT)
+    assert name in [m.text for m in parsed.mentions], spans(parsed)
+    assert not any(m.text.split()[0] == text.split()[0] for m in parsed.mentions), spans(parsed)
+    subjects = {r.subject for r in parsed.relations}
+    assert name in subjects or not subjects, parsed.relations
+    hague = await parser.parse("We opened an office in The Hague last year.", AT)
+    assert any(m.text in ("The Hague", "Hague") for m in hague.mentions), spans(hague)
+
+
 async def test_ruler_finds_known_names_case_insensitively(parser: Parser) -> None:
     nlp = await parser.load()
     g = Gazetteer(nlp)
