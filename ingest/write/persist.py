@@ -103,7 +103,7 @@ async def commit(writer: MemoryWriter, tenant_id: str, ws: WriteSet, at: float) 
     (``ingest/write/ordering.py``); not run, the memories stay unindexed for the reconciler."""
     tenant = writer.graph.tenant(tenant_id)
     sync = writer.sync
-    embedding = asyncio.ensure_future(_vectors(sync, ws))
+    embedding = asyncio.ensure_future(_vectors(sync, ws, list(ws.memories)))
     try:
         # Not beside a mark statement of the tenant (they would conflict, ``marks.py``); earlier
         # writes' pending marks ride along instead: one transaction instead of two.
@@ -194,12 +194,15 @@ def _without(
     return vectors()
 
 
-async def _vectors(sync: IndexSync, ws: WriteSet) -> list[list[float]]:
-    """One vector per memory of ``ws``, in order: the ones started early, the rest in a batch.
-    A memory with the text of one started early shares its vector (a preference or fact
-    extracted from a turn is often the whole turn: "I prefer short summaries.")."""
-    early = {m.indexed_text: ws.vectors[m.id] for m in ws.memories if m.id in ws.vectors}
-    rest = [m for m in ws.memories if m.indexed_text not in early]
+async def _vectors(sync: IndexSync, ws: WriteSet, memories: list[Memory]) -> list[list[float]]:
+    """One vector per memory of ``memories`` (``ws``'s when the write began), in order: the
+    ones started early, the rest in a batch. A memory with the text of one started early
+    shares its vector (a preference or fact extracted from a turn is often the whole turn:
+    "I prefer short summaries."). ``_without`` may narrow ``ws.memories`` while this runs, and
+    its indexes are into the list given here (reading ``ws.memories`` at the end gave fewer
+    vectors than it indexes: "list index out of range" under concurrent writers)."""
+    early = {m.indexed_text: ws.vectors[m.id] for m in memories if m.id in ws.vectors}
+    rest = [m for m in memories if m.indexed_text not in early]
     fresh = asyncio.ensure_future(sync.embed(rest))
     try:
         started = {text: await v for text, v in early.items()}
@@ -207,4 +210,4 @@ async def _vectors(sync: IndexSync, ws: WriteSet) -> list[list[float]]:
         fresh.cancel()
         raise
     computed = dict(zip((m.id for m in rest), await fresh, strict=True))
-    return [computed[m.id] if m.id in computed else started[m.indexed_text] for m in ws.memories]
+    return [computed[m.id] if m.id in computed else started[m.indexed_text] for m in memories]

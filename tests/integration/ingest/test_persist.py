@@ -6,6 +6,8 @@ ConflictError, outside recordTurn's result union)."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from api.brain import Brain
@@ -13,7 +15,7 @@ from core.clock import NEVER, now
 from core.statements import statement_id
 from core.types import Memory, MemoryType, NewMemory
 from graph.write_ops import SupersedeLink
-from ingest.write.persist import WriteSet, persist
+from ingest.write.persist import WriteSet, commit, persist
 
 pytestmark = pytest.mark.integration
 
@@ -72,3 +74,40 @@ async def test_a_write_run_again_after_its_commit_went_unheard_changes_nothing(
     assert new.id in await brain.index.retrieve(tenant_id, [new.id])
     await brain.writer.sync.marks.flush()
     assert await g.memory_counts() == (2, 0)  # both indexed, neither twice
+
+
+async def test_vectors_still_computing_when_the_write_drops_a_memory_match_what_it_keeps(
+    brain: Brain, tenant_id: str
+) -> None:
+    """Under concurrent writers a turn's own vector can finish after the graph commit that
+    found another of its memories made elsewhere: the vectors kept must be those of the
+    memories kept (they were read from the narrowed list, one short: "list index out of
+    range" in a recordTurn)."""
+    said = _memory(brain, tenant_id, "Our printer is the Brother HL-L2350.")
+    await persist(brain.writer, tenant_id, WriteSet(memories=[said]), now())
+    own = statement_id(said.id, 0)
+    first = _memory(brain, tenant_id, "Our printer is the Canon G620.")
+    statement = _memory(brain, tenant_id, "Our printer is the Brother HL-L2350.", memory_id=own)
+    await persist(
+        brain.writer,
+        tenant_id,
+        WriteSet(memories=[first, statement], pairs=[SupersedeLink(own, first.id, "changed")]),
+        now(),
+    )
+    turn = _memory(brain, tenant_id, "Our printer is the Epson ET-2850 now, ink is cheap.")
+    fact = _memory(brain, tenant_id, "Our printer is the Epson ET-2850.")
+    late: asyncio.Future[list[float]] = asyncio.get_running_loop().create_future()
+    ws = WriteSet(
+        memories=[turn, statement, fact],  # the one made elsewhere between two kept ones
+        pairs=[SupersedeLink(own, fact.id, "changed")],
+        vectors={turn.id: late},  # the turn's vector, started before the write was known
+    )
+    indexing = await commit(brain.writer, tenant_id, ws, now())
+    assert ws.elsewhere == {own} and [m.id for m in ws.memories] == [turn.id, fact.id]
+    [vector] = await brain.writer.sync.embed([turn])
+    late.set_result(vector)
+    assert await indexing.run()
+    stored = await brain.index.vectors(tenant_id, [turn.id, fact.id])
+    [fact_vector] = await brain.writer.sync.embed([fact])
+    for memory_id, expected in ((turn.id, vector), (fact.id, fact_vector)):  # each its own
+        assert stored[memory_id] == pytest.approx(expected, abs=1e-5)
