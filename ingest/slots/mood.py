@@ -48,6 +48,18 @@ def says_correction(tokens: list[Token]) -> bool:
     return False
 
 
+def _in_case_holds(doc: Any, tokens: list[Token], values: list[Value]) -> bool:
+    """Whether an "in case" clause holds the values: "In case the deadline moves to Friday,
+    book the room for Thursday" supposes them, but "Biscuit's vet is Dr. Haller, in case you
+    need their hours" says the vet as so (a clause after what is told says why it is told,
+    not when it is true): a value said before the clause makes the sentence an assertion."""
+    for t in tokens:
+        if t.lower_ == "case" and t.i > tokens[0].i and doc[t.i - 1].lower_ == "in":
+            at = doc[t.i - 1].idx - doc[tokens[0].i].idx  # where the clause starts, in the text
+            return not any(v.start < at for v in values) or doc[t.i - 1].i == tokens[0].i
+    return True
+
+
 def mood_of(
     doc: Any,
     tokens: list[Token],
@@ -81,6 +93,7 @@ def mood_of(
         and any(t.dep_ == "mark" and t.lower_ in CONDITIONS for t in tokens)
         or "what if" in text.lower()
         or "in case" in text.lower()
+        and _in_case_holds(doc, tokens, values)
     ):
         return CONDITIONAL
     reported = [c for c in root.children if c.dep_ in ("ccomp", "xcomp")]

@@ -73,6 +73,9 @@ def test_a_value_has_one_normal_form_whatever_its_words(text: str, kind: str, no
             "Hannah shifted our one-on-one to Monday mornings, she says it sets up her week.",
             "assert",
         ),
+        # "in case" after what is told says why it is told; before it, what the values need
+        ("Her number is 555-0101 in case you need it.", "assert"),
+        ("In case the deadline moves to Friday, book the room for Thursday.", "conditional"),
     ],
 )
 def test_only_assertions_and_requests_hold_a_value(nlp: Any, text: str, mood: str) -> None:
