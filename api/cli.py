@@ -53,6 +53,8 @@ from core.types import MemoryType
 from core.validation import check_scope_id, check_tenant_name
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
+# The commands that use a running service when there is one.
+SERVICE_COMMANDS = CLIENT_COMMANDS | cli_remote.COMMANDS
 
 
 def _settings(args: argparse.Namespace) -> Settings:
@@ -99,7 +101,7 @@ def _parser() -> argparse.ArgumentParser:
     def cmd(name: str, help: str) -> argparse.ArgumentParser:
         sp = sub.add_parser(name, help=help, description=help)
         sp.add_argument("--data-dir", help="data directory (default: $BRAIN_DATA_DIR or ./data)")
-        if name in CLIENT_COMMANDS or name == "mcp":
+        if name in SERVICE_COMMANDS or name == "mcp":
             sp.add_argument(
                 "--url",
                 help="a running service to use (default: $BRAIN_URL, else the `brain serve` "
@@ -293,7 +295,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             from api.cli_graph import door
 
             return door(settings, args.json)
-        if args.command in CLIENT_COMMANDS:
+        if args.command in SERVICE_COMMANDS:
             service = find_service(args, settings)
             if service is not None and args.command in cli_remote.COMMANDS:
                 return cli_remote.run(args, service)

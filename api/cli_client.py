@@ -31,10 +31,9 @@ from core.errors import BackendError, BrainError, InvalidInput
 from core.settings import Settings
 
 # The commands that talk to a running service rather than open the engines themselves.
-# context, ingest, runs and reprofile are in api/cli_remote.py.
+# The one-call commands; those that page, batch or wait are api/cli_remote.COMMANDS.
 CLIENT_COMMANDS = frozenset(
     {"remember", "search", "consolidate", "doctor", "health", "export", "identity", "cypher"}
-    | {"context", "ingest", "runs", "reprofile"}
 )
 SERVICE_FILE = "service.json"  # written by api/serve.py when the service is ready
 CLI_KEY_FILE = "cli.key"  # the admin key api/serve.py keeps for these commands

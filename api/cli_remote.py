@@ -28,16 +28,8 @@ TEXT_SUFFIXES = {".md", ".markdown", ".txt", ".rst", ".adoc", ".org", ".html", "
 
 
 def run(args: argparse.Namespace, service: Service) -> int:
-    commands: dict[str, Callable[[argparse.Namespace, Service], int]] = {
-        "context": _context,
-        "ingest": _ingest,
-        "runs": _runs,
-        "reprofile": _reprofile,
-    }
-    return commands[args.command](args, service)
+    return _HANDLERS[args.command](args, service)
 
-
-COMMANDS = frozenset({"context", "ingest", "runs", "reprofile"})
 
 CONTEXT = (
     "query($input: AssembleContextInput!) { assembleContext(input: $input) "
@@ -93,7 +85,7 @@ def _pages(
 
 ENTITY_IDS = (
     "query($first: Int!, $after: String) { entities(first: $first, after: $after) "
-    "{ ... on EntityConnection { totalCount edges { node { id } } "
+    "{ ... on EntityConnection { edges { node { id } } "
     "pageInfo { hasNextPage endCursor } } " + ERRORS + " } }"
 )
 REPROFILE = (
@@ -226,3 +218,12 @@ def report_skipped(skipped: list[Path]) -> None:
 
 def _hidden(relative: Path) -> bool:
     return any(part.startswith(".") for part in relative.parts)
+
+
+_HANDLERS: dict[str, Callable[[argparse.Namespace, Service], int]] = {
+    "context": _context,
+    "ingest": _ingest,
+    "runs": _runs,
+    "reprofile": _reprofile,
+}
+COMMANDS = frozenset(_HANDLERS)  # with api/cli_client.CLIENT_COMMANDS: the client commands

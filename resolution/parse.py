@@ -333,26 +333,23 @@ def _subject_type(rel: RelationMention) -> EntityType | None:
 _OPENER_POS = frozenset({"ADV", "INTJ", "CCONJ", "SCONJ", "PART", "PRON"})
 
 
+def _opens(doc: Any, start: int, word: str) -> bool:
+    """Is ``word``, at ``start`` in the text, one token the parse tags as an opener?"""
+    span = doc.char_span(start, start + len(word)) if start >= 0 else None
+    return span is not None and len(span) == 1 and span[0].pos_ in _OPENER_POS
+
+
 def _without_opener(name: str, doc: Any, text: str) -> str:
     """``name`` without a first word the parse tags as an opener where the name is said."""
-    words = name.split()
-    if len(words) < 2:
-        return name
-    at = text.find(name)
-    token = doc.char_span(at, at + len(words[0])) if at >= 0 else None
-    if token is not None and len(token) == 1 and token[0].pos_ in _OPENER_POS:
-        return " ".join(words[1:])
-    return name
+    first, _, rest = name.partition(" ")
+    return rest if rest and _opens(doc, text.find(name), first) else name
 
 
 def _mention_without_opener(m: Mention, doc: Any) -> Mention:
     """``m`` starting after a first word the parse tags as an opener (a known name as is)."""
-    if m.source == "ruler" or " " not in m.text:
+    first, _, rest = m.text.partition(" ")
+    if m.source == "ruler" or not rest or not _opens(doc, m.start, first):
         return m
-    first = doc.char_span(m.start, m.start + len(m.text.split()[0]))
-    if first is None or len(first) != 1 or first[0].pos_ not in _OPENER_POS:
-        return m
-    rest = m.text.split(None, 1)[1]
     start = m.start + m.text.index(rest)
     return Mention(rest, start, start + len(rest), m.entity_type, m.source)
 

@@ -152,14 +152,13 @@ class JobQueue:
         if timer is not None:
             timer.cancel()
         if not force and self._rests(key):
-            if key not in self._running:
-                loop = asyncio.get_running_loop()
-                wait = self._rest_until.get(key, 0.0) - loop.time()
-                if wait > 0:
-                    self._settling[key] = loop.call_later(wait, self._release, key)
-                    return
-            else:
+            if key in self._running:
                 return  # the run's end re-arms the release
+            loop = asyncio.get_running_loop()
+            wait = self._rest_until.get(key, 0.0) - loop.time()
+            if wait > 0:
+                self._settling[key] = loop.call_later(wait, self._release, key)
+                return
         ids = self._held.pop(key, None)
         if not ids:
             return

@@ -211,6 +211,7 @@ async def test_an_entity_lists_each_thing_said_once(
     await expect(page.locator("#detail")).to_contain_text("Memories (1)")
     await expect(page.locator("#detail li[data-memory]")).to_have_count(1)
     await expect(page.locator("#detail li[data-memory]")).to_contain_text("×3")
+    await screenshot(page, "explore-entity-said-once")
     assert tab.errors == [] and tab.offsite == []
 
 

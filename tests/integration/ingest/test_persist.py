@@ -25,22 +25,35 @@ def _memory(brain: Brain, tenant_id: str, content: str, memory_id: str | None = 
     return brain.writer.build(tenant_id, item, memory_id=memory_id)
 
 
-async def test_a_statement_memory_another_turn_made_first_is_linked_not_made_again(
-    brain: Brain, tenant_id: str
-) -> None:
-    said = _memory(brain, tenant_id, "The deploy target is staging.")
-    await persist(brain.writer, tenant_id, WriteSet(memories=[said]), now())
-    # Two later turns each plan to make the statement memory of that sentence (its id is
-    # derived from the turn) and to supersede it; the first commits.
-    own = statement_id(said.id, 0)
-    statement = _memory(brain, tenant_id, "The deploy target is staging.", memory_id=own)
-    first = _memory(brain, tenant_id, "The deploy target is production.")
+async def _made_first(
+    brain: Brain, tenant_id: str, said: str, changed: str
+) -> tuple[Memory, Memory]:
+    """A turn that said ``said``, and a later write that made its statement memory (an id
+    derived from the turn) and superseded it by ``changed``, as two turns correcting it at
+    once both plan to: (that statement memory, the memory that superseded it)."""
+    turn = _memory(brain, tenant_id, said)
+    await persist(brain.writer, tenant_id, WriteSet(memories=[turn]), now())
+    own = statement_id(turn.id, 0)
+    statement = _memory(brain, tenant_id, said, memory_id=own)
+    first = _memory(brain, tenant_id, changed)
     await persist(
         brain.writer,
         tenant_id,
         WriteSet(memories=[first, statement], pairs=[SupersedeLink(own, first.id, "changed")]),
         now(),
     )
+    return statement, first
+
+
+async def test_a_statement_memory_another_turn_made_first_is_linked_not_made_again(
+    brain: Brain, tenant_id: str
+) -> None:
+    # Two later turns each plan to make the statement memory of that sentence and to
+    # supersede it; the first commits.
+    statement, first = await _made_first(
+        brain, tenant_id, "The deploy target is staging.", "The deploy target is production."
+    )
+    own = statement.id
     second = _memory(brain, tenant_id, "The deploy target is AWS.")
     ws = WriteSet(memories=[second, statement], pairs=[SupersedeLink(own, second.id, "changed")])
     assert await persist(brain.writer, tenant_id, ws, now())
@@ -83,17 +96,10 @@ async def test_vectors_still_computing_when_the_write_drops_a_memory_match_what_
     found another of its memories made elsewhere: the vectors kept must be those of the
     memories kept (they were read from the narrowed list, one short: "list index out of
     range" in a recordTurn)."""
-    said = _memory(brain, tenant_id, "Our printer is the Brother HL-L2350.")
-    await persist(brain.writer, tenant_id, WriteSet(memories=[said]), now())
-    own = statement_id(said.id, 0)
-    first = _memory(brain, tenant_id, "Our printer is the Canon G620.")
-    statement = _memory(brain, tenant_id, "Our printer is the Brother HL-L2350.", memory_id=own)
-    await persist(
-        brain.writer,
-        tenant_id,
-        WriteSet(memories=[first, statement], pairs=[SupersedeLink(own, first.id, "changed")]),
-        now(),
+    statement, _ = await _made_first(
+        brain, tenant_id, "Our printer is the Brother HL-L2350.", "Our printer is the Canon G620."
     )
+    own = statement.id
     turn = _memory(brain, tenant_id, "Our printer is the Epson ET-2850 now, ink is cheap.")
     fact = _memory(brain, tenant_id, "Our printer is the Epson ET-2850.")
     late: asyncio.Future[list[float]] = asyncio.get_running_loop().create_future()
