@@ -98,6 +98,7 @@ TURN_SPACING_S = 60.0
 ASK_AT = BASE + 86_400.0  # the service's clock: a day after the conversations
 USER_ID = "sgd-user"
 EXAMPLES = 12
+CONTEXT_HEAD = 1200  # characters of an example's context kept
 
 LABELS = (
     "corrected",
@@ -296,12 +297,18 @@ def example(o: Outcome) -> dict[str, Any]:
         "stale_layer": o.stale_layer,
         "stale_line": o.stale_line,
         "labels": o.labels,
-        "context_head": o.context[:600],
+        "context_head": o.context[:CONTEXT_HEAD],
     }
 
 
 async def measure(
-    data: Path, split: str, limit: int | None, seed: int, workdir: Path, concurrency: int
+    data: Path,
+    split: str,
+    limit: int | None,
+    seed: int,
+    workdir: Path,
+    concurrency: int,
+    examples: int = EXAMPLES,
 ) -> dict[str, Any]:
     by_id, cases, info = all_cases(data, split)
     chosen = choose(cases, limit, seed)
@@ -360,7 +367,7 @@ async def measure(
         "per_service": grouped(outcomes, lambda o: o.case.service),
         "stale_first_layer": dict(Counter(o.stale_layer for o in failures)),
         "stale_first_labels": dict(Counter(w for o in failures for w in o.labels)),
-        "stale_first_examples": [example(o) for o in failures[:EXAMPLES]],
+        "stale_first_examples": [example(o) for o in failures[:examples]],
         "neither_examples": [example(o) for o in neither[:4]],
         "cases": [
             {
@@ -451,6 +458,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--out", type=Path, help="default bench/results/sgd_<split>.json")
     parser.add_argument("--workdir", type=Path, help="keep the service's data here")
     parser.add_argument("--concurrency", type=int, default=3, help="dialogues at a time")
+    parser.add_argument(
+        "--examples", type=int, default=EXAMPLES, help="stale-first cases kept with their context"
+    )
     parser.add_argument("--write-sample", type=Path, help="write the train sample and exit")
     args = parser.parse_args(argv)
     if args.write_sample:
@@ -459,12 +469,28 @@ def main(argv: Sequence[str] | None = None) -> None:
         return
     if args.workdir:
         result = asyncio.run(
-            measure(args.data, args.split, args.limit, args.seed, args.workdir, args.concurrency)
+            measure(
+                args.data,
+                args.split,
+                args.limit,
+                args.seed,
+                args.workdir,
+                args.concurrency,
+                args.examples,
+            )
         )
     else:
         with tempfile.TemporaryDirectory(prefix="sgd-") as tmp:
             result = asyncio.run(
-                measure(args.data, args.split, args.limit, args.seed, Path(tmp), args.concurrency)
+                measure(
+                    args.data,
+                    args.split,
+                    args.limit,
+                    args.seed,
+                    Path(tmp),
+                    args.concurrency,
+                    args.examples,
+                )
             )
     print_table(result)
     write_json(args.out or ROOT / "bench" / "results" / f"sgd_{args.split}.json", result)

@@ -262,7 +262,7 @@ def _clock(text: str) -> str | None:
         pm = False
     if hour is None:
         return {"noon": "12:00", "midnight": "00:00"}.get(text)
-    if "half past" in text:
+    if "half past" in text or re.match(r"half \w", text):  # "half seven": 7:30 (British)
         minute = 30
     elif "quarter past" in text:
         minute = 15

@@ -18,7 +18,9 @@ meaning (the embedder's similarity), in two ways:
   value earlier and never makes one current (a newer "staging box: Ubuntu 24.04" is kin to
   "the production server runs Ubuntu 22.04", not its new value), but for a value said again
   with a slip fixed ("it's 7KLN392, N not M" after "plate 7KLM392"): that is one value; or
-  by a change that says what it changes (``_anchored``).
+  by a change that says what it changes (``_anchored``), or by a change of what the earlier
+  one's subject names, in fewer words ("the club now wraps up at quarter to six" after "mia's
+  after school club finishes at 5:15": ``_narrowed``).
 
 Every other check of ``Focus.relevant`` still applies (it names what the question names, it
 is not about another subject of the same kind), and only a statement said as so can hold
@@ -121,7 +123,11 @@ async def close_to(
             if j in about:
                 continue
             (_, a, _), (_, b, later) = pool[i], pool[j]
-            sure = bool(slips(a, b) or slips(b, a)) or _anchored(pool[i], pool[j])
+            sure = (
+                bool(slips(a, b) or slips(b, a))
+                or _anchored(pool[i], pool[j])
+                or _narrowed(pool[i], pool[j])
+            )
             if (later.memory.valid_from < newest or sure or as_of and b.change) and (
                 sure or sims.pairwise[i][j] >= PAIR or _share_words(words[i], words[j])
             ):
@@ -155,6 +161,20 @@ def _words(said: tuple[str, Statement, Hit]) -> set[str]:
     if lead:
         out |= {w for w in Focus.of(lead.group(1)).words if w not in _HEADINGS}
     return out - _GENERIC
+
+
+def _narrowed(old: tuple[str, Statement, Hit], new: tuple[str, Statement, Hit]) -> bool:
+    """Whether a later statement said as a change is about what the earlier one's subject
+    names, in fewer words: its subject is part of the earlier one's ("the club now wraps up
+    at quarter to six" after "mia's after school club finishes at 5:15"), and it gives a
+    value of a kind the earlier one gave. A subject of its own ("the staging box") is not."""
+    (_, o, was), (_, n, now) = old, new
+    if now.memory.valid_from <= was.memory.valid_from or not n.change or not n.subject:
+        return False
+    mine, theirs = {stem(w) for w in n.subject}, {stem(w) for w in o.subject}
+    if not mine - _GENERIC or not mine <= theirs:
+        return False
+    return any(v.family == w.family for v in n.values for w in o.values)
 
 
 def _anchored(old: tuple[str, Statement, Hit], new: tuple[str, Statement, Hit]) -> bool:

@@ -48,15 +48,30 @@ def says_correction(tokens: list[Token]) -> bool:
     return False
 
 
-def _in_case_holds(doc: Any, tokens: list[Token], values: list[Value]) -> bool:
-    """Whether an "in case" clause holds the values: "In case the deadline moves to Friday,
-    book the room for Thursday" supposes them, but "Biscuit's vet is Dr. Haller, in case you
-    need their hours" says the vet as so (a clause after what is told says why it is told,
-    not when it is true): a value said before the clause makes the sentence an assertion."""
+def _condition_holds(doc: Any, tokens: list[Token], values: list[Value]) -> bool:
+    """Whether a condition ("if", "unless", "in case", ...) holds the sentence's values. One
+    that leads the sentence supposes them ("In case the deadline moves to Friday, book the room
+    for Thursday"; "if we ever move to Paddle, ..."). One said after a value tells why or when
+    the rest applies, not whether the value is so: "Biscuit's vet is Dr. Haller, in case you
+    need their hours", "our head of sales is Renata, if I mention pipeline reviews it's with
+    her", "i go to PureFit on Mill Road, usually tues, sometimes a sat morning if im feeling
+    virtuous". "In case" after any value; another condition after a value set off from it by a
+    break (a comma, a dash): "I'll come at 3 if it rains" stays supposed."""
+    first = tokens[0].i
     for t in tokens:
-        if t.lower_ == "case" and t.i > tokens[0].i and doc[t.i - 1].lower_ == "in":
-            at = doc[t.i - 1].idx - doc[tokens[0].i].idx  # where the clause starts, in the text
-            return not any(v.start < at for v in values) or doc[t.i - 1].i == tokens[0].i
+        if t.lower_ == "case" and t.i > first and doc[t.i - 1].lower_ == "in":
+            marker, needs_break = doc[t.i - 1], False
+        elif t.dep_ == "mark" and t.lower_ in CONDITIONS:
+            marker, needs_break = t, True
+        else:
+            continue
+        if marker.i == first:
+            return True
+        at = marker.idx  # where the condition starts, in the text
+        breaks = [b.idx for b in tokens if b.i < marker.i and b.text in _BREAKS]
+        told = [v for v in values if v.start < at]
+        # nothing told before it, or (but for "in case") nothing set off from it
+        return not told or needs_break and not any(v.start < b for v in told for b in breaks)
     return True
 
 
@@ -88,12 +103,16 @@ def mood_of(
         if lowered[:2] in (["how", "about"], ["what", "about"]) and values:
             return REQUEST  # "how about the 9th?": a value proposed in place of another
         return REQUEST if asks_to_do(root, subj) else QUESTION
+    conditioned = (
+        words & CONDITIONS and any(t.dep_ == "mark" and t.lower_ in CONDITIONS for t in tokens)
+    ) or "in case" in text.lower()
+    supposing = any(  # "we'd switch to Paddle, if Stripe raised fees": only supposed
+        c.dep_ == "aux" and c.tag_ == "MD" and c.lower_ in SUPPOSING for c in root.children
+    )
     if (
-        words & CONDITIONS
-        and any(t.dep_ == "mark" and t.lower_ in CONDITIONS for t in tokens)
-        or "what if" in text.lower()
-        or "in case" in text.lower()
-        and _in_case_holds(doc, tokens, values)
+        "what if" in text.lower()
+        or conditioned
+        and (supposing or _condition_holds(doc, tokens, values))
     ):
         return CONDITIONAL
     reported = [c for c in root.children if c.dep_ in ("ccomp", "xcomp")]
@@ -164,6 +183,8 @@ def asks_to_do(root: Token, subj: Token | None) -> bool:
     return you and modal and root.lemma_.lower() not in CHECKING
 
 
+# the modals of what would be so under a condition
+SUPPOSING = frozenset({"would", "'d", "might", "could", "may"})
 # reporting verbs that give a view or hearsay wherever they stand ("X is so, I heard")
 _VIEWS = frozenset({"hear", "read", "gather", "think", "believe", "reckon", "feel", "guess"})
 # reporting verbs that report the clause before them unless they report something of their own

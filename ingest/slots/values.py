@@ -57,14 +57,15 @@ _DOTTED_CODE = re.compile(r"(?=[^.]*\d|.*\.[^.]*\d)(?=.*[A-Za-z])[A-Za-z0-9][\w-
 _CODE = re.compile(r"(?=.*\d)(?=.*[A-Za-z])[A-Za-z0-9][A-Za-z0-9_/-]*|#\d+|\d{4,}")
 _TIME_WORDS = re.compile(
     r"\b(?:\d{1,2}(?::\d{2})?\s*(?:a\.?m\.?|p\.?m\.?)|\d{1,2}:\d{2}|noon|midnight"
-    r"|o'?clock|half past|quarter (?:past|to)|in the (?:morning|afternoon|evening))\b",
+    r"|o'?clock|half past|quarter (?:past|to)|in the (?:morning|afternoon|evening)"
+    r"|half (?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve))\b",
     re.I,
 )
 _TIME_PHRASE = re.compile(
     r"\b(?:(?:half past|quarter (?:past|to)) )?(?:\d{1,2}(?::\d{2})?|one|two|three|four|five|six"
     r"|seven|eight|nine|ten|eleven|twelve)(?:\s*(?:a\.?m\.?|p\.?m\.?)\b| o'?clock\b"
     r"| in the (?:morning|afternoon|evening)| at night)"
-    r"|\b(?:half past|quarter (?:past|to)) (?:\d{1,2}|one|two|three|four|five|six|seven|eight"
+    r"|\b(?:half(?: past)?|quarter (?:past|to)) (?:\d{1,2}|one|two|three|four|five|six|seven|eight"
     r"|nine|ten|eleven|twelve)\b|\b\d{1,2}:\d{2}\b|\bnoon\b|\bmidnight\b",
     re.I,
 )

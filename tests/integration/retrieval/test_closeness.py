@@ -188,3 +188,33 @@ def test_a_statement_found_by_kinship_need_not_name_what_the_question_names(nlp:
     assert labelled == {old.memory.content}  # the unnamed change replaced Tom's old number
     only_anna = _by_question(hits, focus, False, None, About(texts(anna), texts(anna)))
     assert all(h.memory.earlier_until is None for h in only_anna)  # Anna's is not Tom's
+
+
+async def test_a_later_change_of_what_the_subject_names_in_fewer_words_joins_the_question(
+    nlp: Any, embedder: Embedder
+) -> None:
+    """ "the club now wraps up at quarter to six" changes "mia's after school club": its
+    subject is part of the earlier one's and it gives a time too, so it is the same slot though
+    it names no Mia and the embedder rates it far. A later change of a subject of its own ("the
+    swimming gala now starts at 9:30") is not."""
+    first = hit("mia's after school club finishes at 5:15 on weekdays")
+    day = first.memory.valid_from
+    later, other = (
+        Hit(memory=a_memory(text, at=day + 86400 * d), score=0.9)
+        for text, d in (
+            ("new term new timetable. the club now wraps up at quarter to six", 40),
+            ("the swimming gala now starts at 9:30", 41),
+        )
+    )
+    hits = [first, later, other]
+    parsed = {h.memory.id: statements(nlp(h.memory.content)) for h in hits}
+    question = "what time do I need to collect Mia from her club?"
+    about = await close_to(
+        hits, parsed, Focus.of(question), similarities(embedder, question), lambda h: True
+    )
+
+    def of(h: Hit) -> set[str]:
+        return {s.text for s in parsed[h.memory.id] if s.values}
+
+    assert of(later) & about.kin
+    assert not of(other) & about.texts

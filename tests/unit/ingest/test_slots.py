@@ -76,12 +76,32 @@ def test_a_value_has_one_normal_form_whatever_its_words(text: str, kind: str, no
         # "in case" after what is told says why it is told; before it, what the values need
         ("Her number is 555-0101 in case you need it.", "assert"),
         ("In case the deadline moves to Friday, book the room for Thursday.", "conditional"),
+        # so is a condition set off by a break after a value: it tells when the rest applies
+        ("Our head of sales is Renata Kowalski, if I mention pipeline reviews it's her.", "assert"),
+        (
+            "i go to PureFit on Mill Road, usually tues, sometimes a sat morning if im feeling up"
+            " to it",
+            "assert",
+        ),
+        ("I'll come at 3 if it rains.", "conditional"),  # the value right before it: supposed
+        ("If we ever move to Paddle, tell me first.", "conditional"),
+        ("Unless something changes, the offsite is in Porto.", "conditional"),
+        ("We'd switch to Paddle, if Stripe raises its fees again.", "conditional"),  # would be
     ],
 )
 def test_only_assertions_and_requests_hold_a_value(nlp: Any, text: str, mood: str) -> None:
     statement = said(nlp, text)
     assert statement.mood == mood
     assert statement.slotted is (mood in ("assert", "request"))
+
+
+@pytest.mark.parametrize(
+    ("text", "clock"),
+    [("the club closes at half seven now", "07:30"), ("pickup is at half 3", "03:30")],
+)
+def test_half_an_hour_past_is_a_time(nlp: Any, text: str, clock: str) -> None:
+    # British English: "half seven" is half past seven
+    assert [(v.kind, v.norm) for v in said(nlp, text).values] == [("time", clock)]
 
 
 def test_a_statement_masks_its_values_and_keeps_its_subject(nlp: Any) -> None:
@@ -242,7 +262,9 @@ def test_a_name_set_against_another_is_the_value(nlp: Any) -> None:
     assert [v.text for v in brightpath.values] == ["Brightpath"]
     assert [v.text for v in brightpath.negated] == ["Brightwater"]
     typo = said(nlp, "ugh typo, half three not half two — 15:30.")
-    assert "15:30" in [v.text for v in typo.values] and [v.text for v in typo.negated] == ["two"]
+    # ("half three" is a time: half past three, as British English says it)
+    assert "15:30" in [v.text for v in typo.values]
+    assert [(v.text, v.kind) for v in typo.negated] == [("half two", "time")]
     assert "ugh typo" not in [v.text for v in typo.values]  # the "not" is said of the two
     four = said(nlp, "4, not 3.")  # the parser hangs the 4 on the 3: only the 3 is not so
     assert [v.text for v in four.values] == ["4"] and [v.text for v in four.negated] == ["3"]
