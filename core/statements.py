@@ -70,11 +70,15 @@ _NUMBER_WORDS = {
     "forty": 40,
     "fifty": 50,
     "sixty": 60,
+    "seventy": 70,
+    "eighty": 80,
+    "ninety": 90,
     "hundred": 100,
     "thousand": 1000,
     "half": 30,
     "quarter": 15,
 }
+_FRACTIONS = {"half": 0.5, "quarter": 0.25}  # as amounts ("half" above is of an hour)
 
 
 @dataclass(frozen=True)
@@ -240,12 +244,14 @@ def _number(text: str) -> float | None:
         elif re.search(r"\d\s*(?:m|mn|million)\b", text):
             value *= 1_000_000
         return value
-    total = 0
+    total = 0.0
     for word in re.findall(r"[a-z]+", text):
-        if word in _NUMBER_WORDS:
+        if word in _FRACTIONS:  # "half a tablet", "two and a half"
+            total += _FRACTIONS[word]
+        elif word in _NUMBER_WORDS:
             n = _NUMBER_WORDS[word]
             total = total * n if n in (100, 1000) and total else total + n
-    return float(total) if total else None
+    return total if total else None
 
 
 def _clock(text: str) -> str | None:

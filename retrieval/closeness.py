@@ -37,7 +37,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
 from core.slots import GENERIC, Focus, matching, stem
-from core.statements import Statement, slips
+from core.statements import NUMBER, Statement, Value, normal, slips
 from core.types import Hit
 
 
@@ -52,8 +52,8 @@ class Similarities:
 @dataclass(frozen=True)
 class About:
     """The statements (their texts) about the question by meaning; of them, ``kin`` were
-    found only through another one (they need not name what the question names: the one
-    they are kin to does)."""
+    found only through another one, or are surely one slot with another (they need not name
+    what the question names: the one they are kin to does)."""
 
     texts: frozenset[str] = frozenset()
     kin: frozenset[str] = frozenset()
@@ -69,6 +69,10 @@ MARGIN = 0.1  # ... and at most this much less close than the closest one
 PAIR = 0.45  # a statement this close to one about the question is about it too
 MOST = 24  # statements compared at most (the closest hits' first)
 _GENERIC = frozenset(stem(w) for w in GENERIC)
+_COUNTED = re.compile(r"\s+([a-z]{3,})\b", re.I)  # the word a number counts: "40 *guests*"
+_DIGITS = re.compile(r"\d+(?:\.\d+)?")
+# a number, in digits or a word, and the word after it (overlapping: "party of forty guests")
+_COUNT = re.compile(r"(?<![\w.,:'’-])(?=(\d[\d,]*|[a-z]+(?:-[a-z]+)?)\s+([a-z]{3,})\b)", re.I)
 # A turn's heading: a few words and a colon ("offsite update:", "reorg news:")
 _HEADING = re.compile(r"\s*((?:[\w'’-]+\s+){0,4}[\w'’-]+)\s*:\s")
 # The words a spaced dash leads into a statement from, back to the sentence's start
@@ -122,20 +126,39 @@ async def close_to(
         for j in range(len(pool)):
             if j in about:
                 continue
-            (_, a, _), (_, b, later) = pool[i], pool[j]
-            sure = (
-                bool(slips(a, b) or slips(b, a))
-                or _anchored(pool[i], pool[j])
-                or _narrowed(pool[i], pool[j])
-            )
+            _, b, later = pool[j]
+            sure = _same_slot(pool[i], pool[j])
             if (later.memory.valid_from < newest or sure or as_of and b.change) and (
                 sure or sims.pairwise[i][j] >= PAIR or _share_words(words[i], words[j])
             ):
                 about.add(j)
                 todo.append(j)
     kin = about - seeds
+    # a statement one of them is surely the same slot as stands for it: it names what that
+    # one's statement names ("we're now at 55 guests" counts Dad's party's guests)
+    bound = {
+        k
+        for i in kin | near
+        for j in about
+        if i != j and (_same_slot(pool[i], pool[j]) or _same_slot(pool[j], pool[i]))
+        for k in (i, j)
+    }
     return About(
-        frozenset(pool[i][0] for i in near | kin), frozenset(pool[i][0] for i in kin - near)
+        frozenset(pool[i][0] for i in near | kin),
+        frozenset(pool[i][0] for i in (kin - near) | bound),
+    )
+
+
+def _same_slot(one: tuple[str, Statement, Hit], other: tuple[str, Statement, Hit]) -> bool:
+    """Whether ``other`` is surely a value of ``one``'s slot, whatever their similarity: one
+    value said again with a slip fixed, or a later change of it that says what it changes,
+    names its subject in fewer words, or counts the same things again."""
+    a, b = one[1], other[1]
+    return (
+        bool(slips(a, b) or slips(b, a))
+        or _anchored(one, other)
+        or _narrowed(one, other)
+        or _recounted(one, other)
     )
 
 
@@ -175,6 +198,32 @@ def _narrowed(old: tuple[str, Statement, Hit], new: tuple[str, Statement, Hit]) 
     if not mine - _GENERIC or not mine <= theirs:
         return False
     return any(v.family == w.family for v in n.values for w in o.values)
+
+
+def _recounted(old: tuple[str, Statement, Hit], new: tuple[str, Statement, Hit]) -> bool:
+    """Whether a later statement said as a change counts again what the earlier one counted,
+    another number of the same things: "we're now at 55 guests" after "Saturday the 12th, at
+    Rosa's Cantina back room, 40 guests, budget £800" (read in the earlier one's words, as
+    the parse may have taken its count for a subject)."""
+    (_, o, was), (_, n, now) = old, new
+    if now.memory.valid_from <= was.memory.valid_from or not (n.change or n.correction):
+        return False
+    counted = {(_counts(now.memory.content, v), v.norm) for v in n.values if v.kind == NUMBER} - {
+        ("", v.norm) for v in n.values
+    }
+    said = [(normal(number, NUMBER), stem(noun)) for number, noun in _COUNT.findall(o.text)]
+    return any(
+        noun == thing and was_norm != norm and _DIGITS.fullmatch(was_norm) is not None
+        for was_norm, noun in said
+        for thing, norm in counted
+    )
+
+
+def _counts(content: str, v: Value) -> str:
+    """The noun right after a number (its text at the value's offsets), as a stem: "guest"
+    of "40 guests"; "" when none follows."""
+    after = _COUNTED.match(content, v.end)
+    return stem(after.group(1)) if after and content[v.start : v.end] == v.text else ""
 
 
 def _anchored(old: tuple[str, Statement, Hit], new: tuple[str, Statement, Hit]) -> bool:

@@ -236,6 +236,7 @@ def _statement(
     found += after_not(doc, tokens, taken)
     found += fragment_value(doc, tokens, root, taken, bool(negated_at) or has_not(tokens))
     found.sort(key=lambda v: v.first)
+    subject = _last_listed(doc, subject, found)
     moved = _value_subject(root, subject, found, inside)
     if moved != subject and not any(v.first in subject for v in found):
         a, b = min(subject), max(subject)  # "Priya is our lead designer": Priya is the value
@@ -309,6 +310,22 @@ def _subject_zone(root: Token, inside: set[int]) -> set[int]:
             ):
                 zone.update(t.i for t in c.subtree if t.i in inside)
     return zone
+
+
+def _last_listed(doc: Any, subject: set[int], found: list[Value]) -> set[int]:
+    """A list of facts the parse took for the subject ("Key facts: Larchfield Barn, Saturday
+    14 June, 120 guests, and the band is The Velvet Owls"): items set off by commas whose
+    values are of several kinds (a place, a date, a count) are told, and only the item the
+    verb follows is what the clause is about. A list of one kind ("Priya, Tom, and Ana are
+    the leads") is the subject as a whole."""
+    commas = sorted(i for i in subject if doc[i].text == ",")
+    if len(commas) < 2:
+        return subject
+    last = {i for i in subject if i > commas[-1] and doc[i].dep_ != "cc"}
+    listed = [v for v in found if v.first in subject and v.first < commas[-1]]
+    if not last or len({v.family for v in listed}) < 2:
+        return subject
+    return last
 
 
 def _value_subject(

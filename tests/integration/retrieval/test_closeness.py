@@ -218,3 +218,35 @@ async def test_a_later_change_of_what_the_subject_names_in_fewer_words_joins_the
 
     assert of(later) & about.kin
     assert not of(other) & about.texts
+
+
+async def test_a_later_change_that_counts_the_same_things_again_joins_the_question(
+    nlp: Any, embedder: Embedder
+) -> None:
+    """ "we're now at 55 guests" counts again what "... 40 guests, budget £800" counted: one
+    slot, so the question about Dad's party has its two values though only the first names
+    Dad. A later count of other things ("now at 12 tables") is not."""
+    first = hit(
+        "Planning Dad's 70th: Saturday the 12th, at Rosa's Cantina back room, 40 guests, budget"
+        " £800, and it's a surprise"
+    )
+    day = first.memory.valid_from
+    later, other = (
+        Hit(memory=a_memory(text, at=day + 86400 * d), score=0.9)
+        for text, d in (
+            ("Cousins from Cork are coming too, we're now at 55 guests", 15),
+            ("the caterer is now at 12 tables", 16),
+        )
+    )
+    hits = [first, later, other]
+    parsed = {h.memory.id: statements(nlp(h.memory.content)) for h in hits}
+    question = "how many people are coming to Dad's party?"
+    about = await close_to(
+        hits, parsed, Focus.of(question), similarities(embedder, question), lambda h: True
+    )
+
+    def of(h: Hit) -> set[str]:
+        return {s.text for s in parsed[h.memory.id] if s.values}
+
+    assert of(later) & about.kin  # it need not name Dad
+    assert not of(other) & about.kin

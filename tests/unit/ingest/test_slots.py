@@ -104,6 +104,28 @@ def test_half_an_hour_past_is_a_time(nlp: Any, text: str, clock: str) -> None:
     assert [(v.kind, v.norm) for v in said(nlp, text).values] == [("time", clock)]
 
 
+@pytest.mark.parametrize(
+    ("text", "norm"),
+    [
+        ("we're down to ninety-five people", "95"),
+        ("give him half a tablet twice a day", "0.5"),
+        ("we have a hundred and twenty guests", "120"),
+    ],
+)
+def test_amounts_in_words_are_their_number(nlp: Any, text: str, norm: str) -> None:
+    assert [v.norm for v in said(nlp, text).values if v.kind == "number"] == [norm]
+
+
+def test_a_list_of_facts_before_its_last_item_is_told_not_the_subject(nlp: Any) -> None:
+    # the parse hangs the list on the last item's verb; the count and the date are values
+    facts = said(nlp, "Larchfield Barn, Saturday 14 June, 120 guests, and the band is The Owls.")
+    assert facts.subject == ("band",)
+    assert {v.norm for v in facts.values} >= {"120", "saturday 14 june"}
+    # a list of one kind is the subject as a whole
+    leads = said(nlp, "Priya, Tom, and Ana are the leads.")
+    assert set(leads.subject) == {"priya", "tom", "ana"}
+
+
 def test_a_statement_masks_its_values_and_keeps_its_subject(nlp: Any) -> None:
     switched = said(nlp, "We switched the deploy target to production last week.")
     assert switched.frame == ("deploy", "target", "<thing>")  # "last week" says when
