@@ -219,20 +219,21 @@ _QUESTION_FAMILIES: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = (
 _WH = re.compile(r"\b(?:who|whom|whose|what|which|when|where|how)\b", re.I)
 
 
-def _asked(query: str) -> frozenset[str] | None:
+def _asked(query: str) -> tuple[frozenset[str] | None, str]:
     """The families of value the question asks for, from its question word: the first one
-    ("Which airline should you check first when booking?" asks for a thing, not a time)."""
+    ("Which airline should you check first when booking?" asks for a thing, not a time); and
+    the words that ask it ("what time": the kind of value, not what the question is about)."""
     wh = _WH.search(query)
     if wh is None:
-        return None
+        return None, ""
     rest = query[wh.start() :]
-    opening = next(
-        (f for pattern, f in _QUESTION_FAMILIES if (m := pattern.search(rest)) and m.start() == 0),
-        None,
-    )
-    if opening is None and re.search(r"\bwhere\b", rest[wh.end() - wh.start() :], re.I):
-        return frozenset({"thing"})  # "What is the city where you are leaving from?"
-    return opening
+    for pattern, families in _QUESTION_FAMILIES:
+        m = pattern.search(rest)
+        if m is not None and m.start() == 0:
+            return families, m.group()
+    if re.search(r"\bwhere\b", rest[wh.end() - wh.start() :], re.I):
+        return frozenset({"thing"}), ""  # "What is the city where you are leaving from?"
+    return None, ""
 
 
 _TOKEN = re.compile(r"[A-Za-z][\w'&.-]*|\d[\d,.:]*")
@@ -273,7 +274,9 @@ class Focus:
             stem(part) for t in tokens for part in t.lower().removesuffix("'s").split("-")
         }
         content -= {stem(w) for w in _QUESTION_WORDS}
-        families = _asked(query)
+        families, asking = _asked(query)
+        # "what *time* is standup": the kind of value asked, not what it is asked of
+        content -= {stem(w) for w in asking.lower().split() if w in ("time", "day", "date")}
         return Focus(frozenset(w for w in content if len(w) > 2), names, families, query.lower())
 
     def names_in(self, said: str) -> bool:

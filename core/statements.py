@@ -213,6 +213,20 @@ def is_hour(text: str) -> bool:
     return text.isdigit() and 1 <= int(text) <= 24
 
 
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+
+
+def weekday(text: str) -> str | None:
+    """The day of the week ``text`` names, however said ("Tuesdays", "thurs", "Weds", "Sat"),
+    as its full name; None for anything else."""
+    word = text.strip().lower().rstrip(".")
+    if word.endswith("days"):
+        word = word[:-1]
+    if word == "weds":
+        return "wednesday"
+    return next((d for d in _WEEKDAYS if len(word) >= 3 and d.startswith(word)), None)
+
+
 def normal(text: str, kind: str) -> str:
     """A value's comparable form: case, spacing, thousands separators, currency words and
     number words do not count; times become ``HH:MM``."""
@@ -225,6 +239,8 @@ def normal(text: str, kind: str) -> str:
         if number is not None:
             unit = re.sub(r"[\d.\s]+|" + "|".join(_NUMBER_WORDS), "", flat).strip()
             return f"{number:.15g}{(' ' + unit) if unit and kind != NUMBER else ''}"
+    if kind == DATE and (day := weekday(flat)):
+        return day  # "tuesdays", "Tues": tuesday
     if kind == NAME:
         return re.sub(r"^(?:the|a|an)\s+|'s$", "", flat)
     return flat

@@ -26,6 +26,7 @@ from core.statements import (
     Value,
     is_hour,
     normal,
+    weekday,
 )
 
 Token = Any  # spacy.tokens.Token (spaCy is untyped here)
@@ -215,6 +216,9 @@ def values_in(doc: Any, first: int, last: int) -> list[Value]:
             add(CODE, i, i)
         elif _URL.fullmatch(text):
             add(URL, i, i)
+        elif weekday(text) and (len(text) > 3 or text.istitle()) and tok.pos_ != "VERB":
+            add(DATE, i, i)  # "lessons are tuesdays at 5", "thurs", "Sat": days the recognizer
+            # misses in lower case or cut short (not "sat" or "the sun")
         elif tok.like_num or tok.pos_ == "NUM" or _SCALED.fullmatch(text):
             j = i
             while j + 1 <= last and j + 1 not in taken and doc[j + 1].like_num:

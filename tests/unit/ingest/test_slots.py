@@ -126,6 +126,29 @@ def test_a_list_of_facts_before_its_last_item_is_told_not_the_subject(nlp: Any) 
     assert set(leads.subject) == {"priya", "tom", "ana"}
 
 
+@pytest.mark.parametrize(
+    ("text", "day"),
+    [
+        ("the twins have swim lessons tuesdays at 5", "tuesday"),
+        ("i go to the gym thurs after work", "thursday"),
+        ("Meet on Sat at 10", "saturday"),
+        ("we moved it to Wednesday", "wednesday"),
+    ],
+)
+def test_a_day_of_the_week_however_said_is_one_date(nlp: Any, text: str, day: str) -> None:
+    assert [v.norm for v in said(nlp, text).values if v.kind == "date"] == [day]
+
+
+def test_words_that_only_look_like_a_day_are_no_date(nlp: Any) -> None:
+    assert not said(nlp, "I saw the sun and sat down").values
+
+
+def test_the_kind_a_question_asks_for_is_not_its_topic() -> None:
+    # "what time is standup" is about standup: a "focus time" request shares only the kind
+    assert Focus.of("what time is the daily standup").words == {"daily", stem("standup")}
+    assert "time" in Focus.of("how much time does the migration need?").words
+
+
 def test_a_statement_masks_its_values_and_keeps_its_subject(nlp: Any) -> None:
     switched = said(nlp, "We switched the deploy target to production last week.")
     assert switched.frame == ("deploy", "target", "<thing>")  # "last week" says when
