@@ -82,6 +82,18 @@ def main_clause(roots: list[Token]) -> Token | None:
 NAME_PARTS = frozenset({"compound", "amod", "nummod"})
 
 
+def answers_no(tok: Token) -> bool:
+    """ "no - 18:40, evening.", "nope, Thursday": a "no" set off at a sentence's start answers
+    what was said before; it negates nothing of its own sentence."""
+    doc = tok.doc
+    return (
+        tok.lower_ in ("no", "nope", "nah")
+        and (tok.i == 0 or tok.is_sent_start or doc[tok.i - 1].is_punct)
+        and tok.i + 1 < len(doc)
+        and doc[tok.i + 1].is_punct
+    )
+
+
 def has_not(tokens: list[Token]) -> bool:
     return any(t.lower_ in ("not", "n't") for t in tokens)
 
@@ -96,7 +108,9 @@ def negated_clause(root: Token, value_starts: set[int]) -> bool:
             j += 1
         return j in value_starts
 
-    return any(c.dep_ == "neg" and not before_value(c) for c in root.children) or any(
+    return any(
+        c.dep_ == "neg" and not before_value(c) and not answers_no(c) for c in root.children
+    ) or any(
         c.lower_ == "longer" and c.i > 0 and c.nbor(-1).lower_ == "no" for c in root.subtree
     )
 

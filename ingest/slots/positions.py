@@ -19,6 +19,7 @@ from ingest.slots.grammar import (
     NO_ROLE,
     PLACE_PREPS,
     Token,
+    answers_no,
     goes_up,
     objects_of,
     owned_subject,
@@ -139,7 +140,10 @@ def fragment_value(
         return []
     # the noun set against it comes next ("ugh typo, half three not half two": three is)
     against = next((c for c in root.children if c.dep_ in ("appos", "conj", "npadvmod")), None)
-    if not any(c.dep_ == "neg" for c in [*root.children, *(against.children if against else ())]):
+    if not any(
+        c.dep_ == "neg" and not answers_no(c)
+        for c in [*root.children, *(against.children if against else ())]
+    ):
         return []
     if any(t.pos_ in ("VERB", "AUX") for t in tokens):
         return []

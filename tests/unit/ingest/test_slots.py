@@ -301,6 +301,13 @@ def test_clauses_joined_by_a_comma_alone_are_a_statement_each(nlp: Any) -> None:
     assert rain.text.startswith("When")
 
 
+def test_a_no_that_answers_the_turn_before_negates_nothing_of_its_own(nlp: Any) -> None:
+    # "no - 18:40, evening." says 18:40 against what was said before, not "not evening"
+    (fix, _) = statements(nlp("no - 18:40, evening. so it's tighter than that"))
+    assert fix.correction and not fix.negated
+    assert "18:40" in [v.norm for v in fix.values]
+
+
 def test_a_name_set_against_another_is_the_value(nlp: Any) -> None:
     # "X, not Y" with no verb: X is the value, Y the value said not to be so
     brightpath = said(nlp, "Brightpath, not Brightwater.")
