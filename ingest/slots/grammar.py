@@ -110,9 +110,7 @@ def negated_clause(root: Token, value_starts: set[int]) -> bool:
 
     return any(
         c.dep_ == "neg" and not before_value(c) and not answers_no(c) for c in root.children
-    ) or any(
-        c.lower_ == "longer" and c.i > 0 and c.nbor(-1).lower_ == "no" for c in root.subtree
-    )
+    ) or any(c.lower_ == "longer" and c.i > 0 and c.nbor(-1).lower_ == "no" for c in root.subtree)
 
 
 def in_other_clause(tok: Token, root: Token) -> bool:
