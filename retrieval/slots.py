@@ -24,7 +24,9 @@ from collections.abc import Callable, Collection, Sequence
 
 from core.slots import Focus, stem
 from core.statements import (
+    ASSERT,
     HISTORY,
+    REQUEST,
     Statement,
     Value,
     statement_id,
@@ -269,6 +271,7 @@ def _by_question(
         if found:
             (relevant if m.earlier_until is None else earlier)[m.id] = found
     relevant.update(_found_for(hits, said, relevant, focus, named))
+    relevant.update(_follow_ups(hits, said, relevant, focus))
     if len(relevant) < 2:
         return answering(hits, relevant)
     newest = sorted(
@@ -425,6 +428,42 @@ def _found_for(
         if not (focus.names_in(m.indexed_text) or m.session_id in named):
             continue
         found = [s for s in said[m.id] if s.slotted and focus.answers(s)]
+        if found:
+            out[m.id] = found
+    return out
+
+
+def _follow_ups(
+    hits: list[Hit],
+    said: dict[str, list[Statement]],
+    relevant: dict[str, list[Statement]],
+    focus: Focus,
+) -> dict[str, list[Statement]]:
+    """A conversation's later corrections, after the user spoke of the question's topic in it:
+    "How about in the checking?" after "For the savings account please." answers "what is
+    the account type?" too, though it names no account. Only the user's, of the same
+    session, later than a relevant statement of it, naming no one the question does not."""
+    began: dict[str, float] = {}
+    for h in hits:
+        m = h.memory
+        if m.id in relevant and m.session_id is not None and by_user(m):
+            began[m.session_id] = min(began.get(m.session_id, m.valid_from), m.valid_from)
+    out: dict[str, list[Statement]] = {}
+    for h in hits:
+        m = h.memory
+        if m.id in relevant or m.earlier_until is not None or not by_user(m):
+            continue
+        if m.session_id not in began or m.valid_from <= began[m.session_id]:
+            continue
+        found = [
+            s
+            for s in said[m.id]
+            if s.slotted
+            and s.mood in (REQUEST, ASSERT)
+            and s.correction
+            and focus.answers(s)
+            and not _names_other(s, focus)
+        ]
         if found:
             out[m.id] = found
     return out

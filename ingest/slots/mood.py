@@ -37,8 +37,13 @@ from ingest.slots.grammar import (
 def says_correction(tokens: list[Token]) -> bool:
     """ "make it 4", "make that 3 tickets", "change it to ...", "it should be ...", "I mean
     ...": a correction of what was just said, whatever it was."""
-    words = [t.lower_ for t in tokens if not t.is_punct]
-    if words[:2] in (["how", "about"], ["what", "about"]) or words[:1] in (["no"], ["nope"]):
+    kept = [t for t in tokens if not t.is_punct]
+    words = [t.lower_ for t in kept]
+    opened = next((i for i, t in enumerate(kept) if not _opener(t)), 0)  # "ok, how about ..."
+    if words[opened : opened + 2] in (["how", "about"], ["what", "about"]) or words[:1] in (
+        ["no"],
+        ["nope"],
+    ):
         return True  # "no, with Steven", "how about the 9th?": another value, in its place
     for i, w in enumerate(words[:-1]):
         if w in ("make", "change", "meant") and words[i + 1] in ("it", "that", "this"):
@@ -100,7 +105,9 @@ def mood_of(
         and subj.i > tokens[0].i
     )
     if asking:
-        if lowered[:2] in (["how", "about"], ["what", "about"]) and values:
+        # after an opener ("actually, how about Saturday?", "ok what about the 9th?")
+        opened = next((i for i, t in enumerate(tokens) if not _opener(t)), 0)
+        if lowered[opened : opened + 2] in (["how", "about"], ["what", "about"]) and values:
             return REQUEST  # "how about the 9th?": a value proposed in place of another
         return REQUEST if asks_to_do(root, subj) else QUESTION
     conditioned = (
@@ -173,6 +180,11 @@ def mood_of(
     if first_person and lemma in ("need", "want", "like", "prefer", "look"):
         return REQUEST
     return ASSERT
+
+
+def _opener(t: Token) -> bool:
+    """A word that opens a turn before what it says: "actually", "ok", "no", a comma."""
+    return t.is_punct or t.pos_ == "INTJ" or t.lower_ in ("actually", "ok", "okay", "so", "hmm")
 
 
 def asks_to_do(root: Token, subj: Token | None) -> bool:

@@ -59,6 +59,7 @@ def test_a_value_has_one_normal_form_whatever_its_words(text: str, kind: str, no
         ("I went to the beach last Saturday.", "event"),
         ("Could you book a table for 3 at 18:45?", "request"),
         ("How about the 9th?", "request"),
+        ("Actually, how about Saturday instead?", "request"),  # after an opener too
         ("Thanks, noted the production database is now a db.r6g.2xlarge.", "assert"),
         ("I heard the office is moving to Leeds.", "reported"),
         # a clause of its own, set off by a comma, that holds the values: its mood

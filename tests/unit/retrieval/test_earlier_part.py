@@ -122,3 +122,18 @@ def test_a_context_line_dates_what_was_said_by_when_it_was_said() -> None:
     assert memory_line(later).endswith("yesterday [2023-01-24]")
     document = a_memory("Released last week.", MemoryType.DOCUMENT, at=SAID)
     assert memory_line(document).endswith("Released last week.")  # written when? unknown
+
+
+def test_a_later_correction_in_the_conversation_answers_what_it_spoke_of(nlp: Any) -> None:
+    """ "how about Saturday instead?" names no table, but it corrects the conversation that
+    asked for one: it holds the current day, and the Friday is earlier. The same words in
+    another conversation are not about that table."""
+    asked = said(nlp, "I'd like a table at Luigi's on Friday.", DAY, session_id="s1")
+    fixed = said(nlp, "Actually, how about Saturday instead?", DAY + 60, session_id="s1")
+    focus = Focus.of("Which day is the table at Luigi's booked for?")
+    out = _by_question([Hit(memory=asked, score=0.9), Hit(memory=fixed, score=0.5)], focus, False)
+    assert [h.memory.id for h in out] == [fixed.id, asked.id]
+    assert out[1].memory.earlier_until == fixed.valid_from
+    elsewhere = fixed.model_copy(update={"session_id": "s2"})
+    hits = [Hit(memory=asked, score=0.9), Hit(memory=elsewhere, score=0.5)]
+    assert all(h.memory.earlier_until is None for h in _by_question(hits, focus, False))
