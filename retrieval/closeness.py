@@ -35,6 +35,7 @@ from __future__ import annotations
 import re
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from core.slots import GENERIC, Focus, matching, stem
 from core.statements import NUMBER, Statement, Value, normal, slips
@@ -137,11 +138,11 @@ async def close_to(
     # a statement one of them is surely the same slot as stands for it: it names what that
     # one's statement names ("we're now at 55 guests" counts Dad's party's guests)
     bound = {
-        k
-        for i in kin | near
-        for j in about
-        if i != j and (_same_slot(pool[i], pool[j]) or _same_slot(pool[j], pool[i]))
-        for k in (i, j)
+        i
+        for i in near - kin
+        if any(
+            j != i and (_same_slot(pool[i], pool[j]) or _same_slot(pool[j], pool[i])) for j in about
+        )
     }
     return About(
         frozenset(pool[i][0] for i in near | kin),
@@ -211,12 +212,18 @@ def _recounted(old: tuple[str, Statement, Hit], new: tuple[str, Statement, Hit])
     counted = {(_counts(now.memory.content, v), v.norm) for v in n.values if v.kind == NUMBER} - {
         ("", v.norm) for v in n.values
     }
-    said = [(normal(number, NUMBER), stem(noun)) for number, noun in _COUNT.findall(o.text)]
+    said = _counted_in(o.text)
     return any(
         noun == thing and was_norm != norm and _DIGITS.fullmatch(was_norm) is not None
         for was_norm, noun in said
         for thing, norm in counted
     )
+
+
+@lru_cache(maxsize=4096)
+def _counted_in(text: str) -> tuple[tuple[str, str], ...]:
+    """Each number of ``text`` (as its normal form) with the word after it, as a stem."""
+    return tuple((normal(number, NUMBER), stem(noun)) for number, noun in _COUNT.findall(text))
 
 
 def _counts(content: str, v: Value) -> str:
