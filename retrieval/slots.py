@@ -295,10 +295,9 @@ def _by_question(
     if current_hit is None:
         return answering(hits, relevant)
     now: dict[str, list[Value]] = {}
-    for s in relevant[current_hit.memory.id]:
-        if s.slotted:
-            for v in focus.answers(s):
-                now.setdefault(v.family, []).append(v)
+    for s in _holding(current_hit, relevant, said, focus):
+        for v in focus.answers(s):
+            now.setdefault(v.family, []).append(v)
 
     def stale(h: Hit) -> bool:
         """Gives another value of a kind the current statement gives: of the kind the question
@@ -431,6 +430,38 @@ def _found_for(
         if found:
             out[m.id] = found
     return out
+
+
+def _holding(
+    current: Hit,
+    relevant: dict[str, list[Statement]],
+    said: dict[str, list[Statement]],
+    focus: Focus,
+) -> list[Statement]:
+    """The statements of the current hit that hold the current value: its relevant ones;
+    but when none of them gives a value of a kind the earlier hits gave and another sentence
+    of the same turn said as so does, that one ("ingest prod moved again, it's in
+    ap-southeast-2 now. third region this year": the region, not "this year")."""
+    mine = [s for s in relevant[current.memory.id] if s.slotted]
+    before = {
+        v.family
+        for i, statements in relevant.items()
+        if i != current.memory.id
+        for s in statements
+        for v in focus.answers(s)
+    }
+    if not before or any(v.family in before for s in mine for v in focus.answers(s)):
+        return mine
+    others = [
+        s
+        for s in said[current.memory.id]
+        if s not in mine
+        and s.slotted
+        and s.mood == ASSERT
+        and any(v.family in before for v in focus.answers(s))
+        and not _names_other(s, focus)
+    ]
+    return others or mine
 
 
 def _follow_ups(

@@ -137,3 +137,20 @@ def test_a_later_correction_in_the_conversation_answers_what_it_spoke_of(nlp: An
     elsewhere = fixed.model_copy(update={"session_id": "s2"})
     hits = [Hit(memory=asked, score=0.9), Hit(memory=elsewhere, score=0.5)]
     assert all(h.memory.earlier_until is None for h in _by_question(hits, focus, False))
+
+
+def test_the_current_value_is_the_sentence_giving_what_the_earlier_ones_gave(nlp: Any) -> None:
+    """Of the newest turn, only "third region this year" is about the question by its words,
+    and it gives a date; the region that replaces us-east-1 is said in the turn's other
+    sentence, and that one holds the current value: us-east-1 is the earlier one."""
+    old = said(nlp, "prod for the ingest pipeline lives in us-east-1. keep that in mind", DAY)
+    new = said(
+        nlp,
+        "new APAC customer is the main user so ingest prod moved again, it's in ap-southeast-2"
+        " now. third region this year",
+        60 * DAY,
+    )
+    focus = Focus.of("what region should the terraform for the ingest pipeline target?")
+    out = _by_question([Hit(memory=old, score=0.9), Hit(memory=new, score=0.5)], focus, False)
+    assert [h.memory.id for h in out] == [new.id, old.id]
+    assert out[1].memory.earlier_until == new.valid_from
