@@ -24,9 +24,7 @@ from collections.abc import Callable, Collection, Sequence
 
 from core.slots import Focus, stem
 from core.statements import (
-    ASSERT,
     HISTORY,
-    REQUEST,
     Statement,
     Value,
     statement_id,
@@ -34,6 +32,7 @@ from core.statements import (
 )
 from core.types import Hit, LineageLink, Memory, MemoryType
 from graph.tenant import TenantGraph
+from retrieval.answers import follow_ups, found_for, holding, names_other
 from retrieval.closeness import NOTHING, About, Similar, close_to
 from retrieval.pairs import (
     NEVER_SO,
@@ -50,7 +49,6 @@ from retrieval.pairs import (
 Admits = Callable[[Memory], bool]
 LEAD_RANK = 3  # the question's current value must rank this high for the order to change
 ANSWERS = "answers"  # the signal of a hit found giving what the question asks (``answering``)
-TOP_FOUND = 5  # the search's first hits taken as about the question (``_found_for``)
 _STEP = 1e-6
 
 
@@ -264,14 +262,14 @@ def _by_question(
                 s,
                 m.indexed_text,
                 subjects,
-                names_ok=by_session or s.text in close.kin and not _names_other(s, focus),
+                names_ok=by_session or s.text in close.kin and not names_other(s, focus),
                 close=s.text in close.texts,
             )
         ]
         if found:
             (relevant if m.earlier_until is None else earlier)[m.id] = found
-    relevant.update(_found_for(hits, said, relevant, focus, named))
-    relevant.update(_follow_ups(hits, said, relevant, focus))
+    relevant.update(found_for(hits, said, relevant, focus, named))
+    relevant.update(follow_ups(hits, said, relevant, focus))
     if len(relevant) < 2:
         return answering(hits, relevant)
     newest = sorted(
@@ -295,7 +293,7 @@ def _by_question(
     if current_hit is None:
         return answering(hits, relevant)
     now: dict[str, list[Value]] = {}
-    for s in _holding(current_hit, relevant, said, focus):
+    for s in holding(current_hit, relevant, said, focus):
         for v in focus.answers(s):
             now.setdefault(v.family, []).append(v)
 
@@ -403,108 +401,6 @@ def answering(hits: list[Hit], ids: Collection[str]) -> list[Hit]:
         h.model_copy(update={"signals": {**h.signals, ANSWERS: 1.0}}) if h.memory.id in ids else h
         for h in hits
     ]
-
-
-def _found_for(
-    hits: list[Hit],
-    said: dict[str, list[Statement]],
-    relevant: dict[str, list[Statement]],
-    focus: Focus,
-    named: set[str | None],
-) -> dict[str, list[Statement]]:
-    """The statements the search itself ranked top for the question, in whatever words
-    ("what time is our daily sync?" finds "standup is at 9:30"): a user's statement among the
-    first ``TOP_FOUND`` hits that gives a time, a date or an amount when the question asks for
-    one. Not for a question that asks for a name or does not say what kind: a conversation
-    names many things."""
-    if focus.families is None or "thing" in focus.families:
-        return {}
-    out: dict[str, list[Statement]] = {}
-    for h in hits[:TOP_FOUND]:
-        m = h.memory
-        if m.id in relevant or m.earlier_until is not None or not by_user(m):
-            continue
-        if not (focus.names_in(m.indexed_text) or m.session_id in named):
-            continue
-        found = [s for s in said[m.id] if s.slotted and focus.answers(s)]
-        if found:
-            out[m.id] = found
-    return out
-
-
-def _holding(
-    current: Hit,
-    relevant: dict[str, list[Statement]],
-    said: dict[str, list[Statement]],
-    focus: Focus,
-) -> list[Statement]:
-    """The statements of the current hit that hold the current value: its relevant ones;
-    but when none of them gives a value of a kind the earlier hits gave and another sentence
-    of the same turn said as so does, that one ("ingest prod moved again, it's in
-    ap-southeast-2 now. third region this year": the region, not "this year")."""
-    mine = [s for s in relevant[current.memory.id] if s.slotted]
-    before = {
-        v.family
-        for i, statements in relevant.items()
-        if i != current.memory.id
-        for s in statements
-        for v in focus.answers(s)
-    }
-    if not before or any(v.family in before for s in mine for v in focus.answers(s)):
-        return mine
-    others = [
-        s
-        for s in said[current.memory.id]
-        if s not in mine
-        and s.slotted
-        and s.mood == ASSERT
-        and any(v.family in before for v in focus.answers(s))
-        and not _names_other(s, focus)
-    ]
-    return others or mine
-
-
-def _follow_ups(
-    hits: list[Hit],
-    said: dict[str, list[Statement]],
-    relevant: dict[str, list[Statement]],
-    focus: Focus,
-) -> dict[str, list[Statement]]:
-    """A conversation's later corrections, after the user spoke of the question's topic in it:
-    "How about in the checking?" after "For the savings account please." answers "what is
-    the account type?" too, though it names no account. Only the user's, of the same
-    session, later than a relevant statement of it, naming no one the question does not."""
-    began: dict[str, float] = {}
-    for h in hits:
-        m = h.memory
-        if m.id in relevant and m.session_id is not None and by_user(m):
-            began[m.session_id] = min(began.get(m.session_id, m.valid_from), m.valid_from)
-    out: dict[str, list[Statement]] = {}
-    for h in hits:
-        m = h.memory
-        if m.id in relevant or m.earlier_until is not None or not by_user(m):
-            continue
-        if m.session_id not in began or m.valid_from <= began[m.session_id]:
-            continue
-        found = [
-            s
-            for s in said[m.id]
-            if s.slotted
-            and s.mood in (REQUEST, ASSERT)
-            and s.correction
-            and focus.answers(s)
-            and not _names_other(s, focus)
-        ]
-        if found:
-            out[m.id] = found
-    return out
-
-
-def _names_other(s: Statement, focus: Focus) -> bool:
-    """Whether the statement's subject names someone or something the question does not
-    ("Anna's number is ..." for a question about Tom's)."""
-    asked = {n.lower() for n in focus.names}
-    return any(v.norm not in asked for v in s.named)
 
 
 def _comparable(a: Value, b: Value) -> bool:

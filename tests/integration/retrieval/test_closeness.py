@@ -190,25 +190,18 @@ def test_a_statement_found_by_kinship_need_not_name_what_the_question_names(nlp:
     assert all(h.memory.earlier_until is None for h in only_anna)  # Anna's is not Tom's
 
 
-async def test_a_later_change_of_what_the_subject_names_in_fewer_words_joins_the_question(
-    nlp: Any, embedder: Embedder
-) -> None:
-    """ "the club now wraps up at quarter to six" changes "mia's after school club": its
-    subject is part of the earlier one's and it gives a time too, so it is the same slot though
-    it names no Mia and the embedder rates it far. A later change of a subject of its own ("the
-    swimming gala now starts at 9:30") is not."""
-    first = hit("mia's after school club finishes at 5:15 on weekdays")
-    day = first.memory.valid_from
-    later, other = (
+async def _later_joined(
+    nlp: Any, embedder: Embedder, first: str, later: str, other: str, question: str
+) -> tuple[set[str], set[str], About]:
+    """The statements (with values) of a later change and of another later statement, days
+    after ``first``, and what ``close_to`` finds about ``question`` among the three."""
+    start = hit(first)
+    day = start.memory.valid_from
+    hits = [start] + [
         Hit(memory=a_memory(text, at=day + 86400 * d), score=0.9)
-        for text, d in (
-            ("new term new timetable. the club now wraps up at quarter to six", 40),
-            ("the swimming gala now starts at 9:30", 41),
-        )
-    )
-    hits = [first, later, other]
+        for text, d in ((later, 30), (other, 31))
+    ]
     parsed = {h.memory.id: statements(nlp(h.memory.content)) for h in hits}
-    question = "what time do I need to collect Mia from her club?"
     about = await close_to(
         hits, parsed, Focus.of(question), similarities(embedder, question), lambda h: True
     )
@@ -216,8 +209,26 @@ async def test_a_later_change_of_what_the_subject_names_in_fewer_words_joins_the
     def of(h: Hit) -> set[str]:
         return {s.text for s in parsed[h.memory.id] if s.values}
 
-    assert of(later) & about.kin
-    assert not of(other) & about.texts
+    return of(hits[1]), of(hits[2]), about
+
+
+async def test_a_later_change_of_what_the_subject_names_in_fewer_words_joins_the_question(
+    nlp: Any, embedder: Embedder
+) -> None:
+    """ "the club now wraps up at quarter to six" changes "mia's after school club": its
+    subject is part of the earlier one's and it gives a time too, so it is the same slot though
+    it names no Mia and the embedder rates it far. A later change of a subject of its own ("the
+    swimming gala now starts at 9:30") is not."""
+    later, other, about = await _later_joined(
+        nlp,
+        embedder,
+        "mia's after school club finishes at 5:15 on weekdays",
+        "new term new timetable. the club now wraps up at quarter to six",
+        "the swimming gala now starts at 9:30",
+        "what time do I need to collect Mia from her club?",
+    )
+    assert later & about.kin
+    assert not other & about.texts
 
 
 async def test_a_later_change_that_counts_the_same_things_again_joins_the_question(
@@ -226,27 +237,14 @@ async def test_a_later_change_that_counts_the_same_things_again_joins_the_questi
     """ "we're now at 55 guests" counts again what "... 40 guests, budget £800" counted: one
     slot, so the question about Dad's party has its two values though only the first names
     Dad. A later count of other things ("now at 12 tables") is not."""
-    first = hit(
+    later, other, about = await _later_joined(
+        nlp,
+        embedder,
         "Planning Dad's 70th: Saturday the 12th, at Rosa's Cantina back room, 40 guests, budget"
-        " £800, and it's a surprise"
+        " £800, and it's a surprise",
+        "Cousins from Cork are coming too, we're now at 55 guests",
+        "the caterer is now at 12 tables",
+        "how many people are coming to Dad's party?",
     )
-    day = first.memory.valid_from
-    later, other = (
-        Hit(memory=a_memory(text, at=day + 86400 * d), score=0.9)
-        for text, d in (
-            ("Cousins from Cork are coming too, we're now at 55 guests", 15),
-            ("the caterer is now at 12 tables", 16),
-        )
-    )
-    hits = [first, later, other]
-    parsed = {h.memory.id: statements(nlp(h.memory.content)) for h in hits}
-    question = "how many people are coming to Dad's party?"
-    about = await close_to(
-        hits, parsed, Focus.of(question), similarities(embedder, question), lambda h: True
-    )
-
-    def of(h: Hit) -> set[str]:
-        return {s.text for s in parsed[h.memory.id] if s.values}
-
-    assert of(later) & about.kin  # it need not name Dad
-    assert not of(other) & about.kin
+    assert later & about.kin  # it need not name Dad
+    assert not other & about.kin

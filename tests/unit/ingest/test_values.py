@@ -1,0 +1,80 @@
+"""Values read as people say them (``ingest/slots/values.py``, ``core/statements.py``):
+times and amounts in words, days of the week however written, a list of facts before its
+last item, and the kind of value a question asks for."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from core.settings import Settings
+from core.slots import Focus, stem
+from core.statements import Statement
+from ingest.slots.analysis import statements
+
+
+@pytest.fixture(scope="module")
+def nlp() -> Any:
+    import spacy
+
+    return spacy.load(Settings().resolution.spacy_model)
+
+
+def said(nlp: Any, text: str) -> Statement:
+    (statement,) = statements(nlp(text))
+    return statement
+
+
+@pytest.mark.parametrize(
+    ("text", "clock"),
+    [("the club closes at half seven now", "07:30"), ("pickup is at half 3", "03:30")],
+)
+def test_half_an_hour_past_is_a_time(nlp: Any, text: str, clock: str) -> None:
+    # British English: "half seven" is half past seven
+    assert [(v.kind, v.norm) for v in said(nlp, text).values] == [("time", clock)]
+
+
+@pytest.mark.parametrize(
+    ("text", "norm"),
+    [
+        ("we're down to ninety-five people", "95"),
+        ("give him half a tablet twice a day", "0.5"),
+        ("we have a hundred and twenty guests", "120"),
+    ],
+)
+def test_amounts_in_words_are_their_number(nlp: Any, text: str, norm: str) -> None:
+    assert [v.norm for v in said(nlp, text).values if v.kind == "number"] == [norm]
+
+
+def test_a_list_of_facts_before_its_last_item_is_told_not_the_subject(nlp: Any) -> None:
+    # the parse hangs the list on the last item's verb; the count and the date are values
+    facts = said(nlp, "Larchfield Barn, Saturday 14 June, 120 guests, and the band is The Owls.")
+    assert facts.subject == ("band",)
+    assert {v.norm for v in facts.values} >= {"120", "saturday 14 june"}
+    # a list of one kind is the subject as a whole
+    leads = said(nlp, "Priya, Tom, and Ana are the leads.")
+    assert set(leads.subject) == {"priya", "tom", "ana"}
+
+
+@pytest.mark.parametrize(
+    ("text", "day"),
+    [
+        ("the twins have swim lessons tuesdays at 5", "tuesday"),
+        ("i go to the gym thurs after work", "thursday"),
+        ("Meet on Sat at 10", "saturday"),
+        ("we moved it to Wednesday", "wednesday"),
+    ],
+)
+def test_a_day_of_the_week_however_said_is_one_date(nlp: Any, text: str, day: str) -> None:
+    assert [v.norm for v in said(nlp, text).values if v.kind == "date"] == [day]
+
+
+def test_words_that_only_look_like_a_day_are_no_date(nlp: Any) -> None:
+    assert not said(nlp, "I saw the sun and sat down").values
+
+
+def test_the_kind_a_question_asks_for_is_not_its_topic() -> None:
+    # "what time is standup" is about standup: a "focus time" request shares only the kind
+    assert Focus.of("what time is the daily standup").words == {"daily", stem("standup")}
+    assert "time" in Focus.of("how much time does the migration need?").words
