@@ -14,6 +14,7 @@ from api.disk import DiskPurge
 from core.errors import InvalidInput
 from core.ids import check_id
 from core.ingest_types import TurnInput
+from core.locks import StripedLimits
 from core.types import EraseReport, Memory, NewMemory
 from ingest.service import IngestService
 from ingest.turns import TurnResult
@@ -32,15 +33,21 @@ class MemoryWrites:
         self.resolver = resolver
         self.core = core
         self.disk = disk
+        # A tenant's writes a few at a time, in arrival order (``ingest.writes_at_once``):
+        # sixteen at once share the cores and conflict on the same records, and the unlucky
+        # ones retry for seconds; four at a time each finish in about the same time.
+        self.admitted = StripedLimits(ingest.settings.ingest.writes_at_once)
 
     async def record_turn(self, tenant_id: str, turn: TurnInput) -> TurnResult:
-        result = await self.ingest.record_turn(tenant_id, turn)
+        async with self.admitted.of(tenant_id):
+            result = await self.ingest.record_turn(tenant_id, turn)
         if any(m.pinned for m in result.extracted):  # learned core items (``ingest/learned``)
             self.core.invalidate(tenant_id)
         return result
 
     async def remember_many(self, tenant_id: str, items: Sequence[NewMemory]) -> list[Memory]:
-        stored = await self.writer.remember(tenant_id, items)
+        async with self.admitted.of(tenant_id):
+            stored = await self.writer.remember(tenant_id, items)
         if any(m.pinned for m in stored):
             self.core.invalidate(tenant_id)  # core memory shows it on the next read
         await self.ingest.refresh_profiles_later(
@@ -51,7 +58,8 @@ class MemoryWrites:
     async def supersede(
         self, tenant_id: str, memory_id: str, content: str, reason: str | None = None
     ) -> Memory:
-        new = await self.writer.supersede(tenant_id, check_id(memory_id), content, reason)
+        async with self.admitted.of(tenant_id):
+            new = await self.writer.supersede(tenant_id, check_id(memory_id), content, reason)
         if new.pinned:
             self.core.invalidate(tenant_id)  # the new version replaces the old in core
         await self.ingest.refresh_profiles_later(tenant_id, new.entity_ids)

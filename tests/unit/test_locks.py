@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import zlib
 from contextlib import AbstractAsyncContextManager
 
 import pytest
 
-from core.locks import StripedLocks, WriteGates
+from core.locks import StripedLimits, StripedLocks, WriteGates
 
 
 async def test_one_key_is_held_by_one_caller_at_a_time() -> None:
@@ -121,3 +122,49 @@ async def test_the_global_gate_holds_back_every_key_and_a_cancelled_request_free
     release.set()
     await holder
     await asyncio.wait_for(everything(), 1.0)
+
+
+async def test_a_limit_lets_in_at_most_its_number_in_arrival_order() -> None:
+    limits = StripedLimits(2, stripes=1)
+    inside, most, entered = 0, 0, []
+
+    async def work(i: int) -> None:
+        nonlocal inside, most
+        async with limits.of("tenant"):
+            entered.append(i)
+            inside += 1
+            most = max(most, inside)
+            await asyncio.sleep(0.002)
+            inside -= 1
+
+    tasks = []
+    for i in range(7):
+        tasks.append(asyncio.ensure_future(work(i)))
+        await asyncio.sleep(0)  # each asks in turn
+    await asyncio.gather(*tasks)
+    assert most == 2
+    assert entered == list(range(7))  # first come, first served
+
+
+async def test_no_limit_lets_everyone_in_and_other_keys_do_not_wait() -> None:
+    everyone = StripedLimits(0)
+    inside, most = 0, 0
+
+    async def work() -> None:
+        nonlocal inside, most
+        async with everyone.of("tenant"):
+            inside += 1
+            most = max(most, inside)
+            await asyncio.sleep(0.002)
+            inside -= 1
+
+    await asyncio.gather(*(work() for _ in range(6)))
+    assert most == 6
+
+    one = StripedLimits(1, stripes=64)
+    keys = ["a", "b"]
+    assert zlib.crc32(b"a") % 64 != zlib.crc32(b"b") % 64  # two stripes, or this proves nothing
+    async with one.of("a"):  # a held place of "a" does not hold back "b"
+        await asyncio.wait_for(_enter(one.of(keys[1])), timeout=1)
+    with pytest.raises(ValueError):
+        StripedLimits(-1)
