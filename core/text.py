@@ -10,6 +10,15 @@ import unicodedata
 _PUNCT = re.compile(r"[^\w\s&+-]")
 _SPACE = re.compile(r"\s+")
 
+# After a stop: not the stop of a title, an initial or "e.g." ("my GP is Dr. Brennan",
+# "J. Smith", "we take biscuit to dr. nakamura"). Each look-behind has one width.
+NOT_ABBREVIATION = (
+    r"(?<!\b(?i:dr|mr|ms|st|jr|sr|vs)\.)(?<!\b(?i:mrs|rev|gen|col|lt.)\.)"
+    r"(?<!\b(?i:prof|capt|sgt.)\.)(?<!\b[A-Z]\.)(?<!\b(?i:e\.g|i\.e)\.)"
+)
+# Where one sentence ends and the next begins.
+SENTENCE_BREAK = re.compile(r"(?<=[.!?])" + NOT_ABBREVIATION + r"\s+")
+
 
 @functools.lru_cache(maxsize=65_536)
 def normalize_name(name: str) -> str:

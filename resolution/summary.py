@@ -28,7 +28,7 @@ from datetime import UTC, datetime
 from spacy.lang.en.stop_words import STOP_WORDS
 
 from core.slots import stem
-from core.text import normalize_name
+from core.text import SENTENCE_BREAK, normalize_name
 from core.types import Entity
 from graph.resolution_ops import ProfileMemory, Replaced
 
@@ -36,7 +36,7 @@ from graph.resolution_ops import ProfileMemory, Replaced
 # the longer one (token-set containment): a restatement with other punctuation or a trailing
 # clause is one, "Peter is one of our writers" and "Maria is one of our writers" are two.
 SAME_STATEMENT = 0.8
-_SENTENCE = re.compile(r"(?<=[.!?])\s+")
+_SENTENCE = SENTENCE_BREAK  # not after "Dr." or an initial
 _SPACE = re.compile(r"\s+")
 _END = re.compile(r"[.!?…][\"'’”)\]]*$")
 _DATE = "[%Y-%m-%d] "

@@ -8,6 +8,7 @@ import re
 from datetime import UTC, datetime
 
 from core.retrieval_types import Layer
+from core.text import SENTENCE_BREAK
 from core.times import dated
 from core.types import Memory, MemoryType
 
@@ -20,7 +21,7 @@ HEADERS: dict[Layer, str] = {
 }
 ORDER = tuple(Layer)  # most stable first
 _SPACE = re.compile(r"\s+")
-_SENTENCE = re.compile(r"(?<=[.!?])\s")
+_SENTENCE = SENTENCE_BREAK  # not after "Dr." or an initial
 
 
 def one_line(text: str) -> str:

@@ -5,13 +5,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from core.text import NOT_ABBREVIATION
+
 # A stop, then a capital or a digit: a new sentence; not after a title, an initial or "e.g."
-# ("my GP is Dr. Brennan", "J. Smith")
-_SPLIT = re.compile(
-    r"(?<=[.!?])(?<!\b(?i:dr|mr|ms|st|jr|sr|vs)\.)(?<!\b(?i:mrs|rev|gen|col|lt.)\.)"
-    r"(?<!\b(?i:prof|capt|sgt.)\.)(?<!\b[A-Z]\.)(?<!\b(?i:e\.g|i\.e)\.)"
-    r"\s+(?=[\"'(\[]?[A-Z0-9])|\n+|;\s+"
-)
+_SPLIT = re.compile(r"(?<=[.!?])" + NOT_ABBREVIATION + r"\s+(?=[\"'(\[]?[A-Z0-9])|\n+|;\s+")
 _WORD = re.compile(r"[A-Za-z0-9][\w'&.-]*")
 
 STOPWORDS = frozenset(

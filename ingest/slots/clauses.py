@@ -8,7 +8,7 @@ from typing import Any
 
 from ingest.extract.sentences import split_sentences
 from ingest.slots.grammar import Token
-from ingest.slots.values import tokens_in
+from ingest.slots.values import TITLES, tokens_in
 
 
 def sentences_of(doc: Any, text: str) -> list[list[Token]]:
@@ -93,11 +93,11 @@ def _has_verb(tokens: list[Token]) -> bool:
 
 def _ends(part: list[Token]) -> bool:
     """Whether the stop that closes ``part`` ends a sentence: a word before it that is no
-    abbreviation ("e.g.", "a.m.", an initial)."""
+    abbreviation ("e.g.", "a.m.", an initial, a title: "we take biscuit to dr. nakamura")."""
     if len(part) < 3:
         return False
     before = part[-2].text
-    return "." not in before and len(before) > 1
+    return "." not in before and len(before) > 1 and before.lower() not in TITLES
 
 
 def without_heading(tokens: list[Token]) -> list[Token]:

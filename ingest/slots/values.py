@@ -246,7 +246,7 @@ def values_in(doc: Any, first: int, last: int) -> list[Value]:
     return [v for v in found if not _vocative(doc, v, first, last)]
 
 
-_TITLES = frozenset({"mr", "mrs", "ms", "miss", "mx", "dr", "prof", "sir", "dame"})
+TITLES = frozenset({"mr", "mrs", "ms", "miss", "mx", "dr", "prof", "sir", "dame"})
 
 
 def _titled(doc: Any, found: list[Value]) -> list[Value]:
@@ -259,7 +259,7 @@ def _titled(doc: Any, found: list[Value]) -> list[Value]:
             before is not None
             and before.kind == NAME
             and v.kind == NAME
-            and before.text.lower().rstrip(".") in _TITLES
+            and before.text.lower().rstrip(".") in TITLES
             and v.first == before.last + 1
         ):
             text = doc.text[before.start : v.end]

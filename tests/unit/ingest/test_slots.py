@@ -300,6 +300,9 @@ def test_a_full_stop_then_a_lowercase_word_ends_a_sentence(nlp: Any) -> None:
     # an abbreviation's stop is no end: "Dr. Brennan" stays with its sentence
     (gp,) = statements(nlp("my GP is Dr. Brennan at the Elm Street practice"))
     assert "Brennan" in gp.text
+    # nor is a title's typed in lower case
+    _, vet = statements(nlp("add dog treats. we take biscuit to dr. nakamura on 5th these days"))
+    assert vet.text.startswith("we take biscuit") and "nakamura" in [v.text for v in vet.values]
 
 
 def test_words_and_digits_joined_by_hyphens_are_one_code(nlp: Any) -> None:

@@ -147,3 +147,10 @@ def test_no_two_statements_of_a_summary_say_the_same(items: list[tuple]) -> None
     assert summary.count("[20") == len(kept)  # each statement with its day
     for text, _, _, _ in items:  # and every one said is there in some wording
         assert any(same_statement(content_terms(text), t) for t in terms), (text, summary)
+
+
+def test_a_titles_stop_does_not_end_a_profile_sentence() -> None:
+    said = statements(
+        "[2025-01-09] Biscuit's vet is Dr. Haller at Riverside. J. Smith is his nurse."
+    )
+    assert said == ["Biscuit's vet is Dr. Haller at Riverside.", "J. Smith is his nurse."]
