@@ -35,7 +35,7 @@ class MemoryWrites:
         self.disk = disk
         # A tenant's writes a few at a time, in arrival order (``ingest.writes_at_once``):
         # sixteen at once share the cores and conflict on the same records, and the unlucky
-        # ones retry for seconds; four at a time each finish in about the same time.
+        # ones retry for seconds; a few at a time each finish in about the same time.
         self.admitted = StripedLimits(ingest.settings.ingest.writes_at_once)
 
     async def record_turn(self, tenant_id: str, turn: TurnInput) -> TurnResult:

@@ -188,7 +188,7 @@ class IngestSettings(BaseModel):
     learn_core: bool = True
     # A tenant's writes (turns, remember, supersede) run at once; more wait their turn, first
     # come first served (``core.locks.StripedLimits``). 0 runs every write at once.
-    writes_at_once: int = Field(default=4, ge=0)
+    writes_at_once: int = Field(default=6, ge=0)
     session_idle_seconds: float = 2 * 3600.0  # a session with no turn for this long expires
     session_ttl_seconds: float = 24 * 3600.0  # a session expires this long after it started
     # A turn's ``at`` may lie at most this far past the server's clock (clients' clocks

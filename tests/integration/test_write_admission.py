@@ -35,7 +35,7 @@ async def test_a_tenants_writes_run_a_few_at_a_time_and_all_land(
 ) -> None:
     writes = brain.memory_writes
     limit = brain.settings.ingest.writes_at_once
-    assert limit == 4  # the default
+    assert limit == 6  # the default
     inside: dict[str, int] = {}
     monkeypatch.setattr(writes.ingest, "record_turn", _counted(inside, writes.ingest.record_turn))
     monkeypatch.setattr(writes.writer, "supersede", _counted(inside, writes.writer.supersede))
