@@ -54,7 +54,7 @@ def rules_in(doc: Any, said: Sequence[Statement], extracted: Sequence[Extracted]
             cue = len(tokens) > 1 and tokens[0].lower_ in STANDING
             if not (cue and predicate == "instruction" and tokens[1].pos_ in ("VERB", "NOUN")):
                 continue  # "always up for something sweet"
-        elif not instructs(verb, s):
+        elif not instructs(verb, s) or _one_off(verb, tokens):
             continue
         if predicate.startswith("preference:"):  # one preference per topic
             slot = f"{TOPIC_RULE}{predicate.split(':', 1)[1]}"
@@ -133,6 +133,29 @@ def instructs(verb: Token, s: Statement) -> bool:
         return False  # "keep their area clean": advice about someone else's things
     return any(c.dep_ != "xcomp" or DOING & {g.dep_ for g in c.children} for c in does)
 
+
+def _one_off(verb: Token, tokens: Sequence[Token]) -> bool:
+    """Whether an instruction asks for one thing now rather than how things are done: what
+    it acts on is one new thing ("write me *a* short welcome note", "make me *a* checklist"),
+    a thing at hand ("keep *it* simple", "make *that* 28k total") or words quoted ("add
+    *'must love dogs'*"), and nothing says it holds on other occasions ("always", "every",
+    "all future invoices")."""
+    if any(t.lower_ in STANDING or t.lemma_.lower() == "future" for t in tokens):
+        return False
+    after = [t for t in tokens if t.i > verb.i and t.lower_ not in FOR_ME]
+    first = after[0].lower_ if after else ""
+    if first in AT_HAND or first in ("a", "an") or first in QUOTES:
+        return True
+    return any(
+        c.dep_ == "dobj" and any(d.dep_ == "det" and d.lower_ in ("a", "an") for d in c.children)
+        for c in verb.children
+    )
+
+
+# What an instruction acts on when it is a thing at hand, not a kind of thing
+AT_HAND = frozenset({"it", "that", "this", "them", "these", "those"})
+FOR_ME = frozenset({"me", "us"})  # "write *me* a ...": who it is for, not what
+QUOTES = frozenset({"'", '"', "‘", "“"})
 
 DOING = frozenset({"dobj", "prep", "oprd", "ccomp", "xcomp", "dative", "acomp"})
 

@@ -63,6 +63,7 @@ def learned(nlp: Any, text: str) -> list[Learned]:
         ("Please keep replies under 150 words.", [("rule:topic:reply", None)]),
         ("I prefer bullet points for summaries.", [("rule:topic:summaries", None)]),
         ("Could you always write dates as YYYY-MM-DD?", [("rule:topic:date", None)]),
+        ("Please use this on all future invoices.", [("rule:use invoice", None)]),
     ],
 )
 def test_what_is_core(nlp: Any, text: str, want: list[tuple[str, str | None]]) -> None:
@@ -99,6 +100,11 @@ def test_what_is_core(nlp: Any, text: str, want: list[tuple[str, str | None]]) -
         "Our law firm is now Baker Lane.",
         "We renamed the mobile app to Lumen.",  # a product's name, not the business's
         "We now host the docs on Netlify.",  # a particular thing, not a trade
+        "Write me a one liner to find the 10 biggest dirs.",  # one thing asked for now
+        "make me a first week checklist",
+        "nah keep it simple",  # a thing at hand
+        "actually make that 28k total",
+        "add 'must love dogs'",
     ],
 )
 def test_what_is_not_core(nlp: Any, text: str) -> None:
