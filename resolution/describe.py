@@ -3,7 +3,8 @@
 Used wherever a person has to choose between candidates (a clarification, an identity
 question) and wherever the model is told who a resolved name is (the assembled context).
 Built from the declared facts only: roles, organisation (the parent), the relation to the
-speaker; the profile's first sentence (without its day) when none is declared.
+speaker; the profile's newest sentence (without its day) when none is declared: the first
+is the most important, and often what a later change replaced.
 
 >>> describe(Entity(id="1", tenant_id="t", name="Sarah", type=EntityType.PERSON,
 ...     context_tags=("related_to_speaker:cousin",), first_seen=0, last_seen=0), None)
@@ -16,7 +17,7 @@ from collections.abc import Mapping, Sequence
 
 from core.types import Entity, EntityType
 from resolution.identity import KIN, ROLE
-from resolution.summary import statements
+from resolution.summary import newest_statement
 
 MAX_FALLBACK = 80  # characters of the profile quoted when no fact is declared
 
@@ -41,10 +42,9 @@ def facts(entity: Entity, parent: Entity | None) -> list[str]:
 def describe(entity: Entity, parent: Entity | None) -> str:
     """The entity's name with its distinguishing facts (or the start of its profile)."""
     found = facts(entity, parent)
-    said = statements(entity.profile_summary or "") if not found else []
+    said = newest_statement(entity.profile_summary or "") if not found else ""
     if said:
-        first = said[0]
-        found = [first if len(first) <= MAX_FALLBACK else first[: MAX_FALLBACK - 1] + "…"]
+        found = [said if len(said) <= MAX_FALLBACK else said[: MAX_FALLBACK - 1] + "…"]
     return ", ".join([entity.name, *found])
 
 

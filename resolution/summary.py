@@ -42,6 +42,8 @@ _END = re.compile(r"[.!?…][\"'’”)\]]*$")
 _DATE = "[%Y-%m-%d] "
 # A day mark starting a statement of a stored summary: ``[2023-01-10] ``.
 _MARK = re.compile(r"(?:^|\s+)\[\d{4}-\d{2}-\d{2}\]\s+")
+_DAYS = re.compile(r"(?:^|\s+)\[(\d{4}-\d{2}-\d{2})\]\s+")  # the same, keeping the day
+_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 # Stop words that change what a sentence asserts stay content words: negation, number,
 # order and time ("Peter is not our writer", "two kids", "formerly our writer").
 _NEGATION = frozenset(
@@ -164,6 +166,20 @@ def _dated(said: _Said) -> str:
     if said.at <= 0:  # when it was said is not known
         return said.text
     return datetime.fromtimestamp(said.at, UTC).strftime(_DATE) + said.text
+
+
+def newest_statement(summary: str) -> str:
+    """The sentence of a stored summary said last (the first of those said that day; the
+    first sentence when no day is marked): what is so now, more likely than the first."""
+    best, best_day, day = "", "", ""
+    for part in _DAYS.split(summary.strip()):
+        if _DAY.fullmatch(part):
+            day = part
+            continue
+        for sentence in (x.strip() for x in _SENTENCE.split(part.strip()) if x.strip()):
+            if not best or day > best_day:
+                best, best_day = sentence, day
+    return best
 
 
 def statements(summary: str) -> list[str]:

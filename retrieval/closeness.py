@@ -190,15 +190,19 @@ def _words(said: tuple[str, Statement, Hit]) -> set[str]:
 def _narrowed(old: tuple[str, Statement, Hit], new: tuple[str, Statement, Hit]) -> bool:
     """Whether a later statement said as a change is about what the earlier one's subject
     names, in fewer words: its subject is part of the earlier one's ("the club now wraps up
-    at quarter to six" after "mia's after school club finishes at 5:15"), and it gives a
-    value of a kind the earlier one gave. A subject of its own ("the staging box") is not."""
+    at quarter to six" after "mia's after school club finishes at 5:15") or its words name
+    the earlier subject's head ("moving standup to 10:15 starting monday" after "daily
+    standup is at 9:30", whatever the parse took for its subject), and it gives a value of a
+    kind the earlier one gave. A subject of its own ("the staging box") is not."""
     (_, o, was), (_, n, now) = old, new
-    if now.memory.valid_from <= was.memory.valid_from or not n.change or not n.subject:
+    if now.memory.valid_from <= was.memory.valid_from or not n.change:
         return False
     mine, theirs = {stem(w) for w in n.subject}, {stem(w) for w in o.subject}
-    if not mine - _GENERIC or not mine <= theirs:
-        return False
-    return any(v.family == w.family for v in n.values for w in o.values)
+    head = stem(o.subject[-1]) if o.subject else ""
+    named = bool(mine - _GENERIC) and mine <= theirs
+    if not named and head not in _GENERIC and head in {stem(w) for w in n.words}:
+        named = True  # its words name the earlier one's subject ("moving standup to 10:15")
+    return named and any(v.family == w.family for v in n.values for w in o.values)
 
 
 def _recounted(old: tuple[str, Statement, Hit], new: tuple[str, Statement, Hit]) -> bool:

@@ -231,6 +231,24 @@ async def test_a_later_change_of_what_the_subject_names_in_fewer_words_joins_the
     assert not other & about.texts
 
 
+async def test_a_later_change_whose_words_name_the_earlier_subject_joins_the_question(
+    nlp: Any, embedder: Embedder
+) -> None:
+    """ "moving standup to 10:15 starting monday" names what "daily standup is at 9:30" is
+    about, though the parse takes "the boston folks" for its subject, and gives a time too:
+    the same slot. A later change of something else ("the gym now opens at 6") is not."""
+    later, other, about = await _later_joined(
+        nlp,
+        embedder,
+        "team rhythm: daily standup is at 9:30, retro every other friday",
+        "moving standup to 10:15 starting monday so the boston folks can join",
+        "the gym by the office now opens at 6",
+        "what time is our daily sync?",
+    )
+    assert later & about.kin
+    assert not other & about.texts
+
+
 async def test_a_later_change_that_counts_the_same_things_again_joins_the_question(
     nlp: Any, embedder: Embedder
 ) -> None:

@@ -117,8 +117,15 @@ def test_descriptions_tell_same_named_people_apart() -> None:
     assert describe(person("Sarah"), None) == "Sarah"
 
 
-def test_a_description_quotes_the_profile_without_its_day() -> None:
-    dated = person("Sarah").model_copy(
-        update={"profile_summary": "[2023-01-10] Sarah runs the Leeds office. [2023-02-01] x."}
+def test_a_description_quotes_the_profiles_newest_sentence_without_its_day() -> None:
+    # the most important sentence comes first, and it is often what a later change replaced
+    summary = (
+        "[2023-03-01] Sarah runs the York office now. [2023-01-10] Sarah runs the Leeds office."
+        " She is a keen cyclist."
     )
-    assert describe(dated, None) == "Sarah, Sarah runs the Leeds office."
+    dated = person("Sarah").model_copy(update={"profile_summary": summary})
+    assert describe(dated, None) == "Sarah, Sarah runs the York office now."
+    summary = "[2023-01-10] Sarah runs the Leeds office. [2023-02-01] Sarah moved to York."
+    assert describe(dated.model_copy(update={"profile_summary": summary}), None) == (
+        "Sarah, Sarah moved to York."
+    )
