@@ -1,13 +1,17 @@
 """Which hits answer a question (``retrieval/slots._by_question``), beyond the statements
 that share its words: the top hits giving the kind of value asked for, a conversation's later
-corrections, and, of the newest turn, the sentence that gives what the earlier values gave."""
+corrections, and, of the newest turn, the sentence that gives what the earlier values gave;
+and which lines hold a value a later correction said is not so (``denied``)."""
 
 from __future__ import annotations
 
+import re
+
 from core.slots import Focus
-from core.statements import ASSERT, REQUEST, Statement
+from core.statements import ASSERT, NAME, REQUEST, Statement, Value
 from core.types import Hit
-from retrieval.pairs import by_user
+from retrieval.pairs import by_user, statements_of
+from retrieval.pairs import earlier as marked_earlier
 
 TOP_FOUND = 5  # the search's first hits taken as about the question (``found_for``)
 
@@ -112,3 +116,56 @@ def names_other(s: Statement, focus: Focus) -> bool:
     ("Anna's number is ..." for a question about Tom's)."""
     asked = {n.lower() for n in focus.names}
     return any(v.norm not in asked for v in s.named)
+
+
+_TOKEN = re.compile(r"[^\W_]+(?:[:.'][^\W_]+)*")  # words and numbers: "eva", "6:40", "12d"
+
+
+def denied(hits: list[Hit]) -> list[Hit]:
+    """A line that holds a value a user's later correction in the same conversation says is
+    not so ("aoife, not eva" after the assistant's "your physio is Dr Eva Brennan"; "no,
+    6:14. not 6:40"), and not the value the correction gives, is labelled earlier, until the
+    correction: whoever said it, the line was wrong. Only corrections among the hits, and
+    only lines said before them in their session."""
+    denials = []  # (session, when, values said not to be so, values given, the correction)
+    for h in hits:
+        m = h.memory
+        if m.session_id is None or not by_user(m):
+            continue
+        for s in statements_of(m):
+            if s.correction and s.negated:
+                denials.append((m.session_id, m.valid_from, s.negated, s.values, m.id))
+    if not denials:
+        return hits
+    out = list(hits)
+    for i, hit in enumerate(out):
+        m = hit.memory
+        if m.earlier_until is not None or m.session_id is None:
+            continue
+        held = [v for s in statements_of(m) for v in s.values]
+        for session, at, negated, given, source in denials:
+            if m.session_id != session or m.valid_from >= at or m.id == source:
+                continue
+            if any(_holds(held, v) for v in negated) and not any(_holds(held, v) for v in given):
+                out[i] = marked_earlier(hit, at)
+                break
+    return out
+
+
+def _holds(held: list[Value], value: Value) -> bool:
+    """Whether one of ``held`` is ``value`` said again, or a name that holds its words whole
+    ("Dr Eva Brennan" holds "eva", typed in lower case; a number is only itself: "3" is not
+    in "3 March")."""
+    words = set(_TOKEN.findall(value.text.lower()))
+    return any(
+        v.same(value) or v.kind == NAME and _alphabetic(words) and words <= _words(v)
+        for v in held
+    )
+
+
+def _alphabetic(words: set[str]) -> bool:
+    return bool(words) and all(w.isalpha() for w in words)
+
+
+def _words(v: Value) -> set[str]:
+    return set(_TOKEN.findall(v.text.lower()))

@@ -1,0 +1,53 @@
+"""A line holding a value a later correction of the user says is not so is labelled earlier
+(``retrieval/answers.denied``): the assistant's "your physio is Dr Eva Brennan" after the
+user's "aoife, not eva", whoever said it, only before the correction and in its session."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from core.settings import Settings
+from core.types import Hit, Memory
+from ingest.slots.analysis import statements
+from retrieval.answers import denied
+from tests.memories import a_memory
+
+
+@pytest.fixture(scope="module")
+def nlp() -> Any:
+    import spacy
+
+    return spacy.load(Settings().resolution.spacy_model)
+
+
+def said(nlp: Any, text: str, at: float, role: str = "user", session: str = "s1") -> Memory:
+    lines = tuple(s.dumps() for s in statements(nlp(text)))
+    return a_memory(text, at=at, statements=lines, source=f"turn:{role}", session_id=session)
+
+
+def test_a_line_a_later_correction_denies_is_labelled_earlier(nlp: Any) -> None:
+    first = said(nlp, "my physio is Dr Aoife Brennan at the Riverside clinic", 0)
+    echo = said(nlp, "Got it, your physio is Dr Eva Brennan at Riverside.", 1, "assistant")
+    fix = said(nlp, "aoife, not eva 😅 it's irish", 2)
+    elsewhere = said(nlp, "Dr Eva Brennan runs the pilates class.", 1, session="s2")
+    later = said(nlp, "Eva Brennan is her receptionist.", 3)
+    hits = [Hit(memory=m, score=1.0) for m in (first, echo, fix, elsewhere, later)]
+    out = {h.memory.id: h.memory.earlier_until for h in denied(hits)}
+    assert out[echo.id] == 2  # the wrong echo, until the correction
+    assert out[first.id] is None and out[fix.id] is None
+    assert out[elsewhere.id] is None  # another conversation
+    assert out[later.id] is None  # said after the correction
+
+
+def test_a_denied_number_is_only_itself(nlp: Any) -> None:
+    booked = said(nlp, "Flight lands at 6:40, gate 3.", 0, "assistant")
+    other = said(nlp, "The 6:14 train is cancelled.", 0)
+    fix = said(nlp, "no, 6:14. not 6:40", 1)
+    out = {
+        h.memory.id: h.memory.earlier_until
+        for h in denied([Hit(memory=m, score=1.0) for m in (booked, other, fix)])
+    }
+    assert out[booked.id] == 1
+    assert out[other.id] is None  # holds the value the correction gives
