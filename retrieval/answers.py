@@ -158,8 +158,7 @@ def _holds(held: list[Value], value: Value) -> bool:
     in "3 March")."""
     words = set(_TOKEN.findall(value.text.lower()))
     return any(
-        v.same(value) or v.kind == NAME and _alphabetic(words) and words <= _words(v)
-        for v in held
+        v.same(value) or v.kind == NAME and _alphabetic(words) and words <= _words(v) for v in held
     )
 
 
