@@ -1,7 +1,8 @@
 """Which hits answer a question (``retrieval/slots._by_question``), beyond the statements
 that share its words: the top hits giving the kind of value asked for, a conversation's later
 corrections, and, of the newest turn, the sentence that gives what the earlier values gave;
-and which lines hold a value a later correction said is not so (``denied``)."""
+and which lines hold a value a later correction said is not so (``denied``) or an assistant
+misheard (``misheard``)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import re
 from core.slots import Focus
 from core.statements import ASSERT, NAME, REQUEST, Statement, Value
 from core.types import Hit
-from retrieval.pairs import by_user, statements_of
+from retrieval.pairs import by_assistant, by_user, statements_of
 from retrieval.pairs import earlier as marked_earlier
 
 TOP_FOUND = 5  # the search's first hits taken as about the question (``found_for``)
@@ -168,3 +169,41 @@ def _alphabetic(words: set[str]) -> bool:
 
 def _words(v: Value) -> set[str]:
     return set(_TOKEN.findall(v.text.lower()))
+
+
+EXCHANGE = 15 * 60.0  # seconds: a user's line, the assistant's answer and the user's reply
+
+
+def misheard(hits: list[Hit]) -> list[Hit]:
+    """An assistant's line between two of the user's, minutes apart in one session, that
+    gives a value the user gave otherwise both before and after it ("Unit 12B, Foundry
+    Court" → "I've noted Unit 12D, Foundry Court" → "It's 12B. B for Bravo."): the assistant
+    misheard, and its line is labelled earlier, until the user's reply."""
+    users = [
+        (h.memory, [v for s in statements_of(h.memory) for v in s.values])
+        for h in hits
+        if by_user(h.memory) and h.memory.session_id is not None
+    ]
+    out = list(hits)
+    for i, hit in enumerate(out):
+        a = hit.memory
+        if not by_assistant(a) or a.earlier_until is not None or a.session_id is None:
+            continue
+        said = [v for s in statements_of(a) for v in s.values]
+        for before, was in users:
+            if before.session_id != a.session_id or not a.valid_from - before.valid_from > 0:
+                continue
+            for after, now in users:
+                if after.session_id != a.session_id or not (
+                    after.valid_from - a.valid_from > 0
+                    and after.valid_from - before.valid_from <= EXCHANGE
+                ):
+                    continue
+                if any(
+                    u.family == v.family and not v.same(u) and not any(w.same(v) for w in was)
+                    for u in was
+                    if any(x.same(u) for x in now)
+                    for v in said
+                ):
+                    out[i] = marked_earlier(hit, after.valid_from)
+    return out

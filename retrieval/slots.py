@@ -32,7 +32,7 @@ from core.statements import (
 )
 from core.types import Hit, LineageLink, Memory, MemoryType
 from graph.tenant import TenantGraph
-from retrieval.answers import denied, follow_ups, found_for, holding, names_other
+from retrieval.answers import denied, follow_ups, found_for, holding, misheard, names_other
 from retrieval.closeness import NOTHING, About, Similar, close_to
 from retrieval.pairs import (
     NEVER_SO,
@@ -114,7 +114,7 @@ async def settle(
         put(marked_earlier(hit, until), after=heads[0].id)
     ordered = unlinked_pairs(ordered)
     ordered = assertions_first(ordered)
-    ordered = denied(_passing_mentions(ordered, stale_after))
+    ordered = misheard(denied(_passing_mentions(ordered, stale_after)))
     if query:
         focus = Focus.of(query)
         close = NOTHING

@@ -1,6 +1,8 @@
 """A line holding a value a later correction of the user says is not so is labelled earlier
 (``retrieval/answers.denied``): the assistant's "your physio is Dr Eva Brennan" after the
-user's "aoife, not eva", whoever said it, only before the correction and in its session."""
+user's "aoife, not eva", whoever said it, only before the correction and in its session. And
+an assistant's line that gives a value the user gave otherwise just before and just after it
+(``misheard``)."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ import pytest
 from core.settings import Settings
 from core.types import Hit, Memory
 from ingest.slots.analysis import statements
-from retrieval.answers import denied
+from retrieval.answers import denied, misheard
 from tests.memories import a_memory
 
 
@@ -51,3 +53,22 @@ def test_a_denied_number_is_only_itself(nlp: Any) -> None:
     }
     assert out[booked.id] == 1
     assert out[other.id] is None  # holds the value the correction gives
+
+
+def test_an_echo_the_user_answers_with_their_own_value_was_misheard(nlp: Any) -> None:
+    asked = said(nlp, "Please use this address: Unit 12B, Foundry Court, Leeds LS9 8AG.", 0)
+    echo = said(nlp, "I've noted Unit 12D, Foundry Court, Leeds LS9 8AG.", 60, "assistant")
+    reply = said(nlp, "It's 12B. B for Bravo.", 120)
+    agreed = said(nlp, "Sure, Unit 12D it is.", 60, "assistant", session="s2")
+    hits = [Hit(memory=m, score=1.0) for m in (asked, echo, reply, agreed)]
+    out = {h.memory.id: h.memory.earlier_until for h in misheard(hits)}
+    assert out[echo.id] == 120  # until the user's reply
+    assert out[asked.id] is None and out[reply.id] is None
+    assert out[agreed.id] is None  # another conversation: nothing the user said around it
+    # a day later is no reply to it
+    late = said(nlp, "It's 12B. B for Bravo.", 86_400)
+    out = {
+        h.memory.id: h.memory.earlier_until
+        for h in misheard([Hit(memory=m, score=1.0) for m in (asked, echo, late)])
+    }
+    assert out[echo.id] is None
