@@ -48,7 +48,12 @@ class StripedLocks:
             yield
 
     def _stripe(self, key: tuple[str, ...]) -> int:
-        return zlib.crc32("\x1f".join(key).encode()) % len(self._locks)
+        return stripe_of(key, len(self._locks))
+
+
+def stripe_of(key: tuple[str, ...], stripes: int) -> int:
+    """The stripe (of ``stripes``) a key (a tuple of strings) falls in, by a stable hash."""
+    return zlib.crc32("\x1f".join(key).encode()) % stripes
 
 
 class StripedLimits:
@@ -65,6 +70,7 @@ class StripedLimits:
         if limit < 0 or stripes < 1:
             raise ValueError("limit must be at least 0 and stripes at least 1")
         self._limit = limit
+        self.stripes = stripes
         self._semaphores = [asyncio.Semaphore(limit) for _ in range(stripes if limit else 0)]
 
     @contextlib.asynccontextmanager
@@ -73,12 +79,8 @@ class StripedLimits:
         if not self._limit:
             yield
             return
-        async with self._semaphores[self.stripe(key)]:
+        async with self._semaphores[stripe_of(key, len(self._semaphores))]:
             yield
-
-    def stripe(self, key: tuple[str, ...]) -> int:
-        """The semaphore ``key`` shares (keys of one stripe wait for each other)."""
-        return zlib.crc32("\x1f".join(key).encode()) % max(len(self._semaphores), 1)
 
 
 class _Gate:
@@ -153,7 +155,7 @@ class WriteGates:
             async with self._all.exclusive():
                 yield
             return
-        gate = self._keys[zlib.crc32(key.encode()) % len(self._keys)]
+        gate = self._keys[stripe_of((key,), len(self._keys))]
         own = gate.exclusive() if level == self.KEY else gate.shared()
         async with self._all.shared(), own:
             yield

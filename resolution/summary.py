@@ -40,10 +40,8 @@ _SENTENCE = SENTENCE_BREAK  # not after "Dr." or an initial
 _SPACE = re.compile(r"\s+")
 _END = re.compile(r"[.!?…][\"'’”)\]]*$")
 _DATE = "[%Y-%m-%d] "
-# A day mark starting a statement of a stored summary: ``[2023-01-10] ``.
-_MARK = re.compile(r"(?:^|\s+)\[\d{4}-\d{2}-\d{2}\]\s+")
-_DAYS = re.compile(r"(?:^|\s+)\[(\d{4}-\d{2}-\d{2})\]\s+")  # the same, keeping the day
-_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+# A day mark starting a statement of a stored summary: ``[2023-01-10] `` (the day kept).
+_MARK = re.compile(r"(?:^|\s+)\[(\d{4}-\d{2}-\d{2})\]\s+")
 # Stop words that change what a sentence asserts stay content words: negation, number,
 # order and time ("Peter is not our writer", "two kids", "formerly our writer").
 _NEGATION = frozenset(
@@ -171,21 +169,22 @@ def _dated(said: _Said) -> str:
 def newest_statement(summary: str) -> str:
     """The sentence of a stored summary said last (the first of those said that day; the
     first sentence when no day is marked): what is so now, more likely than the first."""
-    best, best_day, day = "", "", ""
-    for part in _DAYS.split(summary.strip()):
-        if _DAY.fullmatch(part):
-            day = part
-            continue
-        for sentence in (x.strip() for x in _SENTENCE.split(part.strip()) if x.strip()):
-            if not best or day > best_day:
-                best, best_day = sentence, day
-    return best
+    said = _dated_statements(summary)
+    newest = max((day for day, _ in said), default="")
+    return next((text for day, text in said if day == newest), "")
 
 
 def statements(summary: str) -> list[str]:
     """A stored summary's sentences without their days (a summary stored before days were
     added reads the same)."""
-    out: list[str] = []
-    for part in _MARK.split(summary.strip()):
-        out += [s.strip() for s in _SENTENCE.split(part.strip()) if s.strip()]
+    return [text for _, text in _dated_statements(summary)]
+
+
+def _dated_statements(summary: str) -> list[tuple[str, str]]:
+    """A stored summary's sentences with the day marked before each (``""``: none)."""
+    parts = _MARK.split(summary.strip())  # text, day, text, day, text ...
+    out: list[tuple[str, str]] = []
+    for k in range(0, len(parts), 2):
+        day = parts[k - 1] if k else ""
+        out += [(day, x.strip()) for x in _SENTENCE.split(parts[k].strip()) if x.strip()]
     return out

@@ -143,7 +143,7 @@ def denied(hits: list[Hit]) -> list[Hit]:
         m = hit.memory
         if m.earlier_until is not None or m.session_id is None:
             continue
-        held = [v for s in statements_of(m) for v in s.values]
+        held = _values(hit)
         for session, at, negated, given, source in denials:
             if m.session_id != session or m.valid_from >= at or m.id == source:
                 continue
@@ -157,7 +157,7 @@ def _holds(held: list[Value], value: Value) -> bool:
     """Whether one of ``held`` is ``value`` said again, or a name that holds its words whole
     ("Dr Eva Brennan" holds "eva", typed in lower case; a number is only itself: "3" is not
     in "3 March")."""
-    words = set(_TOKEN.findall(value.text.lower()))
+    words = _words(value)
     return any(
         v.same(value) or v.kind == NAME and _alphabetic(words) and words <= _words(v) for v in held
     )
@@ -179,31 +179,31 @@ def misheard(hits: list[Hit]) -> list[Hit]:
     gives a value the user gave otherwise both before and after it ("Unit 12B, Foundry
     Court" → "I've noted Unit 12D, Foundry Court" → "It's 12B. B for Bravo."): the assistant
     misheard, and its line is labelled earlier, until the user's reply."""
-    users = [
-        (h.memory, [v for s in statements_of(h.memory) for v in s.values])
-        for h in hits
-        if by_user(h.memory) and h.memory.session_id is not None
-    ]
+    users = [(h.memory, _values(h)) for h in hits if by_user(h.memory) and h.memory.session_id]
     out = list(hits)
     for i, hit in enumerate(out):
         a = hit.memory
         if not by_assistant(a) or a.earlier_until is not None or a.session_id is None:
             continue
-        said = [v for s in statements_of(a) for v in s.values]
-        for before, was in users:
-            if before.session_id != a.session_id or not a.valid_from - before.valid_from > 0:
+        said = _values(hit)
+        around = [(m, values) for m, values in users if m.session_id == a.session_id]
+        for before, was in around:
+            if before.valid_from >= a.valid_from:
                 continue
-            for after, now in users:
-                if after.session_id != a.session_id or not (
-                    after.valid_from - a.valid_from > 0
-                    and after.valid_from - before.valid_from <= EXCHANGE
-                ):
+            # a value the user gave before, and again after: what the assistant gave otherwise
+            for after, now in around:
+                if not a.valid_from < after.valid_from <= before.valid_from + EXCHANGE:
                     continue
-                if any(
-                    u.family == v.family and not v.same(u) and not any(w.same(v) for w in was)
-                    for u in was
-                    if any(x.same(u) for x in now)
-                    for v in said
-                ):
+                kept = [u for u in was if any(x.same(u) for x in now)]
+                if any(_other(v, u, was) for u in kept for v in said):
                     out[i] = marked_earlier(hit, after.valid_from)
     return out
+
+
+def _values(hit: Hit) -> list[Value]:
+    return [v for s in statements_of(hit.memory) for v in s.values]
+
+
+def _other(v: Value, u: Value, was: list[Value]) -> bool:
+    """Whether ``v`` gives ``u``'s kind of value otherwise, and the user never said it."""
+    return u.family == v.family and not v.same(u) and not any(w.same(v) for w in was)

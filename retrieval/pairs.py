@@ -6,6 +6,7 @@ the hit that states it."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from core.slots import same_slot
 from core.statements import CONDITIONAL, MODAL, PLAN, QUESTION, REPORTED, Statement, moved
@@ -52,7 +53,10 @@ def with_sentence_statements(hits: Sequence[Hit]) -> list[Hit]:
     return out
 
 
+@lru_cache(maxsize=8192)
 def _loaded(line: str, text: str) -> Statement | None:
+    """One stored statement line read back (a ``Statement`` is frozen: each settle pass of a
+    read reads the same lines, and they are parsed once)."""
     try:
         return Statement.loads(line, text)
     except (ValueError, TypeError, IndexError):

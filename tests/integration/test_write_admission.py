@@ -13,6 +13,7 @@ import pytest
 
 from api.brain import Brain
 from core.ingest_types import TurnInput
+from core.locks import stripe_of
 from core.types import MemoryType, NewMemory
 
 
@@ -70,7 +71,8 @@ async def test_a_tenants_writes_run_a_few_at_a_time_and_all_land(
     other = next(
         f"{other_tenant_id}{n}"
         for n in range(100)
-        if admitted.stripe((f"{other_tenant_id}{n}",)) != admitted.stripe((tenant_id,))
+        if stripe_of((f"{other_tenant_id}{n}",), admitted.stripes)
+        != stripe_of((tenant_id,), admitted.stripes)
     )
     async with contextlib.AsyncExitStack() as held:
         for _ in range(limit):

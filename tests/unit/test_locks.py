@@ -3,28 +3,41 @@
 from __future__ import annotations
 
 import asyncio
-import zlib
+from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 
 import pytest
 
-from core.locks import StripedLimits, StripedLocks, WriteGates
+from core.locks import StripedLimits, StripedLocks, WriteGates, stripe_of
+
+
+async def most_at_once(
+    hold: Callable[[], AbstractAsyncContextManager[None]], callers: int
+) -> tuple[int, list[int]]:
+    """``callers`` callers holding ``hold()`` a moment each, asking in turn: the most inside
+    at once, and the order they got in."""
+    inside, most, entered = 0, 0, []
+
+    async def work(i: int) -> None:
+        nonlocal inside, most
+        async with hold():
+            entered.append(i)
+            inside += 1
+            most = max(most, inside)
+            await asyncio.sleep(0.002)
+            inside -= 1
+
+    tasks = []
+    for i in range(callers):
+        tasks.append(asyncio.ensure_future(work(i)))
+        await asyncio.sleep(0)  # each asks in turn
+    await asyncio.gather(*tasks)
+    return most, entered
 
 
 async def test_one_key_is_held_by_one_caller_at_a_time() -> None:
     locks = StripedLocks(8)
-    inside = 0
-    most = 0
-
-    async def work() -> None:
-        nonlocal inside, most
-        async with locks.holding([("fact", "t", "peter", "role")]):
-            inside += 1
-            most = max(most, inside)
-            await asyncio.sleep(0.001)
-            inside -= 1
-
-    await asyncio.gather(*(work() for _ in range(5)))
+    most, _ = await most_at_once(lambda: locks.holding([("fact", "t", "peter", "role")]), 5)
     assert most == 1
     assert locks.of("fact", "t", "peter", "role") is locks.of("fact", "t", "peter", "role")
 
@@ -126,45 +139,19 @@ async def test_the_global_gate_holds_back_every_key_and_a_cancelled_request_free
 
 async def test_a_limit_lets_in_at_most_its_number_in_arrival_order() -> None:
     limits = StripedLimits(2, stripes=1)
-    inside, most, entered = 0, 0, []
-
-    async def work(i: int) -> None:
-        nonlocal inside, most
-        async with limits.of("tenant"):
-            entered.append(i)
-            inside += 1
-            most = max(most, inside)
-            await asyncio.sleep(0.002)
-            inside -= 1
-
-    tasks = []
-    for i in range(7):
-        tasks.append(asyncio.ensure_future(work(i)))
-        await asyncio.sleep(0)  # each asks in turn
-    await asyncio.gather(*tasks)
+    most, entered = await most_at_once(lambda: limits.of("tenant"), 7)
     assert most == 2
     assert entered == list(range(7))  # first come, first served
 
 
 async def test_no_limit_lets_everyone_in_and_other_keys_do_not_wait() -> None:
     everyone = StripedLimits(0)
-    inside, most = 0, 0
-
-    async def work() -> None:
-        nonlocal inside, most
-        async with everyone.of("tenant"):
-            inside += 1
-            most = max(most, inside)
-            await asyncio.sleep(0.002)
-            inside -= 1
-
-    await asyncio.gather(*(work() for _ in range(6)))
+    most, _ = await most_at_once(lambda: everyone.of("tenant"), 6)
     assert most == 6
 
     one = StripedLimits(1, stripes=64)
-    keys = ["a", "b"]
-    assert zlib.crc32(b"a") % 64 != zlib.crc32(b"b") % 64  # two stripes, or this proves nothing
+    assert stripe_of(("a",), 64) != stripe_of(("b",), 64)  # two stripes, or this proves nothing
     async with one.of("a"):  # a held place of "a" does not hold back "b"
-        await asyncio.wait_for(_enter(one.of(keys[1])), timeout=1)
+        await asyncio.wait_for(_enter(one.of("b")), timeout=1)
     with pytest.raises(ValueError):
         StripedLimits(-1)

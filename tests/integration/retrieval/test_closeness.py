@@ -212,41 +212,36 @@ async def _later_joined(
     return of(hits[1]), of(hits[2]), about
 
 
-async def test_a_later_change_of_what_the_subject_names_in_fewer_words_joins_the_question(
-    nlp: Any, embedder: Embedder
+@pytest.mark.parametrize(
+    ("first", "later", "other", "question"),
+    [
+        # its subject is part of the earlier one's: it names no Mia, and the embedder rates it
+        # far; a change of a subject of its own (the gala) is not the club's
+        (
+            "mia's after school club finishes at 5:15 on weekdays",
+            "new term new timetable. the club now wraps up at quarter to six",
+            "the swimming gala now starts at 9:30",
+            "what time do I need to collect Mia from her club?",
+        ),
+        # its words name the earlier subject's head, though the parse takes "the boston folks"
+        # for its subject; a change of something else (the gym) is not the standup's
+        (
+            "team rhythm: daily standup is at 9:30, retro every other friday",
+            "moving standup to 10:15 starting monday so the boston folks can join",
+            "the gym by the office now opens at 6",
+            "what time is our daily sync?",
+        ),
+    ],
+    ids=["subject-in-fewer-words", "words-name-the-subject"],
+)
+async def test_a_later_change_that_names_the_earlier_subject_joins_the_question(
+    nlp: Any, embedder: Embedder, first: str, later: str, other: str, question: str
 ) -> None:
-    """ "the club now wraps up at quarter to six" changes "mia's after school club": its
-    subject is part of the earlier one's and it gives a time too, so it is the same slot though
-    it names no Mia and the embedder rates it far. A later change of a subject of its own ("the
-    swimming gala now starts at 9:30") is not."""
-    later, other, about = await _later_joined(
-        nlp,
-        embedder,
-        "mia's after school club finishes at 5:15 on weekdays",
-        "new term new timetable. the club now wraps up at quarter to six",
-        "the swimming gala now starts at 9:30",
-        "what time do I need to collect Mia from her club?",
-    )
-    assert later & about.kin
-    assert not other & about.texts
-
-
-async def test_a_later_change_whose_words_name_the_earlier_subject_joins_the_question(
-    nlp: Any, embedder: Embedder
-) -> None:
-    """ "moving standup to 10:15 starting monday" names what "daily standup is at 9:30" is
-    about, though the parse takes "the boston folks" for its subject, and gives a time too:
-    the same slot. A later change of something else ("the gym now opens at 6") is not."""
-    later, other, about = await _later_joined(
-        nlp,
-        embedder,
-        "team rhythm: daily standup is at 9:30, retro every other friday",
-        "moving standup to 10:15 starting monday so the boston folks can join",
-        "the gym by the office now opens at 6",
-        "what time is our daily sync?",
-    )
-    assert later & about.kin
-    assert not other & about.texts
+    """A later change that names what the earlier statement is about and gives a value of a
+    kind it gave is the same slot (``closeness._narrowed``)."""
+    changed, elsewhere, about = await _later_joined(nlp, embedder, first, later, other, question)
+    assert changed & about.kin
+    assert not elsewhere & about.texts
 
 
 async def test_a_later_change_that_counts_the_same_things_again_joins_the_question(
