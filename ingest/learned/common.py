@@ -10,8 +10,8 @@ from typing import Any
 from core.statements import (
     Statement,
 )
-from ingest.extract import statement_parts as parts
-from ingest.extract.statement_words import SUBJECTS
+from ingest.extract.statements import parts
+from ingest.extract.statements.words import SUBJECTS
 from ingest.slots.grammar import MARKERS
 from ingest.slots.values import tokens_in
 

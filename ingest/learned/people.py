@@ -11,8 +11,8 @@ from core.statements import (
     REQUEST,
     Statement,
 )
-from ingest.extract import statement_parts as parts
-from ingest.extract.statement_words import CHANGE_VERBS, PROMOTING
+from ingest.extract.statements import parts
+from ingest.extract.statements.words import CHANGE_VERBS, PROMOTING
 from ingest.learned.common import (
     SELF,
     Learned,

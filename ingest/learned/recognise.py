@@ -4,7 +4,7 @@ already has and from its statements (``ingest/slots/analysis.py``): only a sente
 (its mood) about *us* or *me* (its subject) counts, so a question ("are we still called
 WOBS?"), a supposition ("if we were called X ..."), someone else's view ("Tom says we should
 call it X"), a plan or a story of the past is never core. Rules come from the preferences and
-rules the extractor already found (``ingest/extract/statement_prefs.py``).
+rules the extractor already found (``ingest/extract/statements/prefs.py``).
 
 What each kind looks like in the parse (the word lists below are small and closed):
 
@@ -33,9 +33,9 @@ from core.statements import (
     EVENT,
     Statement,
 )
-from ingest.extract import statement_parts as parts
 from ingest.extract.rules import Extracted
-from ingest.extract.statement_words import CHANGE_VERBS
+from ingest.extract.statements import parts
+from ingest.extract.statements.words import CHANGE_VERBS
 from ingest.learned.common import (
     BUSINESS,
     GENERIC_WORK,

@@ -14,9 +14,9 @@ from core.statements import (
     REQUEST,
     Statement,
 )
-from ingest.extract import statement_parts as parts
 from ingest.extract.rules import Extracted
-from ingest.extract.statement_words import STANDING
+from ingest.extract.statements import parts
+from ingest.extract.statements.words import STANDING
 from ingest.learned.common import (
     MAX_CHARS,
     RULE,

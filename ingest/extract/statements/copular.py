@@ -2,18 +2,17 @@
 Hetzner", "Sarah Okafor is the head of procurement at Dunmore Foods", "traffic was 500 visits a
 week", "our CRM is HubSpot" — the attribute the copula states (location, employer, role, a
 measure, a value) and its value; a sentence naming several subjects is restated per subject.
-Used by ``statements.py``; pure functions, no I/O.
+Used by the statement reader (``statements/__init__.py``); pure functions, no I/O.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ingest.extract import statement_facts as facts
-from ingest.extract import statement_parts as parts
 from ingest.extract.rules import Extracted
 from ingest.extract.sentences import Sentence
-from ingest.extract.statement_words import LOCATING, VAGUE
+from ingest.extract.statements import facts, parts
+from ingest.extract.statements.words import LOCATING, VAGUE
 
 Token = Any  # spacy.tokens.Token; spaCy is untyped here
 

@@ -1,10 +1,10 @@
-"""Facts read from verbs other than "be", for ``statements.py``: passives ("handled by Dana"),
-measures ("takes two days", "has 120 members", "sits at 4%"), dates ("starts on May 4"),
-employment ("works as a designer at Nimbus", "left Acme and joined Hooli", "promoted to head
-of sales"), attributes of a named owner ("Globex's CTO is Omar Haddad") and decisions ("we
-opted to ...", "the board agreed to ..."). Pure functions over spaCy tokens; each returns
-the statements of one clause, or nothing when the clause is not of its shape.
-"""
+"""Facts read from verbs other than "be", for the statement reader (``statements/__init__.py``):
+passives ("handled by Dana"), measures ("takes two days", "has 120 members", "sits at 4%"),
+dates ("starts on May 4"), employment ("works as a designer at Nimbus", "left Acme and joined
+Hooli", "promoted to head of sales"), attributes of a named owner ("Globex's CTO is Omar
+Haddad") and decisions ("we opted to ...", "the board agreed to ..."). Pure functions over spaCy
+tokens; each returns the statements of one clause, or nothing when the clause is not of its
+shape."""
 
 from __future__ import annotations
 
@@ -12,10 +12,10 @@ from typing import Any
 
 from core.types import MemoryType
 from ingest.extract import rules
-from ingest.extract import statement_parts as parts
 from ingest.extract.rules import Extracted
 from ingest.extract.sentences import Sentence
-from ingest.extract.statement_words import (
+from ingest.extract.statements import parts
+from ingest.extract.statements.words import (
     COUNTING,
     DECIDERS,
     HIRING,

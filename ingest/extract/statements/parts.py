@@ -1,12 +1,12 @@
-"""The parts of a clause, for ``statements.py``: who the subject is, what its value is, where
-a location or a change points, whether a verb is negated or says "now". Pure functions over
-spaCy tokens."""
+"""The parts of a clause, for the statement reader (``statements/__init__.py``): who the subject
+is, what its value is, where a location or a change points, whether a verb is negated or says
+"now". Pure functions over spaCy tokens."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from ingest.extract.statement_words import (
+from ingest.extract.statements.words import (
     ATTRIBUTE_NOUNS,
     CHANGE_VERBS,
     JUDGEMENTS,

@@ -3,18 +3,17 @@ threshold changed to 90%", "dropped Zoom for Google Meet as our video tool", "Ni
 changed its name to Cirrus". Which thing changed (the object, the topic after "as" or "for",
 else the subject) and its new value (after "to", the end of a "from ... to" range, the object
 of "with"/"for" in a substitution, the place of a locating verb). Used by
-``statements.py``; pure functions, no I/O.
+the statement reader (``statements/__init__.py``); pure functions, no I/O.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ingest.extract import statement_facts as facts
-from ingest.extract import statement_parts as parts
 from ingest.extract.rules import Extracted
 from ingest.extract.sentences import Sentence
-from ingest.extract.statement_words import LOCATING, PLACING, SUBSTITUTING
+from ingest.extract.statements import facts, parts
+from ingest.extract.statements.words import LOCATING, PLACING, SUBSTITUTING
 
 Token = Any  # spacy.tokens.Token; spaCy is untyped here
 

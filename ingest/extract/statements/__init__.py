@@ -19,14 +19,10 @@ from dataclasses import replace
 from typing import Any
 
 from ingest.extract import rules
-from ingest.extract import statement_changes as changes
-from ingest.extract import statement_copular as copular
-from ingest.extract import statement_facts as facts
-from ingest.extract import statement_parts as parts
-from ingest.extract import statement_prefs as prefs
 from ingest.extract.rules import Extracted
 from ingest.extract.sentences import Sentence, is_pleasantry, split_sentences
-from ingest.extract.statement_words import (
+from ingest.extract.statements import changes, copular, facts, parts, prefs
+from ingest.extract.statements.words import (
     DECIDING,
     HEADINGS,
     HIRING,
@@ -321,7 +317,7 @@ def _read(verb: Token, subj: Token | None, s: Sentence) -> list[Extracted]:
 
 
 def _stated(verb: Token, lemma: str, subj: Token, s: Sentence) -> list[Extracted]:
-    """A fact read from a verb other than "be" (``statement_facts``)."""
+    """A fact read from a verb other than "be" (``statements.facts``)."""
     employing = {"work", "join", *LEAVING, *PROMOTING, *HIRING, *(v for v, _ in TAKING_OVER)}
     if lemma in employing and (found := facts.employment(verb, subj, s)):
         return found

@@ -1,4 +1,4 @@
-"""The closed word lists the statement extractor (``ingest/extract/statements.py``) reads a parse
+"""The closed word lists the statement extractor reads a parse
 with: which verbs change a value, which nouns are too vague to be a topic, which imperatives
 state a rule. Closed lists, so plain sets."""
 

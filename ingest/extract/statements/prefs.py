@@ -1,7 +1,8 @@
-"""Preferences and rules read from the parse, for ``statements.py``: "I prefer ...", "I'd
-rather you ...", "I want ... from now on", imperatives that state a standing rule ("keep
-answers under 200 words", "never use emojis", "remember to always add alt text") and limits
-said as a fragment ("no more than two exclamation marks per email, please").
+"""Preferences and rules read from the parse, for the statement reader
+(``statements/__init__.py``): "I prefer ...", "I'd rather you ...", "I want ... from now on",
+imperatives that state a standing rule ("keep answers under 200 words", "never use emojis",
+"remember to always add alt text") and limits said as a fragment ("no more than two exclamation
+marks per email, please").
 
 What is *not* a preference matters as much: a one-off request ("send my regards to your
 parents"), encouragement ("keep going!"), a habit of the past ("I preferred window seats
@@ -19,10 +20,10 @@ from dataclasses import replace
 from typing import Any
 
 from core.types import MemoryType
-from ingest.extract import statement_parts as parts
 from ingest.extract.rules import Extracted
 from ingest.extract.sentences import Sentence
-from ingest.extract.statement_words import DEFERRING, LIKING, RULE_VERBS, STANDING
+from ingest.extract.statements import parts
+from ingest.extract.statements.words import DEFERRING, LIKING, RULE_VERBS, STANDING
 
 Token = Any  # spacy.tokens.Token; spaCy is untyped here
 
