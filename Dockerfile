@@ -28,6 +28,8 @@ COPY retrieval ./retrieval
 COPY resolution ./resolution
 COPY ingest ./ingest
 COPY api ./api
+COPY cli ./cli
+COPY ai_brain ./ai_brain
 COPY bench ./bench
 COPY cypher ./cypher
 COPY --from=web /web/dist ./web/dist

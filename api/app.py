@@ -290,7 +290,7 @@ def create_app(
 
     async def healthz(request: Request) -> Response:
         """503 at once while an engine is down (the graph engine restarting included)."""
-        h = await ref["brain"].health()
+        h = await ref["brain"].health.check()
         body: dict[str, Any] = {"ok": h.ok, "engines": {e.name: e.ok for e in h.engines}}
         if not h.ok:
             body["errors"] = {e.name: e.detail for e in h.engines if not e.ok}
@@ -298,7 +298,7 @@ def create_app(
 
     async def metrics_endpoint(request: Request) -> Response:
         metrics.graph_up.set(1 if ref["brain"].graph.available else 0)
-        health = await ref["brain"].health()
+        health = await ref["brain"].health.check()
         metrics.index_lag.set(health.unindexed or 0)
         metrics.queue_depth.set(ref["brain"].ingest.queue.depth)
         return Response(metrics.render(), media_type="text/plain; version=0.0.4")

@@ -40,9 +40,9 @@ class Context:
         return f"key:{self.principal.key_id}" if self.principal else None
 
     async def _load_memories(self, ids: list[str]) -> list[Memory | None]:
-        found = await self.brain.memories(self.tenant, ids)
+        found = await self.brain.memories.get_many(self.tenant, ids)
         return [found.get(i) for i in ids]
 
     async def _load_entities(self, ids: list[str]) -> list[Entity | None]:
-        found = await self.brain.entities(self.tenant, ids)
+        found = await self.brain.entities.get_many(self.tenant, ids)
         return [found.get(i) for i in ids]

@@ -19,5 +19,5 @@ async def export_lines(brain: Brain, tenant_id: str) -> AsyncIterator[str]:
     """The tenant's export, line by line (each ends with a newline)."""
     header = {"kind": "header", "version": EXPORT_VERSION, "tenant": tenant_id, "at": time.time()}
     yield json.dumps(header) + "\n"
-    async for record in brain.export_tenant(tenant_id):
+    async for record in brain.transfer.export(tenant_id):
         yield json.dumps(record, sort_keys=True) + "\n"

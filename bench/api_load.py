@@ -126,7 +126,9 @@ async def preload(data_dir: Path, n: int) -> None:
         texts = synthetic_texts(n)
         start = time.perf_counter()
         for lo in range(0, n, 500):
-            await brain.remember_many("load", [NewMemory(content=t) for t in texts[lo : lo + 500]])
+            await brain.memories.remember_many(
+                "load", [NewMemory(content=t) for t in texts[lo : lo + 500]]
+            )
             if lo % 5000 == 0:
                 rate = (lo + 500) / (time.perf_counter() - start)
                 print(f"  preloaded {lo + 500}/{n} ({rate:.0f}/s)")
@@ -156,7 +158,7 @@ async def preload_conversation(data_dir: Path, conversation: Path) -> None:
                     content=turn["text"],
                     at=at + i * TURN_SPACING_S,
                 )
-                await brain.record_turn("load", said)
+                await brain.memories.record_turn("load", said)
                 done += 1
             print(f"  recorded {done} turns ({done / (time.perf_counter() - start):.0f}/s)")
     finally:
@@ -246,7 +248,7 @@ async def run(args: argparse.Namespace, data_dir: Path) -> dict[str, Any]:
         [
             sys.executable,
             "-m",
-            "api.cli",
+            "cli",
             "serve",
             "--port",
             str(port),

@@ -298,7 +298,7 @@ async def consolidate(brain: Brain, profile: bool) -> tuple[dict[str, Any], str 
         start = time.perf_counter()
         if profiler is not None:
             profiler.enable()
-        report = await brain.consolidate(
+        report = await brain.lifecycle.consolidate(
             TENANT, progress=lambda line: print(f"  {line}", flush=True)
         )
         if profiler is not None:

@@ -42,7 +42,9 @@ async def remembers(brain: Brain, stop: asyncio.Event, out: list[float]) -> None
     i = 0
     while not stop.is_set():
         start = time.perf_counter()
-        await brain.remember(TENANT, NewMemory(content=f"Delivery {i} arrived at dock {i % 7}"))
+        await brain.memories.remember(
+            TENANT, NewMemory(content=f"Delivery {i} arrived at dock {i % 7}")
+        )
         out.append((time.perf_counter() - start) * 1000)
         i += 1
         await asyncio.sleep(0.1)

@@ -86,12 +86,14 @@ async def seed(brain: Brain, n: int) -> dict[str, Any]:
                     entity_ids=[who.id, org.id],
                 )
             )
-        stored = await brain.remember_many(TENANT, items)
+        stored = await brain.memories.remember_many(TENANT, items)
         written += len(stored)
         facts += [m.id for m in stored if m.type is MemoryType.FACT]
         if facts and day % 2 == 0 and written < n:
             old = facts.pop(rng.randrange(len(facts)))
-            new = await brain.supersede(TENANT, old, f"Correction on day {day}", "corrected")
+            new = await brain.memories.supersede(
+                TENANT, old, f"Correction on day {day}", "corrected"
+            )
             facts.append(new.id)
             written += 1
             corrections += 1
@@ -228,7 +230,7 @@ async def run(n: int, runs: int, data_dir: Path, shots: Path | None) -> dict[str
             seeded["seconds"] = round(time.perf_counter() - t, 1)
         print(f"seeded {seeded}", flush=True)
         t = time.perf_counter()
-        await brain.consolidate(TENANT, [JobName.LAYOUT])
+        await brain.lifecycle.consolidate(TENANT, [JobName.LAYOUT])
         layout_s = round(time.perf_counter() - t, 1)
         _, key = await create_key(brain.graph, TENANT)
         port = _free_port()

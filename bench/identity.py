@@ -259,7 +259,7 @@ async def proposals(brain: Any, tenant: str, owner: dict[str, int]) -> dict[str,
     profile similarity of true and false candidates (what the job's threshold stands on)."""
     from core.lifecycle_types import JobName
 
-    await brain.consolidate(tenant, [JobName.REPROFILE, JobName.PROPOSE_IDENTITIES])
+    await brain.lifecycle.consolidate(tenant, [JobName.REPROFILE, JobName.PROPOSE_IDENTITIES])
     found = await brain.graph.tenant(tenant).identity_questions(10_000)
     proposed = right = with_truth = top_right = 0
     true_scores: list[float] = []
@@ -345,7 +345,9 @@ async def queries(brain: Any, tenant: str, crowd: list[Person], phrasing: str) -
     misses: list[str] = []
     for p in shared:
         text = cue_query(p, phrasing)
-        ctx = await brain.assemble_context(tenant, f"q-{uuid.uuid4().hex[:6]}", "u1", query=text)
+        ctx = await brain.reads.assemble_context(
+            tenant, f"q-{uuid.uuid4().hex[:6]}", "u1", query=text
+        )
         own = any(f"order {o}" in ctx.text for o in p.orders)
         others = [
             o
@@ -360,7 +362,9 @@ async def queries(brain: Any, tenant: str, crowd: list[Person], phrasing: str) -
             misses.append(text)
     asked = [f.format(first) for first in SHARED for f in VAGUE]
     for text in asked:
-        ctx = await brain.assemble_context(tenant, f"v-{uuid.uuid4().hex[:6]}", "u1", query=text)
+        ctx = await brain.reads.assemble_context(
+            tenant, f"v-{uuid.uuid4().hex[:6]}", "u1", query=text
+        )
         vague += ctx.clarification is not None
     return {
         "cue_queries": len(shared),
@@ -403,7 +407,7 @@ async def latency(brain: Any, seed: int, sizes: tuple[int, ...] = (20, 100, 500)
                     await brain.ingest.queue.drain(60.0)
                 await asyncio.sleep(brain.settings.ingest.profile_refresh_settle + 0.5)
             started = time.perf_counter()
-            await brain.resolve(tenant, f"Ask Peter from {org} about the budget")
+            await brain.entities.resolve(tenant, f"Ask Peter from {org} about the budget")
             if n >= 20:
                 samples[kind].append((time.perf_counter() - started) * 1000)
         out[str(size)] = percentiles(samples["warm"])

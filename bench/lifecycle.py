@@ -108,7 +108,7 @@ async def simulate(args: argparse.Namespace, data_dir: Path) -> dict[str, Any]:
                 set_now(at)
                 if kind == "question" and args.ask:  # the app looks up what to answer with
                     query = SearchQuery(query=text, session_id=session, top_k=10)
-                    await asyncio.gather(*(brain.search(v.tenant, query) for v in variants))
+                    await asyncio.gather(*(brain.reads.search(v.tenant, query) for v in variants))
                 turn = TurnInput(session_id=session, user_id=USER, content=text, at=at)
                 # The variants are independent tenants: their turns run concurrently.
                 await asyncio.gather(*(record(brain, v, turn) for v in variants))

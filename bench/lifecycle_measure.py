@@ -88,7 +88,9 @@ async def run_probes(
             expected = probe.expected(day)
             if expected is None:
                 continue
-            response = await brain.search(variant.tenant, SearchQuery(query=probe.query, top_k=10))
+            response = await brain.reads.search(
+                variant.tenant, SearchQuery(query=probe.query, top_k=10)
+            )
             hits = response.hits
             not_current += sum(1 for h in hits if not h.memory.is_current)
             passed = any(
@@ -151,7 +153,7 @@ async def run_contexts(
             expected = probe.expected(day)
             if expected is None or probe.kind not in ("foundation", "current"):
                 continue
-            context = await brain.assemble_context(
+            context = await brain.reads.assemble_context(
                 variant.tenant, f"probe-{day}", user_id=USER, query=probe.query
             )
             lines = [line for line in context.text.splitlines() if line.strip()]
@@ -184,7 +186,7 @@ async def job_counts(brain: Brain, tenant: str, since: float) -> dict[str, dict[
     out: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     before: tuple[float, str] | None = None
     while True:
-        runs = await brain.job_runs(tenant, first=200, before=before)
+        runs = await brain.lifecycle.runs(tenant, first=200, before=before)
         for run in runs:
             if run.started_at <= since:
                 return {job: dict(counts) for job, counts in sorted(out.items())}
@@ -239,7 +241,7 @@ async def fates(brain: Brain, tenant: str) -> dict[str, Any]:
     table: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     patterns: list[str] = []
     pruned: list[str] = []
-    async for record in brain.export_tenant(tenant):
+    async for record in brain.transfer.export(tenant):
         if record["kind"] != "memory":
             continue
         m = record["memory"]

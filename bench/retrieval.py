@@ -11,7 +11,7 @@ as ``brain serve`` does (``core/heap.py``); then a single client runs ``Retrieve
 with one entity and the session's turns, query embedding included) and
 ``ContextAssembler.assemble`` (default 4,400-token budget, 10 recent turns; another query
 text, so it embeds its own) and we report p50/p95. Then the same through the facade
-(``Brain.search`` / ``Brain.assemble_context``) as the API runs them: the query's names
+(``brain.reads.search`` / ``brain.reads.assemble_context``) as the API runs them: the query's names
 parsed and resolved, the session's working memory and tracker read from the graph (a session
 of 10 recorded turns), confirmed tasks; graph statements per search are reported too.
 ``--large`` then grows the same tenant and measures again. The 1-minute load average is
@@ -204,12 +204,14 @@ async def measure_facade(brain: Brain, queries: int, rng: random.Random) -> dict
         before = brain.graph.round_trips
         forget_query_vectors(brain.embedder)
         start = time.perf_counter()
-        response = await brain.search(TENANT, SearchQuery(query=q, top_k=10, session_id=session))
+        response = await brain.reads.search(
+            TENANT, SearchQuery(query=q, top_k=10, session_id=session)
+        )
         elapsed = (time.perf_counter() - start) * 1000
         searched = brain.graph.round_trips - before
         forget_query_vectors(brain.embedder)
         start = time.perf_counter()
-        ctx = await brain.assemble_context(TENANT, session, query=q2)
+        ctx = await brain.reads.assemble_context(TENANT, session, query=q2)
         assembled = (time.perf_counter() - start) * 1000
         assert ctx.total_tokens <= ctx.token_budget and response.hits
         if n >= 20:  # warm-up excluded
@@ -235,9 +237,9 @@ async def warm_up(brain: Brain, seconds: float, rng: random.Random) -> int:
         text = f"Did Person {rng.randrange(200)} mention the {rng.choice(TOPICS)} on day {done}?"
         forget_query_vectors(brain.embedder)
         if done % 2:
-            await brain.assemble_context(TENANT, session, query=text)
+            await brain.reads.assemble_context(TENANT, session, query=text)
         else:
-            await brain.search(TENANT, SearchQuery(query=text, top_k=10, session_id=session))
+            await brain.reads.search(TENANT, SearchQuery(query=text, top_k=10, session_id=session))
         done += 1
     return done
 

@@ -79,7 +79,7 @@ class Service:
         self.log_path = self.data_dir / "serve.log"
         log = self.log_path.open("ab")
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "api.cli", "serve", "--port", str(self.port)]
+            [sys.executable, "-m", "cli", "serve", "--port", str(self.port)]
             + ["--data-dir", str(self.data_dir)],
             stdout=log,
             stderr=subprocess.STDOUT,
@@ -136,7 +136,7 @@ class Service:
         if path.exists():
             return path.read_text().strip()
         made = subprocess.run(
-            [sys.executable, "-m", "api.cli", "keys", "create", "--tenant", "bench-ops"]
+            [sys.executable, "-m", "cli", "keys", "create", "--tenant", "bench-ops"]
             + ["--admin", "--data-dir", str(self.data_dir)],
             capture_output=True,
             text=True,

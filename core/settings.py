@@ -479,7 +479,8 @@ class Settings(BaseSettings):
     lifecycle: LifecycleSettings = Field(default_factory=LifecycleSettings)
     reconcile_on_start: bool = True
     # After an erase, compact the embedded engines' files and scan them for the erased data
-    # (api/disk.py); off, an erase deletes through the engines only and `brain compact` purges.
+    # (ingest/write/disk_purge.py); off, an erase deletes through the engines only and
+    # `brain compact` purges.
     compact_on_erase: bool = True
     # Simulations and benchmarks only: `brain serve`'s clock starts at this instant (ISO-8601
     # or epoch seconds) and ticks from there, so a year of lifecycle can pass in minutes.

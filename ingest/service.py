@@ -180,10 +180,10 @@ class IngestService:
         return await self.task_service.tasks(tenant_id, status, limit)
 
     async def confirm_task(self, tenant_id: str, task_id: str) -> Task:
-        return await self.task_service.confirm(tenant_id, task_id)
+        return await self.task_service.confirm(tenant_id, check_id(task_id))
 
     async def dismiss_task(self, tenant_id: str, task_id: str) -> Task:
-        return await self.task_service.dismiss(tenant_id, task_id)
+        return await self.task_service.dismiss(tenant_id, check_id(task_id))
 
     async def expire_tasks(self, tenant_id: str, at: float | None = None) -> list[str]:
         return await self.task_service.expire(tenant_id, at)

@@ -1,7 +1,7 @@
 """A read's orchestration: what its text refers to, the session's recent turns and tracked
 entities, confirmed tasks and named time windows, then the search or the context assembly.
 
-``Brain.search`` and ``Brain.assemble_context`` are these two reads. Resolution is reached
+``brain.reads`` is these two reads. Resolution is reached
 through the small ``ReferenceReader`` interface (``resolution/reads.py`` implements it), so
 the read side depends on resolution's output types only, not on how it resolves.
 
@@ -20,7 +20,13 @@ from typing import Protocol
 
 from core.clock import now
 from core.resolution_types import Clarification, References, TrackedEntity
-from core.retrieval_types import AssembledContext, ContextRequest, SearchQuery, SearchResponse
+from core.retrieval_types import (
+    AssembledContext,
+    ContextRequest,
+    SearchMode,
+    SearchQuery,
+    SearchResponse,
+)
 from core.settings import RetrievalSettings
 from core.types import Entity, Memory
 from core.validation import check_scope_id
@@ -100,10 +106,27 @@ class Reads:
             read.entities,
         )
 
-    async def assemble_context(self, tenant_id: str, request: ContextRequest) -> AssembledContext:
-        """The five token-budgeted layers for the next model call of ``request.session_id``.
-        ``request`` carries what the caller chose (session, user, project, query, budget,
-        mode); the read fills in the entities, the session's turns and tracker."""
+    async def assemble_context(
+        self,
+        tenant_id: str,
+        session_id: str,
+        user_id: str | None = None,
+        project_id: str | None = None,
+        query: str | None = None,
+        token_budget: int | None = None,
+        mode: SearchMode = SearchMode.ANSWER,
+    ) -> AssembledContext:
+        """The five token-budgeted layers for the next model call of ``session_id``: the
+        caller chooses the session, user, project, query, budget and mode; the read fills in
+        the entities, the session's turns and tracker."""
+        request = ContextRequest(
+            session_id=session_id,
+            user_id=user_id,
+            project_id=project_id,
+            query=query,
+            token_budget=token_budget,
+            mode=mode,
+        )
         read = await self.context(tenant_id, request.query, request.session_id)
         return await self.assembler.assemble(
             tenant_id,

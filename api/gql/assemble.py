@@ -87,7 +87,7 @@ class AssembleQuery:
     )
     async def assemble_context(self, info: Info, input: AssembleContextInput) -> ContextResult:
         ctx = info.context
-        c = await ctx.brain.assemble_context(
+        c = await ctx.brain.reads.assemble_context(
             ctx.tenant,
             session_id=input.session_id,
             user_id=input.user_id,

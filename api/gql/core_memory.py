@@ -50,7 +50,7 @@ class CoreQuery:
     )
     async def core(self, info: Info, user_id: str | None = None) -> CoreResult:
         ctx = info.context
-        memories = await ctx.brain.core(ctx.tenant, user_id)
+        memories = await ctx.brain.memories.core(ctx.tenant, user_id)
         return MemoryList(memories=[MemoryNode.of(m) for m in memories])
 
 
@@ -67,14 +67,16 @@ class CoreMutation:
             entity_ids=[str(e) for e in input.entities or []],
             source="api",
         )
-        return MemoryNode.of(await ctx.brain.pin_core(ctx.tenant, item))
+        return MemoryNode.of(await ctx.brain.memories.pin_core(ctx.tenant, item))
 
     @strawberry.mutation(description="Correct a core memory (a supersede that stays pinned).")
     async def update_core(
         self, info: Info, id: strawberry.ID, input: UpdateCoreInput
     ) -> SupersedeResult:
         ctx = info.context
-        return MemoryNode.of(await ctx.brain.update_core(ctx.tenant, str(id), input.content))
+        return MemoryNode.of(
+            await ctx.brain.memories.update_core(ctx.tenant, str(id), input.content)
+        )
 
     @strawberry.mutation(
         description="Stop injecting a core memory (it stays a memory). A learned item is "
@@ -82,4 +84,4 @@ class CoreMutation:
     )
     async def unpin_core(self, info: Info, id: strawberry.ID) -> MemoryResult:
         ctx = info.context
-        return MemoryNode.of(await ctx.brain.unpin_core(ctx.tenant, str(id)))
+        return MemoryNode.of(await ctx.brain.memories.unpin_core(ctx.tenant, str(id)))

@@ -105,7 +105,7 @@ class DocumentQuery:
     @strawberry.field(description="A background document ingest: status, progress, result.")
     async def document_job(self, info: Info, id: strawberry.ID) -> DocumentJobUnion:
         ctx = info.context
-        return DocumentJob.of(await ctx.brain.document_job(ctx.tenant, str(id)))
+        return DocumentJob.of(await ctx.brain.ingest.document_job(ctx.tenant, str(id)))
 
 
 @strawberry.type
@@ -118,7 +118,7 @@ class DocumentMutation:
     )
     async def ingest_document(self, info: Info, input: IngestDocumentInput) -> DocumentResultUnion:
         ctx = info.context
-        r = await ctx.brain.ingest_document_or_job(
+        r = await ctx.brain.ingest.ingest_document_or_job(
             ctx.tenant, input.source_path, input.text, input.project_id
         )
         if isinstance(r, CoreDocumentJob):

@@ -141,7 +141,7 @@ class EntityQuery:
     @strawberry.field(description="One entity by id.")
     async def entity(self, info: Info, id: strawberry.ID) -> EntityResult:
         ctx = info.context
-        return EntityNode.of(await ctx.brain.entity(ctx.tenant, str(id)))
+        return EntityNode.of(await ctx.brain.entities.get(ctx.tenant, str(id)))
 
     @strawberry.field(description="Entities (merged-away ones hidden), by id order.")
     async def entities(
@@ -156,7 +156,7 @@ class EntityQuery:
 
         size = check_first(first, ctx.brain.settings.api.max_page_size)
         cursor = decode_cursor(after, 1)
-        page = await ctx.brain.list_entities(
+        page = await ctx.brain.entities.page(
             ctx.tenant,
             first=size + 1,
             after=str(cursor[0]) if cursor else None,
@@ -173,7 +173,7 @@ class EntityQuery:
     @strawberry.field(description="An entity's relationships (both directions).")
     async def relationships(self, info: Info, entity_id: strawberry.ID) -> RelationshipsResult:
         ctx = info.context
-        rels = await ctx.brain.relationships(ctx.tenant, str(entity_id))
+        rels = await ctx.brain.entities.relationships(ctx.tenant, str(entity_id))
         return RelationshipList(relationships=[Relationship.of(r) for r in rels])
 
     @strawberry.field(description="Supersede chains of the facts about an entity.")
@@ -181,7 +181,7 @@ class EntityQuery:
         self, info: Info, entity_id: strawberry.ID, predicate: str | None = None
     ) -> EntityLineageResult:
         ctx = info.context
-        chains = await ctx.brain.entity_lineage(ctx.tenant, str(entity_id), predicate)
+        chains = await ctx.brain.entities.lineage(ctx.tenant, str(entity_id), predicate)
         return EntityLineage(
             chains=[Lineage(links=[LineageLink.of(link) for link in c]) for c in chains]
         )
@@ -192,7 +192,7 @@ class EntityMutation:
     @strawberry.mutation(description="Create an entity with aliases.")
     async def create_entity(self, info: Info, input: CreateEntityInput) -> EntityResult:
         ctx = info.context
-        entity = await ctx.brain.create_entity(
+        entity = await ctx.brain.entities.create(
             ctx.tenant, input.name, input.type, input.aliases or []
         )
         return EntityNode.of(entity)
@@ -200,7 +200,7 @@ class EntityMutation:
     @strawberry.mutation(description="Add an alias to an entity.")
     async def add_alias(self, info: Info, entity_id: strawberry.ID, alias: str) -> EntityResult:
         ctx = info.context
-        return EntityNode.of(await ctx.brain.add_alias(ctx.tenant, str(entity_id), alias))
+        return EntityNode.of(await ctx.brain.entities.add_alias(ctx.tenant, str(entity_id), alias))
 
     @strawberry.mutation(
         description="Record that entities are the same; undo with unmergeEntities."
@@ -209,7 +209,7 @@ class EntityMutation:
         self, info: Info, keep_id: strawberry.ID, drop_ids: list[strawberry.ID], reason: str
     ) -> MergeResult:
         ctx = info.context
-        merge = await ctx.brain.merge_entities(
+        merge = await ctx.brain.entities.merge(
             ctx.tenant, str(keep_id), [str(d) for d in drop_ids], reason, by=ctx.principal_name
         )
         return EntityMerge.of(merge)
@@ -217,4 +217,4 @@ class EntityMutation:
     @strawberry.mutation(description="Undo a recorded merge.")
     async def unmerge_entities(self, info: Info, merge_id: strawberry.ID) -> MergeResult:
         ctx = info.context
-        return EntityMerge.of(await ctx.brain.unmerge_entities(ctx.tenant, str(merge_id)))
+        return EntityMerge.of(await ctx.brain.entities.unmerge(ctx.tenant, str(merge_id)))

@@ -33,7 +33,7 @@ class HealthQuery:
     @strawberry.field(description="Engine status, counts of the caller's tenant, index lag.")
     async def health(self, info: Info) -> Health:
         ctx = info.context
-        h = await ctx.brain.health(ctx.principal.tenant_id if ctx.principal else None)
+        h = await ctx.brain.health.check(ctx.principal.tenant_id if ctx.principal else None)
         return Health(
             ok=h.ok,
             version=VERSION,

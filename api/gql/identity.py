@@ -8,7 +8,6 @@ from typing import Annotated
 
 import strawberry
 
-from api.brain_entities import DescribedQuestion
 from api.context import Context
 from api.gql.entities import EntityMerge
 from api.gql.errors import ConflictError, ForbiddenError, InvalidInputError, NotFoundError
@@ -16,6 +15,7 @@ from api.gql.nodes import EntityNode
 from api.gql.pagination import PageInfo, check_first, decode_cursor, encode_cursor, paginate
 from core.clock import to_datetime
 from core.resolution_types import IdentityDecision as Decision
+from resolution.entity_ops import DescribedQuestion
 
 Info = strawberry.Info[Context, None]
 
@@ -170,7 +170,7 @@ class IdentityQuery:
         ctx = info.context
         size = check_first(first, ctx.brain.settings.api.max_page_size)
         cursor = decode_cursor(after, 1)
-        page = await ctx.brain.identity_questions(
+        page = await ctx.brain.entities.identity_questions(
             ctx.tenant, size + 1, str(cursor[0]) if cursor else None
         )
         pairs, page_info = paginate(page, size, lambda q: encode_cursor(q.question.entity.id))
@@ -186,7 +186,7 @@ class IdentityQuery:
     ) -> IdentityDecisionsResult:
         ctx = info.context
         size = check_first(first, ctx.brain.settings.api.max_page_size)
-        rows = await ctx.brain.identity_decisions(ctx.tenant, str(entity_id), size)
+        rows = await ctx.brain.entities.identity_decisions(ctx.tenant, str(entity_id), size)
         return IdentityDecisionList(decisions=[IdentityDecision.of(r) for r in rows])
 
 
@@ -204,7 +204,7 @@ class IdentityMutation:
         reason: str | None = None,
     ) -> ConfirmSameResult:
         ctx = info.context
-        merge = await ctx.brain.confirm_same_entity(
+        merge = await ctx.brain.entities.confirm_same(
             ctx.tenant, str(entity_id), str(other_id), reason, by=ctx.principal_name
         )
         return EntityMerge.of(merge)
@@ -220,5 +220,5 @@ class IdentityMutation:
         reason: str | None = None,
     ) -> ConfirmDistinctResult:
         ctx = info.context
-        await ctx.brain.confirm_distinct_entities(ctx.tenant, str(entity_id), str(other_id), reason)
+        await ctx.brain.entities.confirm_distinct(ctx.tenant, str(entity_id), str(other_id), reason)
         return DistinctEntities(entity_id=entity_id, other_id=other_id)

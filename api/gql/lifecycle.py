@@ -189,7 +189,7 @@ class LifecycleQuery:
         ctx = info.context
         size = check_first(first, ctx.brain.settings.api.max_page_size)
         cursor = decode_cursor(after, 2)
-        rows = await ctx.brain.job_runs(
+        rows = await ctx.brain.lifecycle.runs(
             ctx.tenant,
             first=size + 1,
             before=(float(cursor[0]), str(cursor[1])) if cursor else None,  # type: ignore[arg-type]
@@ -202,7 +202,7 @@ class LifecycleQuery:
     @strawberry.field(description="Duplicate merges a memory took part in (as loser or winner).")
     async def memory_merges(self, info: Info, memory_id: strawberry.ID) -> MemoryMergesResult:
         ctx = info.context
-        merges = await ctx.brain.memory_merges(ctx.tenant, str(memory_id))
+        merges = await ctx.brain.lifecycle.merges(ctx.tenant, str(memory_id))
         return MemoryMergeList(merges=[MemoryMerge.of(m) for m in merges])
 
 
@@ -223,7 +223,7 @@ class LifecycleMutation:
 
         if s.tenant and (s.project_id is not None or s.session_id is not None):
             raise InvalidInput("scope is one of: tenant, projectId or sessionId", "scope")
-        report = await ctx.brain.consolidate(
+        report = await ctx.brain.lifecycle.consolidate(
             ctx.tenant, tasks or None, project_id=s.project_id, session_id=s.session_id
         )
         return ConsolidationReport.of(report)
@@ -234,7 +234,7 @@ class LifecycleMutation:
     )
     async def record_feedback(self, info: Info, input: FeedbackInput) -> FeedbackResult:
         ctx = info.context
-        result = await ctx.brain.record_feedback(
+        result = await ctx.brain.lifecycle.feedback(
             ctx.tenant,
             input.session_id,
             [str(i) for i in input.memory_ids],
@@ -255,4 +255,4 @@ class LifecycleMutation:
     @strawberry.mutation(description="Undo a duplicate merge: the hidden memory is current again.")
     async def unmerge_memory(self, info: Info, id: strawberry.ID) -> UnmergeMemoryResult:
         ctx = info.context
-        return MemoryNode.of(await ctx.brain.unmerge_memory(ctx.tenant, str(id)))
+        return MemoryNode.of(await ctx.brain.lifecycle.unmerge(ctx.tenant, str(id)))

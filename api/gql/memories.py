@@ -231,7 +231,7 @@ class MemoryQuery:
     @strawberry.field(description="One memory by id.")
     async def memory(self, info: Info, id: strawberry.ID) -> MemoryResult:
         ctx = info.context
-        return MemoryNode.of(await ctx.brain.memory(ctx.tenant, str(id)))
+        return MemoryNode.of(await ctx.brain.memories.get(ctx.tenant, str(id)))
 
     @strawberry.field(description="Memories, newest first (current and live unless asked).")
     async def memories(
@@ -256,7 +256,7 @@ class MemoryQuery:
             "since": to_epoch(f.since),
             "until": to_epoch(f.until),
         }
-        page = await ctx.brain.list_memories(
+        page = await ctx.brain.memories.page(
             ctx.tenant,
             first=size + 1,
             after=(float(cursor[0]), str(cursor[1])) if cursor else None,  # type: ignore[arg-type]
@@ -270,7 +270,7 @@ class MemoryQuery:
     @strawberry.field(description="The supersede chain through a memory, oldest first.")
     async def lineage(self, info: Info, memory_id: strawberry.ID) -> LineageResult:
         ctx = info.context
-        links = await ctx.brain.lineage(ctx.tenant, str(memory_id))
+        links = await ctx.brain.memories.lineage(ctx.tenant, str(memory_id))
         return Lineage(links=[LineageLink.of(link) for link in links])
 
 
@@ -292,20 +292,22 @@ class MemoryMutation:
             valid_from=to_epoch(input.valid_from),
             source="api",
         )
-        return MemoryNode.of(await ctx.brain.remember(ctx.tenant, item))
+        return MemoryNode.of(await ctx.brain.memories.remember(ctx.tenant, item))
 
     @strawberry.mutation(description="Replace a memory with a correction; the chain keeps both.")
     async def supersede(
         self, info: Info, id: strawberry.ID, input: SupersedeInput
     ) -> SupersedeResult:
         ctx = info.context
-        memory = await ctx.brain.supersede(ctx.tenant, str(id), input.content, input.reason)
+        memory = await ctx.brain.memories.supersede(
+            ctx.tenant, str(id), input.content, input.reason
+        )
         return MemoryNode.of(memory)
 
     @strawberry.mutation(description="Soft delete: the memory leaves every read, stays in lineage.")
     async def forget(self, info: Info, id: strawberry.ID) -> MemoryResult:
         ctx = info.context
-        return MemoryNode.of(await ctx.brain.forget(ctx.tenant, str(id)))
+        return MemoryNode.of(await ctx.brain.memories.forget(ctx.tenant, str(id)))
 
     @strawberry.mutation(
         description="GDPR hard delete of memories, an entity or a user from both engines, "
@@ -313,7 +315,7 @@ class MemoryMutation:
     )
     async def erase(self, info: Info, input: EraseInput) -> EraseResult:
         ctx = info.context
-        report = await ctx.brain.erase(
+        report = await ctx.brain.memories.erase(
             ctx.tenant,
             memory_ids=[str(i) for i in input.memory_ids or []],
             entity_id=str(input.entity_id) if input.entity_id else None,

@@ -201,7 +201,7 @@ class MemoryNode:
     async def sources(self, info: strawberry.Info) -> list[MemoryNode]:
         if self.type is not MemoryType.PATTERN:
             return []
-        ids = await info.context.brain.pattern_sources(info.context.tenant, str(self.id))
+        ids = await info.context.brain.lifecycle.pattern_sources(info.context.tenant, str(self.id))
         loaded = await info.context.memory_loader.load_many(ids)
         return [MemoryNode.of(m) for m in loaded if m is not None]
 

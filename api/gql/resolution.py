@@ -73,7 +73,7 @@ class ResolutionQuery:
         self, info: Info, text: str, session_id: str | None = None
     ) -> ResolveResultUnion:
         ctx = info.context
-        result = await ctx.brain.resolve(ctx.tenant, text, session_id)
+        result = await ctx.brain.entities.resolve(ctx.tenant, text, session_id)
         references = [
             Reference(
                 text=r.mention.text,
@@ -116,7 +116,7 @@ class ResolutionMutation:
         def progress(done: int, total: int) -> None:
             log.info("reprofile", extra={"tenant": tenant, "done": done, "total": total})
 
-        report = await ctx.brain.reprofile_entities(
+        report = await ctx.brain.entities.reprofile(
             tenant, [str(i) for i in ids] if ids else None, progress
         )
         return ReprofileReport(entities=report.profiled, seconds=round(report.seconds, 3))

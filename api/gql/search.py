@@ -145,7 +145,7 @@ class SearchQuery:
             session_id=input.session_id,
             user_id=input.user_id,
         )
-        result = await ctx.brain.search(ctx.tenant, query)
+        result = await ctx.brain.reads.search(ctx.tenant, query)
         return SearchResults(
             hits=[SearchHit.of(h) for h in result.hits],
             metadata=SearchMetadata(

@@ -102,7 +102,7 @@ class TurnMutation:
             )
         except ValidationError as e:
             raise invalid_input(e) from None
-        result = await ctx.brain.record_turn(ctx.tenant, turn)
+        result = await ctx.brain.memories.record_turn(ctx.tenant, turn)
         return TurnResult(
             episode=MemoryNode.of(result.episode),
             extracted=[MemoryNode.of(m) for m in result.extracted],

@@ -20,12 +20,12 @@ import strawberry
 from api.context import Context
 from api.gql.errors import ForbiddenError, InvalidInputError
 from api.gql.nodes import MemoryType
-from api.viz import DEFAULT_LIMIT
-from api.viz import VizNode as CoreVizNode
-from api.viz import VizQuery as CoreVizQuery
-from api.viz import VizView as CoreVizView
-from api.viz_edges import VizEdge as CoreVizEdge
 from core.clock import to_datetime, to_epoch
+from retrieval.explorer import DEFAULT_LIMIT
+from retrieval.explorer import VizNode as CoreVizNode
+from retrieval.explorer import VizQuery as CoreVizQuery
+from retrieval.explorer import VizView as CoreVizView
+from retrieval.explorer_links import VizEdge as CoreVizEdge
 
 Info = strawberry.Info[Context, None]
 
@@ -321,4 +321,4 @@ class VizQuery:
             limit=limit,
             about=about,
         )
-        return VizGraph.of(await ctx.brain.viz_graph(ctx.tenant, query))
+        return VizGraph.of(await ctx.brain.explorer.view(ctx.tenant, query))

@@ -21,7 +21,7 @@ from ingest.write.writer import MemoryWriter
 from retrieval.vector_index import VectorIndex
 
 # Rebuild the living profiles of these entities (the resolver's profile builder).
-Reprofile = Callable[[str, Sequence[str]], Awaitable[int]]
+Reprofile = Callable[[str, Sequence[str]], Awaitable[object]]
 Progress = Callable[[str], None]
 
 

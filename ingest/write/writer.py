@@ -31,7 +31,8 @@ log = logging.getLogger(__name__)
 
 # Rebuilds the profiles of these entities of a tenant (``ProfileBuilder.reprofile_entities``).
 Reprofile = Callable[[str, Sequence[str]], Awaitable[object]]
-# Compacts the engines' files and looks for what an erase removed (``api.disk.DiskPurge``).
+# Compacts the engines' files and looks for what an erase removed
+# (``ingest.write.disk_purge.DiskPurge``).
 Purge = Callable[[Needles], Awaitable[DiskCheck]]
 
 

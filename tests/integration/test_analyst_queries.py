@@ -27,9 +27,9 @@ async def test_history_truth_on_a_date_statements_and_merges(
     brain: Brain, tenant_id: str, other_tenant_id: str
 ) -> None:
     t = tenant_id
-    peter = await brain.create_entity(t, "Peter Novak", EntityType.PERSON)
-    wobs = await brain.create_entity(t, "WOBS", EntityType.ORG)
-    first = await brain.remember(
+    peter = await brain.entities.create(t, "Peter Novak", EntityType.PERSON)
+    wobs = await brain.entities.create(t, "WOBS", EntityType.ORG)
+    first = await brain.memories.remember(
         t,
         NewMemory(
             content="Peter Novak works at WOBS as a writer.",
@@ -38,10 +38,12 @@ async def test_history_truth_on_a_date_statements_and_merges(
             valid_from=T0,
         ),
     )
-    second = await brain.supersede(
+    second = await brain.memories.supersede(
         t, first.id, "Peter Novak works at WOBS as an editor.", "promoted"
     )
-    third = await brain.supersede(t, second.id, "Peter Novak works at WOBS as chief editor.")
+    third = await brain.memories.supersede(
+        t, second.id, "Peter Novak works at WOBS as chief editor."
+    )
 
     history = await ask(brain, t, "fact_history", id=second.id)
     assert [r["id"] for r in history] == [first.id, second.id, third.id]
@@ -61,7 +63,7 @@ async def test_history_truth_on_a_date_statements_and_merges(
     assert await ask(brain, t, "true_on_date", at=as_datetime, entity="peter novak") == then
 
     # Duplicates merged by the lifecycle, and an entity merge that was undone.
-    specific = await brain.remember(
+    specific = await brain.memories.remember(
         t,
         NewMemory(
             content="Anna Berg runs the Tuesday planning call for WOBS.",
@@ -69,23 +71,25 @@ async def test_history_truth_on_a_date_statements_and_merges(
             importance=0.6,
         ),
     )
-    vague = await brain.remember(
+    vague = await brain.memories.remember(
         t,
         NewMemory(
             content="Anna Berg runs the Tuesday planning call for WOBS", entity_ids=[wobs.id]
         ),
     )
-    await brain.consolidate(t, [JobName.MERGE_DUPLICATES])
+    await brain.lifecycle.consolidate(t, [JobName.MERGE_DUPLICATES])
     (merged,) = await ask(brain, t, "memory_merges")
     assert (merged["merged_id"], merged["into_id"]) == (vague.id, specific.id)
     assert merged["undone_at"] is None and merged["similarity"] >= 0.92
-    await brain.unmerge_memory(t, vague.id)
+    await brain.lifecycle.unmerge(t, vague.id)
     (undone,) = await ask(brain, t, "memory_merges")
     assert undone["undone_at"] is not None
 
-    novak = await brain.create_entity(t, "P. Novak", EntityType.PERSON)
-    await brain.remember(t, NewMemory(content="P. Novak likes green tea.", entity_ids=[novak.id]))
-    merge = await brain.merge_entities(t, peter.id, [novak.id], "same person")
+    novak = await brain.entities.create(t, "P. Novak", EntityType.PERSON)
+    await brain.memories.remember(
+        t, NewMemory(content="P. Novak likes green tea.", entity_ids=[novak.id])
+    )
+    merge = await brain.entities.merge(t, peter.id, [novak.id], "same person")
     said = await ask(brain, t, "entity_statements", name="PETER NOVAK")
     assert {r["entity_id"] for r in said} == {peter.id}
     assert [r["content"] for r in said if r["current"]] == [
@@ -93,14 +97,14 @@ async def test_history_truth_on_a_date_statements_and_merges(
         "P. Novak likes green tea.",
     ]
     # A first name finds the full name, and every namesake is listed apart.
-    other_peter = await brain.create_entity(t, "Peter Alvarez", EntityType.PERSON)
-    await brain.remember(
+    other_peter = await brain.entities.create(t, "Peter Alvarez", EntityType.PERSON)
+    await brain.memories.remember(
         t, NewMemory(content="Peter Alvarez is a CTO.", entity_ids=[other_peter.id])
     )
     by_first = await ask(brain, t, "entity_statements", name="peter")
     assert {r["entity_id"] for r in by_first} == {peter.id, other_peter.id}
     assert await ask(brain, t, "entity_statements", name="pete") == []  # whole words only
-    await brain.unmerge_entities(t, merge.id)
+    await brain.entities.unmerge(t, merge.id)
     (record,) = await ask(brain, t, "entity_merges")
     assert (record["kept_id"], record["dropped_ids"], record["reason"]) == (
         peter.id,
@@ -150,7 +154,9 @@ def test_a_query_without_the_tenant_filter_is_told_where_to_add_it() -> None:
 
 
 async def test_reads_that_only_mention_write_words_run(brain: Brain, tenant_id: str) -> None:
-    await brain.remember(tenant_id, NewMemory(content="We create a merge request to set up CI."))
+    await brain.memories.remember(
+        tenant_id, NewMemory(content="We create a merge request to set up CI.")
+    )
     query = (
         "MATCH (m:Memory) WHERE m.tenant_id = $tenant AND m.content CONTAINS 'merge request'"
         " // a comment may say DELETE\nRETURN m.content AS `set`, {create: 1} AS map"

@@ -154,14 +154,14 @@ async def test_entity_lineage_and_viz_graph(brain: Brain, client: Client, tenant
     wobs = await g.create_entity("WOBS", EntityType.ORG)
     peter = await g.create_entity("Peter", EntityType.PERSON)
     await g.relate(peter.id, wobs.id, "works_for")
-    first = await brain.remember(
+    first = await brain.memories.remember(
         tenant_id,
         NewMemory(
             content="WOBS deploys to Heroku", entity_ids=[wobs.id], predicate="deploy_target"
         ),
     )
-    await brain.supersede(tenant_id, first.id, "WOBS deploys to AWS", "migrated")
-    await brain.remember(
+    await brain.memories.supersede(tenant_id, first.id, "WOBS deploys to AWS", "migrated")
+    await brain.memories.remember(
         tenant_id, NewMemory(content="Peter writes for WOBS", entity_ids=[peter.id, wobs.id])
     )
 
@@ -197,13 +197,13 @@ async def test_decay_factor_is_the_ranking_decay(
     from core.clock import now
     from core.types import MemoryType, NewMemory
 
-    old = await brain.remember(
+    old = await brain.memories.remember(
         tenant_id,
         NewMemory(
             content="We had a call", type=MemoryType.EPISODIC, created_at=now() - 28 * 86_400
         ),
     )
-    foundation = await brain.remember(
+    foundation = await brain.memories.remember(
         tenant_id,
         NewMemory(
             content="Peter is a writer", type=MemoryType.SEMANTIC, created_at=now() - 700 * 86_400

@@ -31,7 +31,7 @@ async def test_admin_keys_act_for_the_named_tenant_and_no_other_key_does(
     admin, plain = Client(brain, admin_key), Client(brain, plain_key)
     admin.headers["X-Brain-Tenant"] = tenant_id
     stored = (await admin.data(REMEMBER))["remember"]
-    assert (await brain.memory(tenant_id, stored["id"])).content == "Ada reviews the budget"
+    assert (await brain.memories.get(tenant_id, stored["id"])).content == "Ada reviews the budget"
     hits = (await admin.data(SEARCH))["search"]["hits"]
     assert [h["memory"]["id"] for h in hits] == [stored["id"]]
 

@@ -121,7 +121,7 @@ async def test_undecidable_mention_is_provisional_and_curated(
     answered = await client.data(DISTINCT, a=maybe["id"], b=tom["id"])
     assert answered["confirmDistinctEntities"]["__typename"] == "DistinctEntities"
     assert (await client.data(QUESTIONS, first=10))["identityQuestions"]["edges"] == []
-    assert not (await brain.entity(tenant_id, maybe["id"])).provisional
+    assert not (await brain.entities.get(tenant_id, maybe["id"])).provisional
     refused = await client.data(SAME, a=maybe["id"], b=tom["id"])
     assert refused["confirmSameEntity"]["__typename"] == "ConflictError"
 

@@ -22,7 +22,7 @@ async def test_resolve_and_reprofile(brain: Brain, tenant_id: str, other_tenant_
     g = brain.graph.tenant(tenant_id)
     wobs = await g.create_entity("Wolf of Blog Street", EntityType.ORG, aliases=["WOBS"])
     peter = await g.create_entity("Peter", EntityType.PERSON)
-    await brain.remember(
+    await brain.memories.remember(
         tenant_id,
         NewMemory(
             content="Peter is one of our writers at WOBS",

@@ -148,7 +148,9 @@ async def test_malformed_ids_and_enums_are_typed_errors(client: Client) -> None:
 async def test_memories_connection_pages_without_gaps(
     brain: Brain, client: Client, tenant_id: str
 ) -> None:
-    made = await brain.remember_many(tenant_id, [NewMemory(content=f"note {i}") for i in range(7)])
+    made = await brain.memories.remember_many(
+        tenant_id, [NewMemory(content=f"note {i}") for i in range(7)]
+    )
     seen: list[str] = []
     after = None
     while True:
@@ -171,9 +173,9 @@ async def test_nested_fields_are_batched_not_n_plus_1(
     g = brain.graph.tenant(tenant_id)
     people = [await g.create_entity(f"Person {i}", EntityType.PERSON) for i in range(5)]
     items = [NewMemory(content=f"fact {i}", entity_ids=[people[i % 5].id]) for i in range(20)]
-    made = await brain.remember_many(tenant_id, items)
+    made = await brain.memories.remember_many(tenant_id, items)
     for m in made[:10]:
-        await brain.supersede(tenant_id, m.id, m.content + " (fixed)", "fix")
+        await brain.memories.supersede(tenant_id, m.id, m.content + " (fixed)", "fix")
     query = (
         "{ memories(first: 30, filter: {includeSuperseded: true}) { ... on MemoryConnection {"
         " edges { node { id entities { name } supersededBy { id entities { name } } supersedes { id } } } } } }"

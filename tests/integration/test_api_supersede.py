@@ -42,7 +42,7 @@ async def _supersede(client: Client, memory_id: str, content: str) -> dict[str, 
 async def test_conflict_names_the_live_end_of_the_chain(
     brain: Brain, client: Client, tenant_id: str
 ) -> None:
-    v1 = await brain.remember(tenant_id, NewMemory(content="We deploy to Heroku"))
+    v1 = await brain.memories.remember(tenant_id, NewMemory(content="We deploy to Heroku"))
     v2 = await _supersede(client, v1.id, "We deploy to Render")
     v3 = await _supersede(client, str(v2["id"]), "We deploy to AWS")
 
@@ -62,7 +62,7 @@ async def test_conflict_names_the_live_end_of_the_chain(
 async def test_conflict_after_a_merge_names_the_winners_live_version(
     brain: Brain, client: Client, tenant_id: str
 ) -> None:
-    a, b = await brain.remember_many(
+    a, b = await brain.memories.remember_many(
         tenant_id,
         [
             NewMemory(content="The Anderson account renews every January.", importance=0.4),
@@ -74,7 +74,7 @@ async def test_conflict_after_a_merge_names_the_winners_live_version(
         " ... on ConsolidationReport { runs { counts { name value } } } } }"
     )
     assert {"name": "merged", "value": 1} in merged["consolidate"]["runs"][0]["counts"]
-    loser = a.id if (await brain.memory(tenant_id, a.id)).merged_into else b.id
+    loser = a.id if (await brain.memories.get(tenant_id, a.id)).merged_into else b.id
     winner = b.id if loser == a.id else a.id
     renewed = await _supersede(client, winner, "The Anderson account renews every March")
 
@@ -86,7 +86,7 @@ async def test_conflict_after_a_merge_names_the_winners_live_version(
 async def test_a_forgotten_memory_is_not_superseded(
     brain: Brain, client: Client, tenant_id: str
 ) -> None:
-    x = await brain.remember(tenant_id, NewMemory(content="The gate code is 4411"))
+    x = await brain.memories.remember(tenant_id, NewMemory(content="The gate code is 4411"))
     await client.data(f'mutation {{ forget(id: "{x.id}") {{ __typename }} }}')
 
     refused = await _supersede(client, x.id, "The gate code is 5522")
@@ -94,13 +94,13 @@ async def test_a_forgotten_memory_is_not_superseded(
     assert refused["currentId"] is None and "forgotten" in str(refused["message"])
     links = (await client.data(LINEAGE, id=x.id))["lineage"]["links"]
     assert [link["memory"]["id"] for link in links] == [x.id]  # no new version was written
-    listed = await brain.list_memories(tenant_id, first=50, include_forgotten=True)
+    listed = await brain.memories.page(tenant_id, first=50, include_forgotten=True)
     assert "The gate code is 5522" not in {m.content for m in listed}
 
     # A chain whose live end was forgotten: no version to name.
-    y = await brain.remember(tenant_id, NewMemory(content="The wifi password is orange"))
+    y = await brain.memories.remember(tenant_id, NewMemory(content="The wifi password is orange"))
     y2 = await _supersede(client, y.id, "The wifi password is lemon")
-    await brain.forget(tenant_id, str(y2["id"]))
+    await brain.memories.forget(tenant_id, str(y2["id"]))
     ended = await _supersede(client, y.id, "The wifi password is lime")
     assert ended["__typename"] == "ConflictError" and ended["currentId"] is None
 
@@ -108,13 +108,15 @@ async def test_a_forgotten_memory_is_not_superseded(
 async def test_forget_and_supersede_at_once_leave_one_current_live_member_or_none(
     brain: Brain, tenant_id: str
 ) -> None:
-    memories = await brain.remember_many(
+    memories = await brain.memories.remember_many(
         tenant_id, [NewMemory(content=f"Locker {i} holds the spare keys") for i in range(8)]
     )
 
     async def race(i: int, memory_id: str) -> object:
-        forget = brain.forget(tenant_id, memory_id)
-        supersede = brain.supersede(tenant_id, memory_id, f"Locker {i} holds the spare badge")
+        forget = brain.memories.forget(tenant_id, memory_id)
+        supersede = brain.memories.supersede(
+            tenant_id, memory_id, f"Locker {i} holds the spare badge"
+        )
         pair = (forget, supersede) if i % 2 else (supersede, forget)
         outcome = await asyncio.gather(*pair, return_exceptions=True)
         return outcome[1] if i % 2 else outcome[0]
@@ -122,7 +124,7 @@ async def test_forget_and_supersede_at_once_leave_one_current_live_member_or_non
     outcomes = await asyncio.gather(*(race(i, m.id) for i, m in enumerate(memories)))
     clock = now()
     for memory, outcome in zip(memories, outcomes, strict=True):
-        chain = await brain.lineage(tenant_id, memory.id)
+        chain = await brain.memories.lineage(tenant_id, memory.id)
         current = [link.memory for link in chain if link.current]
         assert len(current) == 1  # never a fork, never a chain without an end
         if isinstance(outcome, Conflict):  # forget came first: the chain is forgotten
@@ -143,7 +145,7 @@ async def test_a_turn_far_in_the_future_is_refused(
     skew = brain.settings.ingest.turn_max_future_seconds
     soon = await client.data(turn, at=_iso(now() + skew * 3))
     assert soon["recordTurn"]["__typename"] == "InvalidInputError"
-    assert not await brain.list_memories(
+    assert not await brain.memories.page(
         tenant_id, first=50, include_forgotten=True
     )  # nothing was written
     within = await client.data(turn, at=_iso(now() + skew / 3))

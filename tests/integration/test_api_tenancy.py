@@ -21,10 +21,10 @@ async def test_every_id_taking_operation_is_tenant_sealed(
     smith = await g.create_entity("P. Smith", EntityType.PERSON)
     merge = await g.merge_entities(peter.id, [smith.id], "same")
     await g.unmerge(merge.id)
-    memory = await brain.remember(
+    memory = await brain.memories.remember(
         tenant_id, NewMemory(content="Peter is a writer", entity_ids=[peter.id])
     )
-    core = await brain.pin_core(tenant_id, NewMemory(content="Be brief"))
+    core = await brain.memories.pin_core(tenant_id, NewMemory(content="Be brief"))
     before = await _state(brain, tenant_id)
 
     _, key = await create_key(brain.graph, other_tenant_id)
@@ -72,7 +72,7 @@ async def test_every_id_taking_operation_is_tenant_sealed(
     assert report["consolidate"]["ok"] and len(report["consolidate"]["runs"]) == len(JobName)
     runs = await intruder.data("{ jobRuns { ... on JobRunConnection { edges { node { id } } } } }")
     assert len(runs["jobRuns"]["edges"]) == len(JobName)  # only its own
-    assert await brain.job_runs(tenant_id, first=5) == []
+    assert await brain.lifecycle.runs(tenant_id, first=5) == []
     assert await _state(brain, tenant_id) == before
 
 

@@ -232,12 +232,12 @@ async def test_the_facade_refuses_malformed_names_and_aliases(brain: Brain, tena
 
     for name, aliases in (("Pe\x00ter", []), ("Peter", ["P\ud800"]), ("Peter", ["\x00"])):
         with pytest.raises(InvalidInput) as refused:
-            await brain.create_entity(tenant_id, name, EntityType.PERSON, aliases)
+            await brain.entities.create(tenant_id, name, EntityType.PERSON, aliases)
         assert refused.value.field in ("name", "aliases")
-    entity = await brain.create_entity(tenant_id, "Peter", EntityType.PERSON)
+    entity = await brain.entities.create(tenant_id, "Peter", EntityType.PERSON)
     with pytest.raises(InvalidInput):
-        await brain.add_alias(tenant_id, entity.id, "Pete\x00")
-    assert (await brain.entity(tenant_id, entity.id)).aliases == entity.aliases
+        await brain.entities.add_alias(tenant_id, entity.id, "Pete\x00")
+    assert (await brain.entities.get(tenant_id, entity.id)).aliases == entity.aliases
 
 
 async def test_project_ids_are_checked_like_session_ids(admin_client: Client) -> None:

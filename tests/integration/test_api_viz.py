@@ -44,12 +44,12 @@ async def seed(brain: Brain, tenant_id: str) -> dict[str, Any]:
         item = NewMemory(
             content=content, session_id=session, created_at=at, valid_from=at, entity_ids=entities
         )
-        return (await brain.remember(tenant_id, item)).id
+        return (await brain.memories.remember(tenant_id, item)).id
 
     heroku = await say("WOBS deploys to Heroku", "s1", t0, [wobs.id])
     writes = await say("Peter writes for WOBS", "s1", t0 + DAY, [peter.id, wobs.id])
     other = await say("The weather was fine", "s2", t0 + 2 * DAY, [])
-    aws = (await brain.supersede(tenant_id, heroku, "WOBS deploys to AWS", "migrated")).id
+    aws = (await brain.memories.supersede(tenant_id, heroku, "WOBS deploys to AWS", "migrated")).id
     return {
         "t0": t0,
         "heroku": heroku,
@@ -175,7 +175,7 @@ async def test_columns_are_the_same_view_as_nodes_and_edges(
     g = brain.graph.tenant(tenant_id)
     wobs2 = await g.create_identity("WOBS", EntityType.ORG, True, [(s["wobs"], 0.61)])
     item = NewMemory(content="WOBS hired a designer", session_id="s2", entity_ids=[wobs2.id])
-    hired = (await brain.remember(tenant_id, item)).id
+    hired = (await brain.memories.remember(tenant_id, item)).id
     view = await viz(client, history=True)
     c = (await client.data(COLUMNS))["vizGraph"]["columns"]
     memories = [n for n in view["nodes"] if n["kind"] == "memory"]

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from api.cli import main
+from cli.main import main
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 

@@ -44,7 +44,7 @@ CHILD = textwrap.dedent(
 
     async def main():
         brain = await Brain.open(Settings())
-        await brain.remember(sys.argv[2], NewMemory(content=sys.argv[3]))
+        await brain.memories.remember(sys.argv[2], NewMemory(content=sys.argv[3]))
         print("write completed: the kill did not happen", flush=True)
 
     asyncio.run(main())
@@ -91,10 +91,12 @@ async def test_kill_between_writes_loses_nothing(
     await index.open()
     try:
         brain = Brain(settings, embedded_graph.store, index, embedder)
-        report = await brain.reconcile([tenant_id])
+        report = await brain.memories.reconcile([tenant_id])
         assert report.reindexed == 1
         hits = (
-            await brain.search(tenant_id, SearchQuery(query="when does the Anderson order ship?"))
+            await brain.reads.search(
+                tenant_id, SearchQuery(query="when does the Anderson order ship?")
+            )
         ).hits
         assert [h.memory.id for h in hits] == stranded
         assert await index.count(tenant_id) == 1

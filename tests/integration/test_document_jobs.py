@@ -74,7 +74,7 @@ async def _wait(client: Client, job_id: str, seen: list[dict[str, Any]]) -> dict
 
 
 async def _live_chunks(brain: Brain, tenant_id: str) -> list[str]:
-    listed = await brain.list_memories(tenant_id, first=100, types=[MemoryType.DOCUMENT])
+    listed = await brain.memories.page(tenant_id, first=100, types=[MemoryType.DOCUMENT])
     return [m.id for m in listed]
 
 
@@ -87,7 +87,7 @@ async def test_a_large_document_is_a_background_job(jobs_brain: Brain, tenant_id
     assert started["__typename"] == "DocumentJob"
     assert started["status"] == "QUEUED" and started["progress"] == 0 and started["result"] is None
     # The tenant's other writes go through while the document is written.
-    note = await brain.remember(tenant_id, NewMemory(content="The depot opens at 7"))
+    note = await brain.memories.remember(tenant_id, NewMemory(content="The depot opens at 7"))
     running = (await client.data(JOB, id=started["id"]))["documentJob"]
     assert running["status"] != "DONE" and note.indexed
 
@@ -125,7 +125,7 @@ async def test_a_large_document_is_a_background_job(jobs_brain: Brain, tenant_id
     redone = await _wait(client, second["id"], [])
     assert redone["result"]["version"] == 2
     assert redone["result"]["superseded"] == done["result"]["chunkCount"]
-    live = await brain.memories(tenant_id, await _live_chunks(brain, tenant_id))
+    live = await brain.memories.get_many(tenant_id, await _live_chunks(brain, tenant_id))
     assert {m.content.split("crate batch ")[1][0] for m in live.values()} == {"2"}
 
 

@@ -130,7 +130,7 @@ async def _kill_under_load(brain: Brain, client: Client) -> None:
     assert not [f for f in load.failures if f[0] > killed + resumed]
     assert len(load.acked) > before
     # No acknowledged write lost: each one is in the graph, indexed, with its vector.
-    stored = await brain.memories(TENANT, list(load.acked))
+    stored = await brain.memories.get_many(TENANT, list(load.acked))
     assert set(stored) == set(load.acked)
     assert all(stored[i].content == content for i, content in load.acked.items())
     assert all(m.indexed for m in stored.values())

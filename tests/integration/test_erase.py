@@ -35,7 +35,7 @@ async def say(
 
 
 async def remember(brain: Brain, tenant: str, text: str, *entities: str) -> Memory:
-    return await brain.remember(tenant, NewMemory(content=text, entity_ids=list(entities)))
+    return await brain.memories.remember(tenant, NewMemory(content=text, entity_ids=list(entities)))
 
 
 def strings(value: Any) -> Iterable[str]:
@@ -112,13 +112,13 @@ async def test_erasing_an_entity_leaves_nothing_recoverable(
     )
 
     # Curated structure around the subject.
-    zeb_q = await brain.create_entity(t, "Zeb Q", EntityType.PERSON)
+    zeb_q = await brain.entities.create(t, "Zeb Q", EntityType.PERSON)
     zeb_q_said = await remember(brain, t, "Zeb Q phoned about the Quixworth invoice.", zeb_q.id)
-    await brain.merge_entities(t, zeb.id, [zeb_q.id], reason="Zeb Q is Zebulon Quixworth")
+    await brain.entities.merge(t, zeb.id, [zeb_q.id], reason="Zeb Q is Zebulon Quixworth")
     falcon = await g.create_entity("Project Falcon", EntityType.PROJECT, parent_id=zeb.id)
     globex = await g.create_entity("Globex", EntityType.ORG)
     await g.relate(alice.id, globex.id, "works_for", source_memory_id=met.episode.id)
-    await brain.record_feedback(t, "s1", [met.episode.id, berlin.episode.id], helpful=True)
+    await brain.lifecycle.feedback(t, "s1", [met.episode.id, berlin.episode.id], helpful=True)
 
     # Duplicates hidden behind a winner, the subject on either side.
     tea = await remember(brain, t, "Zebulon Quixworth drinks green tea every morning.", zeb.id)
@@ -146,14 +146,16 @@ async def test_erasing_an_entity_leaves_nothing_recoverable(
     )
     sources = [met.episode.id, berlin.episode.id, office.episode.id]
     assert await g.create_patterns([(pattern, sources)], T0 + 500) == 3
-    await brain.reconcile([t])  # the lifecycle's vector side: index the pattern, hide sources
+    await brain.memories.reconcile(
+        [t]
+    )  # the lifecycle's vector side: index the pattern, hide sources
 
     # The other tenant says the same things; none of it may change.
     await say(brain, other_tenant_id, "Zebulon Quixworth is one of our writers.", T0)
     await remember(brain, other_tenant_id, "Zebulon Quixworth drinks green tea.")
     theirs = await snapshot(brain, other_tenant_id)
 
-    await brain.reprofile_entities(t, [alice.id, falcon.id])
+    await brain.entities.reprofile(t, [alice.id, falcon.id])
     assert "Quixworth" in ((await g.get_entity(alice.id)).profile_summary or "")
     session = await g.get_session("s1")
     assert session is not None and met.episode.id in session.window
@@ -163,7 +165,7 @@ async def test_erasing_an_entity_leaves_nothing_recoverable(
     assert await leaks(brain, t, TOKENS), "precondition: the subject is in the graph"
 
     # -- erase ---------------------------------------------------------------------------------
-    report = await brain.erase(t, entity_id=zeb.id)
+    report = await brain.memories.erase(t, entity_id=zeb.id)
 
     erased = set(report.memory_ids)
     expected = {
@@ -199,7 +201,7 @@ async def test_erasing_an_entity_leaves_nothing_recoverable(
     assert await brain.index.retrieve(t, sorted(erased)) == {}
     assert await point_ids(brain, t, "Zebulon Quixworth") & erased == set()
     assert await point_ids(brain, t, "Quixworth green tea") & erased == set()
-    hits = await brain.search(t, SearchQuery(query="Zebulon Quixworth"))
+    hits = await brain.reads.search(t, SearchQuery(query="Zebulon Quixworth"))
     assert not [h for h in hits.hits if "quixworth" in h.memory.content.lower()]
     # The search's access counts land now, not between the snapshots below.
     await brain.access.flush()
@@ -221,7 +223,7 @@ async def test_erasing_an_entity_leaves_nothing_recoverable(
     assert await snapshot(brain, other_tenant_id) == theirs
     after = await snapshot(brain, t)
     with pytest.raises(NotFound):
-        await brain.erase(t, entity_id=zeb.id)
+        await brain.memories.erase(t, entity_id=zeb.id)
     assert await snapshot(brain, t) == after
 
 
@@ -238,7 +240,7 @@ async def test_erasing_a_user_leaves_nothing_of_theirs(brain: Brain, tenant_id: 
     kept_ids = {kept.episode.id, *(m.id for m in kept.extracted)}
     assert await leaks(brain, t, [user, "oolong", "ferns"])
 
-    report = await brain.erase(t, user_id=user)
+    report = await brain.memories.erase(t, user_id=user)
 
     assert report.memory_ids and kept_ids.isdisjoint(report.memory_ids)
     assert report.conflicts == 1 and report.sessions == 1 and report.verified
@@ -246,11 +248,11 @@ async def test_erasing_a_user_leaves_nothing_of_theirs(brain: Brain, tenant_id: 
     assert await leaks(brain, t, report.memory_ids) == []
     assert await brain.index.retrieve(t, list(report.memory_ids)) == {}
     assert await point_ids(brain, t, "oolong tea afternoon") & set(report.memory_ids) == set()
-    assert set(await brain.memories(t, sorted(kept_ids))) == kept_ids
+    assert set(await brain.memories.get_many(t, sorted(kept_ids))) == kept_ids
     session = await brain.graph.tenant(t).get_session("s-a")
     assert session is None or (session.window == () and session.user_id is None)
 
-    again = await brain.erase(t, user_id=user)  # nothing left: harmless
+    again = await brain.memories.erase(t, user_id=user)  # nothing left: harmless
     assert again.memory_ids == () and again.verified
 
 
@@ -259,25 +261,25 @@ async def test_erasing_an_earlier_version_takes_older_ones_and_restarts_the_chai
 ) -> None:
     t = tenant_id
     first = await remember(brain, t, "The vault code is 1111")
-    second = await brain.supersede(t, first.id, "The vault code is 2222")
-    third = await brain.supersede(t, second.id, "The vault code is 3333")
+    second = await brain.memories.supersede(t, first.id, "The vault code is 2222")
+    third = await brain.memories.supersede(t, second.id, "The vault code is 3333")
 
-    report = await brain.erase(t, memory_ids=[second.id])
+    report = await brain.memories.erase(t, memory_ids=[second.id])
 
     assert report.memory_ids == tuple(sorted([first.id, second.id]))
     assert report.derived_memories == 1  # the version before the named one
-    survivor = await brain.memory(t, third.id)
+    survivor = await brain.memories.get(t, third.id)
     assert survivor.supersedes is None and survivor.is_current
-    assert [link.memory.id for link in await brain.lineage(t, third.id)] == [third.id]
+    assert [link.memory.id for link in await brain.memories.lineage(t, third.id)] == [third.id]
     assert await leaks(brain, t, [first.id, second.id, "1111", "2222"]) == []
     assert await brain.index.retrieve(t, [first.id, second.id]) == {}
     with pytest.raises(NotFound):
-        await brain.erase(t, memory_ids=[second.id])
+        await brain.memories.erase(t, memory_ids=[second.id])
 
 
 async def test_the_erase_report_over_graphql(brain: Brain, tenant_id: str) -> None:
     first = await remember(brain, tenant_id, "The alarm code is 4455")
-    second = await brain.supersede(tenant_id, first.id, "The alarm code is 6677")
+    second = await brain.memories.supersede(tenant_id, first.id, "The alarm code is 6677")
     _, key = await create_key(brain.graph, tenant_id)
     body = await Client(brain, key).data(
         "mutation($id: ID!) { erase(input: {memoryIds: [$id]}) { __typename ... on EraseReport {"
@@ -302,7 +304,7 @@ async def test_a_relation_a_turn_states_cites_it_and_goes_with_it(
     marta = next(e for e in turn.entities if e.name == "Marta Okafor")
     (relation,) = await g.relations(marta.id)
     assert relation.relation == "works_for" and relation.source_memory_id == turn.episode.id
-    await brain.erase(tenant_id, memory_ids=[turn.episode.id])
+    await brain.memories.erase(tenant_id, memory_ids=[turn.episode.id])
     assert await g.relations(marta.id) == []
     assert (await g.get_entities([marta.id]))[marta.id].name == "Marta Okafor"
 
@@ -322,7 +324,7 @@ async def test_a_profile_read_before_an_erase_is_not_saved_after_it(
     assert any("kumquat" in text for text, _, _ in read.material)
 
     assert tea.episode is not None
-    await brain.erase(tenant_id, memory_ids=[tea.episode.id])
+    await brain.memories.erase(tenant_id, memory_ids=[tea.episode.id])
     late = {
         "id": orla.id,
         "summary": "Orla Pemberton prefers kumquat tea. Orla Pemberton lives in Leeds.",

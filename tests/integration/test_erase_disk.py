@@ -176,7 +176,7 @@ class Served:
         self.url = f"http://127.0.0.1:{self.port}/graphql"
         self.err = data.parent / f"serve-{self.port}.err"
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "api.cli", "serve", "--port", str(self.port)]
+            [sys.executable, "-m", "cli", "serve", "--port", str(self.port)]
             + ["--data-dir", str(data)],
             stdout=subprocess.DEVNULL,
             stderr=self.err.open("w"),
@@ -274,7 +274,7 @@ def test_erase_purges_every_time_across_restarts_and_a_kill(tmp_path: Path) -> N
 
     # `brain compact` on the stopped service's directory: a rebuild once more, verified.
     ran = subprocess.run(
-        [sys.executable, "-m", "api.cli", "compact", "--data-dir", str(data)],
+        [sys.executable, "-m", "cli", "compact", "--data-dir", str(data)],
         capture_output=True,
         text=True,
         cwd=ROOT,

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from api.brain import Brain
-from api.cli_ops import export_tenant, read_export
+from cli.local import export_tenant, read_export
 from core.errors import Conflict, InvalidInput
 from core.ingest_types import TaskStatus, TurnInput
 from core.lifecycle_types import FeedbackOutcome, JobName
@@ -61,37 +61,37 @@ async def test_round_trip_keeps_chains_merges_aliases_and_search(
     kept = await g.merge_entities(peter.id, [pete.id], "same writer")
     undone = await g.merge_entities(peter.id, [smith.id], "mistake")
     await g.unmerge(undone.id)
-    first = await brain.remember(
+    first = await brain.memories.remember(
         tenant_id, NewMemory(content="We deploy to Heroku", entity_ids=[wobs.id])
     )
-    second = await brain.supersede(tenant_id, first.id, "We deploy to Render", "moved")
-    await brain.supersede(tenant_id, second.id, "We deploy to AWS", "moved again")
-    await brain.remember(
+    second = await brain.memories.supersede(tenant_id, first.id, "We deploy to Render", "moved")
+    await brain.memories.supersede(tenant_id, second.id, "We deploy to AWS", "moved again")
+    await brain.memories.remember(
         tenant_id, NewMemory(content="Peter writes for WOBS", entity_ids=[peter.id])
     )
-    gone = await brain.remember(tenant_id, NewMemory(content="temporary note"))
-    await brain.forget(tenant_id, gone.id)
-    await brain.pin_core(tenant_id, NewMemory(content="Answer in British English"))
-    dup_a, dup_b = await brain.remember_many(
+    gone = await brain.memories.remember(tenant_id, NewMemory(content="temporary note"))
+    await brain.memories.forget(tenant_id, gone.id)
+    await brain.memories.pin_core(tenant_id, NewMemory(content="Answer in British English"))
+    dup_a, dup_b = await brain.memories.remember_many(
         tenant_id,
         [
             NewMemory(content="Invoices go out on the first Monday.", entity_ids=[wobs.id]),
             NewMemory(content="Invoices go out on the first Monday", importance=0.2),
         ],
     )
-    merged = await brain.consolidate(tenant_id, [JobName.MERGE_DUPLICATES])
+    merged = await brain.lifecycle.consolidate(tenant_id, [JobName.MERGE_DUPLICATES])
     assert merged.runs[0].counts["merged"] == 1
-    await brain.record_feedback(tenant_id, "s-1", [dup_a.id], True, FeedbackOutcome.POSITIVE)
+    await brain.lifecycle.feedback(tenant_id, "s-1", [dup_a.id], True, FeedbackOutcome.POSITIVE)
 
     path = tmp_path / "export.jsonl"
     with path.open("w") as f:
         await export_tenant(brain, tenant_id, f)
-    counts = await second_brain.import_tenant(tenant_id, read_export(path))
+    counts = await second_brain.transfer.import_(tenant_id, read_export(path))
     assert counts["memories"] == 8 and counts["entities"] == 4 and counts["indexed"] == 8
     assert counts["memory_links"] == 1 and counts["job_runs"] == 1 and counts["feedback"] == 1
 
     assert await snapshot(second_brain, tenant_id) == await snapshot(brain, tenant_id)
-    chain = await second_brain.lineage(tenant_id, first.id)
+    chain = await second_brain.memories.lineage(tenant_id, first.id)
     assert [(c.memory.content, c.reason, c.current) for c in chain] == [
         ("We deploy to Heroku", None, False),
         ("We deploy to Render", "moved", False),
@@ -102,27 +102,31 @@ async def test_round_trip_keeps_chains_merges_aliases_and_search(
     assert [e.id for e in await g2.find_by_alias("p smith")] == [smith.id]  # undone stays undone
     assert (await g2.get_merge(kept.id)).undone_at is None
     assert [e.id for e in await g2.find_by_alias("wobs")] == [wobs.id]
-    hits = (await second_brain.search(tenant_id, SearchQuery(query="where do we deploy?"))).hits
+    hits = (
+        await second_brain.reads.search(tenant_id, SearchQuery(query="where do we deploy?"))
+    ).hits
     assert hits[0].memory.content == "We deploy to AWS"
     assert all(h.memory.id != gone.id for h in hits)
-    assert [m.content for m in await second_brain.core(tenant_id)] == ["Answer in British English"]
-    assert (await second_brain.memory(tenant_id, dup_b.id)).merged_into == dup_a.id
-    assert (await second_brain.unmerge_memory(tenant_id, dup_b.id)).is_current  # still undoable
+    assert [m.content for m in await second_brain.memories.core(tenant_id)] == [
+        "Answer in British English"
+    ]
+    assert (await second_brain.memories.get(tenant_id, dup_b.id)).merged_into == dup_a.id
+    assert (await second_brain.lifecycle.unmerge(tenant_id, dup_b.id)).is_current  # still undoable
 
 
 async def test_import_over_existing_ids_is_a_conflict_and_changes_nothing(
     brain: Brain, tenant_id: str, other_tenant_id: str, tmp_path: Path
 ) -> None:
-    await brain.remember(tenant_id, NewMemory(content="Peter is a writer"))
+    await brain.memories.remember(tenant_id, NewMemory(content="Peter is a writer"))
     path = tmp_path / "export.jsonl"
     with path.open("w") as f:
         await export_tenant(brain, tenant_id, f)
     with pytest.raises(Conflict, match="another tenant of this database has them"):
-        await brain.import_tenant(other_tenant_id, read_export(path))
+        await brain.transfer.import_(other_tenant_id, read_export(path))
     assert (await brain.graph.tenant(other_tenant_id).memory_counts())[0] == 0
     # the same file into the tenant it came from: said plainly, and nothing doubles
     with pytest.raises(Conflict, match=f"tenant '{tenant_id}' has them: the export was imported"):
-        await brain.import_tenant(tenant_id, read_export(path))
+        await brain.transfer.import_(tenant_id, read_export(path))
     assert (await brain.graph.tenant(tenant_id).memory_counts())[0] == 1
 
 
@@ -145,7 +149,7 @@ async def test_imported_tasks_are_listed_and_keep_their_status(
     path = tmp_path / "export.jsonl"
     with path.open("w") as f:
         await export_tenant(brain, tenant_id, f)
-    await second_brain.import_tenant(tenant_id, read_export(path))
+    await second_brain.transfer.import_(tenant_id, read_export(path))
     listed = await second_brain.ingest.tasks(tenant_id)
     assert [(t.id, t.status) for t in listed] == [(task.id, TaskStatus.CONFIRMED)]
     assert await second_brain.graph.tenant(tenant_id).confirmed_task_ids(10) == [task.id]

@@ -16,7 +16,7 @@ from neo4j import Driver, GraphDatabase
 from neo4j.exceptions import AuthError, ClientError, Neo4jError
 
 from api.brain import Brain
-from api.cli_graph import door
+from cli.graph_door import door
 from core.settings import Settings
 from core.types import NewMemory
 
@@ -63,7 +63,9 @@ def test_brain_graph_names_the_url_database_and_both_users(
 async def test_the_analyst_reads_and_the_engine_refuses_its_writes(
     brain: Brain, tenant_id: str, analyst: Driver
 ) -> None:
-    memory = await brain.remember(tenant_id, NewMemory(content="Door test: Ana runs payroll"))
+    memory = await brain.memories.remember(
+        tenant_id, NewMemory(content="Door test: Ana runs payroll")
+    )
     rows = run(analyst, "MATCH (m:Memory {id: $id}) RETURN m.content AS c", id=memory.id)
     assert rows == [{"c": "Door test: Ana runs payroll"}]
     for write in (
@@ -73,7 +75,7 @@ async def test_the_analyst_reads_and_the_engine_refuses_its_writes(
     ):
         with pytest.raises(ClientError, match="Forbidden"):
             run(analyst, write, id=memory.id, t=tenant_id)
-    assert (await brain.memory(tenant_id, memory.id)).content == "Door test: Ana runs payroll"
+    assert (await brain.memories.get(tenant_id, memory.id)).content == "Door test: Ana runs payroll"
     with pytest.raises(ClientError, match="Forbidden"):  # key hashes are not for analysts
         run(analyst, "MATCH (k:ApiKey) RETURN k.hash LIMIT 1")
 

@@ -51,18 +51,20 @@ async def test_each_guide_query_answers_as_the_analyst(
 ) -> None:
     t = tenant_id
     turn = TurnInput(session_id="g1", user_id="ana", content="Peter Novak reviewed the budget.")
-    await brain.record_turn(t, turn)
-    cousin = await brain.record_turn(
+    await brain.memories.record_turn(t, turn)
+    cousin = await brain.memories.record_turn(
         t, TurnInput(session_id="g2", user_id="ana", content="My cousin Peter called today.")
     )
-    fact = await brain.remember(t, NewMemory(content="WOBS bills clients monthly."))
+    fact = await brain.memories.remember(t, NewMemory(content="WOBS bills clients monthly."))
     between = datetime.now(UTC)
     await asyncio.sleep(0.01)
-    await brain.supersede(t, fact.id, "WOBS bills clients every two weeks.", "new contract")
-    await brain.pin_core(t, NewMemory(content="WOBS is a link-building agency."))
-    wobs = await brain.create_entity(t, "WOBS", EntityType.ORG)
-    twin = await brain.create_entity(t, "Wolf of Blog Street", EntityType.ORG)
-    await brain.merge_entities(t, wobs.id, [twin.id], "same company")
+    await brain.memories.supersede(
+        t, fact.id, "WOBS bills clients every two weeks.", "new contract"
+    )
+    await brain.memories.pin_core(t, NewMemory(content="WOBS is a link-building agency."))
+    wobs = await brain.entities.create(t, "WOBS", EntityType.ORG)
+    twin = await brain.entities.create(t, "Wolf of Blog Street", EntityType.ORG)
+    await brain.entities.merge(t, wobs.id, [twin.id], "same company")
 
     params: dict[str, dict[str, Any]] = {
         "The lineage": {"id": fact.id},

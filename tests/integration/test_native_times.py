@@ -53,10 +53,10 @@ async def test_the_graph_stores_datetimes_and_the_service_reads_its_floats(
     # The embedded engine speaks Bolt 5: the times below go out as the structures the driver
     # would pack (``records.bolt_time``), and must be stored exactly as its datetimes were.
     assert brain.graph.packs_times
-    first = await brain.remember(
+    first = await brain.memories.remember(
         tenant_id, NewMemory(content="Ada leads the Lisbon office.", created_at=T0, valid_from=T0)
     )
-    second = await brain.supersede(tenant_id, first.id, "Ada leads the Porto office.")
+    second = await brain.memories.supersede(tenant_id, first.id, "Ada leads the Porto office.")
     (old, new) = await native(
         brain.graph,
         tenant_id,
@@ -68,10 +68,10 @@ async def test_the_graph_stores_datetimes_and_the_service_reads_its_floats(
     assert old["created"].nanosecond % 1000  # below the microsecond: the float's own digits
     assert isinstance(old["superseded"], DateTime)
     assert new["superseded"] is None and new["expires"] is None  # "never" is null
-    again = await brain.memory(tenant_id, first.id)
+    again = await brain.memories.get(tenant_id, first.id)
     assert (again.created_at, again.valid_from) == (T0, T0)  # exact to the float
     assert not again.is_current and again.superseded_at < NEVER
-    current = await brain.memory(tenant_id, second.id)
+    current = await brain.memories.get(tenant_id, second.id)
     assert current.is_current and (current.superseded_at, current.expires_at) == (NEVER, NEVER)
 
     # Comparisons against "now" and a date read the datetimes: what was true on a date.

@@ -71,8 +71,8 @@ async def warm(brain: Brain, tenant_id: str, monkeypatch: pytest.MonkeyPatch) ->
     limit = brain.settings.retrieval.core_limit
     monkeypatch.setattr(brain.retriever, "core", CoreCache(3600.0, limit))
     brain.access.note(tenant_id, [])  # start the flush task outside the counted context
-    anna = await brain.create_entity(tenant_id, "Anna Weber", EntityType.PERSON)
-    await brain.remember_many(
+    anna = await brain.entities.create(tenant_id, "Anna Weber", EntityType.PERSON)
+    await brain.memories.remember_many(
         tenant_id,
         [
             NewMemory(content="Anna Weber handles the client's invoices.", entity_ids=[anna.id]),
@@ -83,7 +83,9 @@ async def warm(brain: Brain, tenant_id: str, monkeypatch: pytest.MonkeyPatch) ->
         await brain.ingest.record_turn(
             tenant_id, TurnInput(session_id="s1", user_id="u1", content=text)
         )
-    await brain.search(tenant_id, SearchQuery(query="invoice from Anna Weber", session_id="s1"))
+    await brain.reads.search(
+        tenant_id, SearchQuery(query="invoice from Anna Weber", session_id="s1")
+    )
     # The last turn's indexed marks are written now, not carried by the counted turn (whether
     # the background batch beat the next write would depend on the machine's speed).
     await brain.ingest.writer.sync.marks.flush()
@@ -106,7 +108,7 @@ async def test_record_turn_round_trips(brain: Brain, warm: str) -> None:
     ), sent
     # The indexed mark follows off the request path (counted above: it is not there).
     await brain.ingest.writer.sync.marks.flush()
-    assert (await brain.memory(warm, result.episode.id)).indexed
+    assert (await brain.memories.get(warm, result.episode.id)).indexed
 
 
 async def test_a_turn_introducing_a_namesake_writes_once(
@@ -150,7 +152,7 @@ async def test_a_relation_stated_again_is_not_read_again(brain: Brain, warm: str
     """The first turn saying where Anna works reads her relations and records the new one;
     the next turn saying it again finds it in the entity cache (it read her relations on
     every such turn before)."""
-    acme = await brain.create_entity(warm, "Acme Media", EntityType.ORG)
+    acme = await brain.entities.create(warm, "Acme Media", EntityType.ORG)
     text = "Anna Weber works for Acme Media."
     first = TurnInput(session_id="s2", user_id="u1", content=text)
     again = TurnInput(session_id="s3", user_id="u1", content=text)
@@ -167,7 +169,7 @@ async def test_a_relation_stated_again_is_not_read_again(brain: Brain, warm: str
 async def test_search_round_trips(brain: Brain, warm: str) -> None:
     query = SearchQuery(query="What did Anna Weber say about the client?", session_id="s1")
     with observed(brain.graph):
-        response, sent = await statements(lambda: brain.search(warm, query))
+        response, sent = await statements(lambda: brain.reads.search(warm, query))
     assert response.hits
     assert sent == Counter(
         {
@@ -184,7 +186,7 @@ async def test_search_round_trips(brain: Brain, warm: str) -> None:
 async def test_assemble_context_round_trips(brain: Brain, warm: str) -> None:
     with observed(brain.graph):
         context, sent = await statements(
-            lambda: brain.assemble_context(warm, "s1", query="What did Anna Weber send?")
+            lambda: brain.reads.assemble_context(warm, "s1", query="What did Anna Weber send?")
         )
     assert context.layers
     assert sum(sent.values()) == 5, sent  # the search's statements; nothing per layer

@@ -6,8 +6,8 @@ import pytest
 
 from api.auth import authenticate, list_keys
 from api.brain import Brain
-from api.demo import DEMO_TENANT
-from api.serve import DEMO_KEY_NAME, _demo_key
+from cli.demo import DEMO_TENANT
+from cli.serve import DEMO_KEY_NAME, _demo_key
 from core.errors import Forbidden
 
 pytestmark = pytest.mark.integration

@@ -46,7 +46,7 @@ JOBS = (
 
 
 def _brain(*args: str) -> list[str]:
-    return [sys.executable, "-m", "api.cli", *args]
+    return [sys.executable, "-m", "cli", *args]
 
 
 def run_brain(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
@@ -299,7 +299,7 @@ def test_context_ingest_runs_and_reprofile_beside_the_service(
 
 def test_a_client_command_imports_no_engine_or_model(service: Service) -> None:
     probe = (
-        "import sys; from api.cli import main; "
+        "import sys; from cli.main import main; "
         f"code = main(['search', '--data-dir', {str(service.data_dir)!r}, '--tenant', 'demo', "
         "'WOBS']); "
         f"print(code, sorted({{m.split('.')[0] for m in sys.modules}} & set({HEAVY!r})))"
@@ -349,7 +349,7 @@ def test_cypher_is_a_read_only_client_of_the_running_service(service: Service) -
     )  # nothing was written
 
     probe = (
-        "import sys; from api.cli import main; "
+        "import sys; from cli.main import main; "
         f"code = main(['cypher', '--data-dir', {str(service.data_dir)!r}, '--tenant', 'demo', "
         f"{count!r}]); "
         f"print(code, sorted({{m.split('.')[0] for m in sys.modules}} & set({HEAVY!r})))"

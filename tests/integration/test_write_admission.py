@@ -34,28 +34,28 @@ def _counted(inside: dict[str, int], run: Callable[..., Awaitable[Any]]) -> Call
 async def test_a_tenants_writes_run_a_few_at_a_time_and_all_land(
     brain: Brain, tenant_id: str, other_tenant_id: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    writes = brain.memory_writes
+    writes = brain.memories
     limit = brain.settings.ingest.writes_at_once
     assert limit == 6  # the default
     inside: dict[str, int] = {}
     monkeypatch.setattr(writes.ingest, "record_turn", _counted(inside, writes.ingest.record_turn))
     monkeypatch.setattr(writes.writer, "supersede", _counted(inside, writes.writer.supersede))
     monkeypatch.setattr(writes.writer, "remember", _counted(inside, writes.writer.remember))
-    first = await brain.remember(tenant_id, NewMemory(content="Crate 0 ships from Oslo."))
+    first = await brain.memories.remember(tenant_id, NewMemory(content="Crate 0 ships from Oslo."))
 
     async def supersede_twice() -> str:
-        second = await brain.supersede(tenant_id, first.id, "Crate 0 ships from Lisbon.")
-        third = await brain.supersede(tenant_id, second.id, "Crate 0 ships from Madrid.")
+        second = await brain.memories.supersede(tenant_id, first.id, "Crate 0 ships from Lisbon.")
+        third = await brain.memories.supersede(tenant_id, second.id, "Crate 0 ships from Madrid.")
         return third.content
 
     turns = [
-        brain.record_turn(
+        brain.memories.record_turn(
             tenant_id, TurnInput(session_id=f"s{i}", content=f"Order {i} shipped to Berlin.")
         )
         for i in range(12)
     ]
     remembered = [
-        brain.remember(
+        brain.memories.remember(
             tenant_id, NewMemory(content=f"Crate {i} weighs 3 kg.", type=MemoryType.FACT)
         )
         for i in range(1, 4)
@@ -78,10 +78,12 @@ async def test_a_tenants_writes_run_a_few_at_a_time_and_all_land(
         for _ in range(limit):
             await held.enter_async_context(admitted.of(tenant_id))
         waiting = asyncio.ensure_future(
-            brain.record_turn(tenant_id, TurnInput(session_id="late", content="Order 99 left."))
+            brain.memories.record_turn(
+                tenant_id, TurnInput(session_id="late", content="Order 99 left.")
+            )
         )
         turn = TurnInput(session_id="s", content="Order 7 shipped to Oslo.")
-        done = await asyncio.wait_for(brain.record_turn(other, turn), timeout=60)
+        done = await asyncio.wait_for(brain.memories.record_turn(other, turn), timeout=60)
         assert done.episode.indexed
         await asyncio.sleep(0.05)
         assert not waiting.done()  # the first tenant's next write waits for a place

@@ -25,17 +25,17 @@ async def counts(brain: Brain, tenant: str) -> tuple[int, int]:
 
 
 async def top(brain: Brain, tenant: str, query: str, **kw: object) -> list[str]:
-    result = await brain.search(tenant, SearchQuery(query=query, **kw))  # type: ignore[arg-type]
+    result = await brain.reads.search(tenant, SearchQuery(query=query, **kw))  # type: ignore[arg-type]
     return [h.memory.content for h in result.hits]
 
 
 async def test_remembered_memory_is_searchable_at_once(brain: Brain, tenant_id: str) -> None:
-    await brain.remember(tenant_id, NewMemory(content="The office cat is called Miso"))
-    m = await brain.remember(
+    await brain.memories.remember(tenant_id, NewMemory(content="The office cat is called Miso"))
+    m = await brain.memories.remember(
         tenant_id, NewMemory(content="Peter is a writer at WOBS", type=MemoryType.SEMANTIC)
     )
     assert m.indexed
-    stored = await brain.memory(tenant_id, m.id)
+    stored = await brain.memories.get(tenant_id, m.id)
     assert stored.indexed and stored.content == "Peter is a writer at WOBS"
     assert (await top(brain, tenant_id, "who writes articles for WOBS?"))[0] == m.content
     assert await counts(brain, tenant_id) == (2, 2)
@@ -45,7 +45,7 @@ async def test_a_batch_embeds_each_text_once(
     brain: Brain, tenant_id: str, embedded: list[str]
 ) -> None:
     said = "Invoices over 5,000 euros need a second approval"
-    fact, rule, other = await brain.remember_many(
+    fact, rule, other = await brain.memories.remember_many(
         tenant_id,
         [
             NewMemory(content=said, type=MemoryType.FACT),
@@ -54,7 +54,7 @@ async def test_a_batch_embeds_each_text_once(
         ],
     )
     assert sorted(embedded) == sorted([said, other.content])  # the shared text once
-    hits = await brain.search(tenant_id, SearchQuery(query="who approves large invoices?"))
+    hits = await brain.reads.search(tenant_id, SearchQuery(query="who approves large invoices?"))
     assert {fact.id, rule.id} <= {h.memory.id for h in hits.hits[:3]}
 
 
@@ -66,95 +66,101 @@ async def test_a_batch_embeds_each_text_once(
 async def test_bad_content_is_rejected_and_changes_nothing(
     brain: Brain, tenant_id: str, content: str
 ) -> None:
-    await brain.remember(tenant_id, NewMemory(content="baseline"))
+    await brain.memories.remember(tenant_id, NewMemory(content="baseline"))
     with pytest.raises(InvalidInput) as err:
-        await brain.remember(tenant_id, NewMemory(content=content))
+        await brain.memories.remember(tenant_id, NewMemory(content=content))
     assert err.value.field == "content"
     assert await counts(brain, tenant_id) == (1, 1)
 
 
 async def test_a_bad_item_rejects_the_whole_batch(brain: Brain, tenant_id: str) -> None:
     with pytest.raises(InvalidInput):
-        await brain.remember_many(tenant_id, [NewMemory(content="fine"), NewMemory(content=" ")])
+        await brain.memories.remember_many(
+            tenant_id, [NewMemory(content="fine"), NewMemory(content=" ")]
+        )
     assert await counts(brain, tenant_id) == (0, 0)
 
 
 async def test_unknown_or_malformed_entity_ids_change_nothing(brain: Brain, tenant_id: str) -> None:
     for ids in ([new_id()], ["not-a-uuid"]):
         with pytest.raises(InvalidInput):
-            await brain.remember(tenant_id, NewMemory(content="about a ghost", entity_ids=ids))
+            await brain.memories.remember(
+                tenant_id, NewMemory(content="about a ghost", entity_ids=ids)
+            )
     assert await counts(brain, tenant_id) == (0, 0)
 
 
 async def test_supersede_serves_the_correction_and_as_of_the_original(
     brain: Brain, tenant_id: str
 ) -> None:
-    old = await brain.remember(tenant_id, NewMemory(content="Our deploy target is Heroku"))
+    old = await brain.memories.remember(tenant_id, NewMemory(content="Our deploy target is Heroku"))
     between = now()
-    new = await brain.supersede(tenant_id, old.id, "Our deploy target is AWS", "migrated")
+    new = await brain.memories.supersede(tenant_id, old.id, "Our deploy target is AWS", "migrated")
     assert new.supersedes == old.id
     current = await top(brain, tenant_id, "what is our deploy target?")
     assert current == ["Our deploy target is AWS"]
     assert await top(brain, tenant_id, "what is our deploy target?", as_of=between) == [
         "Our deploy target is Heroku"
     ]
-    chain = await brain.lineage(tenant_id, new.id)
+    chain = await brain.memories.lineage(tenant_id, new.id)
     assert [(c.memory.id, c.current) for c in chain] == [(old.id, False), (new.id, True)]
     assert all(c.memory.indexed for c in chain)
     with pytest.raises(Conflict):
-        await brain.supersede(tenant_id, old.id, "fork", None)
+        await brain.memories.supersede(tenant_id, old.id, "fork", None)
     with pytest.raises(InvalidInput):
-        await brain.supersede(tenant_id, new.id, "  ", None)
-    assert len(await brain.lineage(tenant_id, new.id)) == 2
+        await brain.memories.supersede(tenant_id, new.id, "  ", None)
+    assert len(await brain.memories.lineage(tenant_id, new.id)) == 2
 
 
 async def test_forget_hides_but_keeps_the_record(brain: Brain, tenant_id: str) -> None:
-    m = await brain.remember(tenant_id, NewMemory(content="The wifi password is hunter2"))
-    await brain.forget(tenant_id, m.id)
+    m = await brain.memories.remember(tenant_id, NewMemory(content="The wifi password is hunter2"))
+    await brain.memories.forget(tenant_id, m.id)
     assert await top(brain, tenant_id, "wifi password") == []
-    kept = await brain.memory(tenant_id, m.id)
+    kept = await brain.memories.get(tenant_id, m.id)
     assert kept.expires_at <= now() and kept.indexed
 
 
 async def test_erase_removes_from_both_engines(brain: Brain, tenant_id: str) -> None:
     g = brain.graph.tenant(tenant_id)
     peter = await g.create_entity("Peter", EntityType.PERSON)
-    about = await brain.remember(
+    about = await brain.memories.remember(
         tenant_id, NewMemory(content="Peter lives in Leeds", entity_ids=[peter.id])
     )
-    by_user = await brain.remember(tenant_id, NewMemory(content="I prefer tea", user_id="u1"))
-    keep = await brain.remember(tenant_id, NewMemory(content="The sky is blue"))
+    by_user = await brain.memories.remember(
+        tenant_id, NewMemory(content="I prefer tea", user_id="u1")
+    )
+    keep = await brain.memories.remember(tenant_id, NewMemory(content="The sky is blue"))
 
-    report = await brain.erase(tenant_id, entity_id=peter.id)
+    report = await brain.memories.erase(tenant_id, entity_id=peter.id)
     assert report.memory_ids == (about.id,) and report.entity_ids == (peter.id,)
-    report = await brain.erase(tenant_id, user_id="u1")
+    report = await brain.memories.erase(tenant_id, user_id="u1")
     assert report.memory_ids == (by_user.id,)
     assert await brain.index.retrieve(tenant_id, [about.id, by_user.id]) == {}
     assert await g.get_memories([about.id, by_user.id]) == {}
     assert await counts(brain, tenant_id) == (1, 1)
-    assert (await brain.memory(tenant_id, keep.id)).content == "The sky is blue"
+    assert (await brain.memories.get(tenant_id, keep.id)).content == "The sky is blue"
     with pytest.raises(InvalidInput):
-        await brain.erase(tenant_id)
+        await brain.memories.erase(tenant_id)
     with pytest.raises(NotFound):
-        await brain.erase(tenant_id, memory_ids=[new_id()])
+        await brain.memories.erase(tenant_id, memory_ids=[new_id()])
 
 
 async def test_another_tenant_cannot_read_find_supersede_or_erase(
     brain: Brain, tenant_id: str, other_tenant_id: str
 ) -> None:
-    m = await brain.remember(tenant_id, NewMemory(content="Peter is a writer at WOBS"))
+    m = await brain.memories.remember(tenant_id, NewMemory(content="Peter is a writer at WOBS"))
     with pytest.raises(NotFound):
-        await brain.memory(other_tenant_id, m.id)
+        await brain.memories.get(other_tenant_id, m.id)
     assert await top(brain, other_tenant_id, "Peter is a writer at WOBS") == []
     with pytest.raises(NotFound):
-        await brain.supersede(other_tenant_id, m.id, "Peter was fired", "hostile")
+        await brain.memories.supersede(other_tenant_id, m.id, "Peter was fired", "hostile")
     with pytest.raises(NotFound):
-        await brain.forget(other_tenant_id, m.id)
+        await brain.memories.forget(other_tenant_id, m.id)
     with pytest.raises(NotFound):
-        await brain.erase(other_tenant_id, memory_ids=[m.id])
+        await brain.memories.erase(other_tenant_id, memory_ids=[m.id])
     with pytest.raises(NotFound):
-        await brain.lineage(other_tenant_id, m.id)
-    still = await brain.memory(tenant_id, m.id)
+        await brain.memories.lineage(other_tenant_id, m.id)
+    still = await brain.memories.get(tenant_id, m.id)
     assert still.is_current and still.expires_at > now()
     assert await top(brain, tenant_id, "Peter is a writer at WOBS") == [m.content]
 
@@ -179,12 +185,12 @@ async def test_reconcile_indexes_graph_only_memories_and_drops_orphans(
     await brain.index.upsert([VectorPoint(orphan.id, vec, "orphan", payload_of(orphan))])
     assert await top(brain, tenant_id, "when do invoices go out?") == []
 
-    report = await brain.reconcile([tenant_id])
+    report = await brain.memories.reconcile([tenant_id])
     assert report.reindexed == 1 and report.orphans_removed == 1
     assert await top(brain, tenant_id, "when do invoices go out?") == ["Invoices go out on Fridays"]
     assert (await g.get_memory(stranded.id)).indexed
     assert await brain.index.retrieve(tenant_id, [orphan.id]) == {}
-    again = await brain.reconcile([tenant_id])
+    again = await brain.memories.reconcile([tenant_id])
     assert again.reindexed == 0 and again.orphans_removed == 0
 
 
@@ -193,7 +199,9 @@ async def test_reconcile_of_a_consistent_tenant_compares_counts_not_ids(
 ) -> None:
     """No orphan search id by id when the index holds no more points than the graph has
     memories: two counts, whatever the tenant's size."""
-    await brain.remember_many(tenant_id, [NewMemory(content=f"Fact number {i}") for i in range(3)])
+    await brain.memories.remember_many(
+        tenant_id, [NewMemory(content=f"Fact number {i}") for i in range(3)]
+    )
     for writer in (brain.writer, brain.ingest.writer):
         await writer.sync.marks.flush()  # the deferred indexed marks are in the graph
     before = brain.graph.round_trips

@@ -39,13 +39,13 @@ async def seed(brain: Brain, tenant_id: str) -> float:
         item = NewMemory(
             content=content, session_id=session, created_at=at, valid_from=at, entity_ids=entities
         )
-        return (await brain.remember(tenant_id, item)).id
+        return (await brain.memories.remember(tenant_id, item)).id
 
     heroku = await say("WOBS deploys to Heroku", "s1", t0, [wobs.id])
     await say("Peter writes for WOBS", "s1", t0 + DAY, [peter.id, wobs.id])
     await say("The weather was fine", "s2", t0 + 2 * DAY, [])
-    await brain.supersede(tenant_id, heroku, "WOBS deploys to AWS", "migrated")
-    await brain.consolidate(tenant_id, [JobName.LAYOUT])
+    await brain.memories.supersede(tenant_id, heroku, "WOBS deploys to AWS", "migrated")
+    await brain.lifecycle.consolidate(tenant_id, [JobName.LAYOUT])
     return t0
 
 
@@ -154,7 +154,7 @@ async def test_entity_graph_draws_identity_questions(
         ("Sarah from Acme sent the plan", [sarah.id, acme.id]),
         ("Sarah called about the invoice", [other.id]),
     ):
-        await brain.remember(tenant_id, NewMemory(content=content, entity_ids=about))
+        await brain.memories.remember(tenant_id, NewMemory(content=content, entity_ids=about))
     _, key = await create_key(brain.graph, tenant_id)
     page = tab.page
     await sign_in(page, server, key)
@@ -195,11 +195,11 @@ async def test_an_entity_lists_each_thing_said_once(
     g = brain.graph.tenant(tenant_id)
     marta = await g.create_entity("Marta", EntityType.PERSON)
     for content in ("Marta runs payroll.", "Marta runs payroll", "marta runs payroll!"):
-        await brain.remember(tenant_id, NewMemory(content=content, entity_ids=[marta.id]))
-    gone = await brain.remember(
+        await brain.memories.remember(tenant_id, NewMemory(content=content, entity_ids=[marta.id]))
+    gone = await brain.memories.remember(
         tenant_id, NewMemory(content="Marta likes sailing.", entity_ids=[marta.id])
     )
-    await brain.forget(tenant_id, gone.id)
+    await brain.memories.forget(tenant_id, gone.id)
     _, key = await create_key(brain.graph, tenant_id)
     page = tab.page
     await sign_in(page, server, key)

@@ -17,7 +17,7 @@ pytestmark = [pytest.mark.integration, pytest.mark.slow]
 async def test_graphiql_runs_a_query_offline(
     brain: Brain, server: str, tab: Tab, tenant_id: str
 ) -> None:
-    await brain.remember(tenant_id, NewMemory(content="Peter is a writer at WOBS"))
+    await brain.memories.remember(tenant_id, NewMemory(content="Peter is a writer at WOBS"))
     _, key = await create_key(brain.graph, tenant_id)
     page = tab.page
     await page.goto(f"{server}/graphql")

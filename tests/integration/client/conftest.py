@@ -26,7 +26,7 @@ class Service:
 
 def brain_command(*args: str) -> list[str]:
     """`brain ARGS` run from this tree."""
-    return [sys.executable, "-m", "api.cli", *args]
+    return [sys.executable, "-m", "cli", *args]
 
 
 def brain_env() -> dict[str, str]:

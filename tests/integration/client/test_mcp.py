@@ -28,7 +28,7 @@ TOOLS = {"record_turn", "get_context", "search", "remember", "correct", "forget"
 
 def _documented_config(service: Service) -> StdioServerParameters:
     """The Claude Desktop snippet of the README (docs/CLIENT.md repeats it word for word) with
-    this service's URL and key; `brain` is this tree's CLI (`python -m api.cli`)."""
+    this service's URL and key; `brain` is this tree's CLI (`python -m cli`)."""
     blocks = [
         re.search(r"```json\n(.*?)```", (ROOT / name).read_text(), re.S)
         for name in ("README.md", "docs/CLIENT.md")
@@ -40,7 +40,7 @@ def _documented_config(service: Service) -> StdioServerParameters:
     assert set(server["env"]) == {"BRAIN_URL", "BRAIN_API_KEY"}
     env = {**brain_env(), "BRAIN_URL": service.url, "BRAIN_API_KEY": service.key}
     return StdioServerParameters(
-        command=sys.executable, args=["-m", "api.cli", *server["args"]], env=env, cwd=ROOT
+        command=sys.executable, args=["-m", "cli", *server["args"]], env=env, cwd=ROOT
     )
 
 

@@ -35,13 +35,13 @@ async def test_a_new_role_supersedes_the_old_one_with_a_reason(
     second = await say(ingest, tenant_id, "Actually, Peter is an editor now.", T0 + 86_400)
     new = next(m for m in second.extracted if m.predicate == "role")
     assert second.superseded == (old.id,)
-    chain = await brain.lineage(tenant_id, new.id)
+    chain = await brain.memories.lineage(tenant_id, new.id)
     assert [link.memory.id for link in chain] == [old.id, new.id]
     assert chain[-1].current and "writer" in (chain[-1].reason or "")
     assert "editor" in (chain[-1].reason or "")
-    assert (await brain.memory(tenant_id, old.id)).superseded_by == new.id
+    assert (await brain.memories.get(tenant_id, old.id)).superseded_by == new.id
     # The superseded fact never comes back as current from search.
-    hits = await brain.search(tenant_id, SearchQuery(query="What is Peter's role?"))
+    hits = await brain.reads.search(tenant_id, SearchQuery(query="What is Peter's role?"))
     ids = [h.memory.id for h in hits.hits]
     assert new.id in ids and old.id not in ids
     # As of the first day, the old fact was the current one.
@@ -62,7 +62,7 @@ async def test_different_subjects_never_supersede_each_other(
     b = await say(ingest, tenant_id, "Marco is based in Lisbon.", T0 + 60)
     assert b.superseded == ()
     anna_fact = next(m for m in a.extracted if m.predicate == "location")
-    assert (await brain.memory(tenant_id, anna_fact.id)).is_current
+    assert (await brain.memories.get(tenant_id, anna_fact.id)).is_current
 
 
 async def test_preferences_supersede_per_user_and_topic(
@@ -88,7 +88,7 @@ async def test_a_multi_valued_contradiction_is_a_conflict_not_an_overwrite(
     conflict = disliked.conflicts[0]
     assert conflict.existing_id == liked.extracted[0].id
     assert conflict.memory_id == disliked.extracted[0].id
-    assert (await brain.memory(tenant_id, liked.extracted[0].id)).is_current
+    assert (await brain.memories.get(tenant_id, liked.extracted[0].id)).is_current
     listed = await ingest.conflicts(tenant_id)
     assert [c.id for c in listed] == [conflict.id]
     with pytest.raises(NotFound):
@@ -106,7 +106,7 @@ async def test_corrections_stay_inside_the_tenant(
     theirs = await say(ingest, other_tenant_id, "Peter is an editor now.", T0 + 10)
     assert theirs.superseded == ()
     fact = next(m for m in mine.extracted if m.predicate == "role")
-    assert (await brain.memory(tenant_id, fact.id)).is_current
+    assert (await brain.memories.get(tenant_id, fact.id)).is_current
     assert await ingest.conflicts(other_tenant_id) == []
     # The same user id in two tenants: one subject ("user:dana"), two users' preferences.
     tabs = await say(ingest, tenant_id, "I prefer tabs for indentation.", T0, user="dana")
@@ -114,7 +114,7 @@ async def test_corrections_stay_inside_the_tenant(
         ingest, other_tenant_id, "Actually I prefer spaces for indentation.", T0 + 10, user="dana"
     )
     assert spaces.superseded == () and spaces.conflicts == ()
-    assert (await brain.memory(tenant_id, tabs.extracted[0].id)).is_current
+    assert (await brain.memories.get(tenant_id, tabs.extracted[0].id)).is_current
 
 
 async def test_a_pronoun_correction_supersedes_the_tracked_entitys_fact(
@@ -146,7 +146,7 @@ async def test_corrections_said_in_several_sessions_at_once_leave_one_current_va
         )
     )
     # Was: four current roles, each turn reporting that it superseded "writer".
-    chain = await brain.lineage(tenant_id, old.id)
+    chain = await brain.memories.lineage(tenant_id, old.id)
     assert chain[0].memory.id == old.id and chain[-1].current
     assert sum(link.current for link in chain) == 1
     made = [m.id for r in results for m in r.extracted if m.predicate == "role"]
@@ -156,7 +156,7 @@ async def test_corrections_said_in_several_sessions_at_once_leave_one_current_va
     # Each step of the chain changes the value: "editor" twice in a row is said once.
     values = [link.memory.object for link in chain]
     assert all(a != b for a, b in zip(values, values[1:], strict=False))
-    hits = await brain.search(tenant_id, SearchQuery(query="What is Peter's role?"))
+    hits = await brain.reads.search(tenant_id, SearchQuery(query="What is Peter's role?"))
     current_roles = [h.memory.id for h in hits.hits if h.memory.predicate == "role"]
     assert current_roles == [chain[-1].memory.id]
 
@@ -171,11 +171,11 @@ async def test_a_corrected_statement_is_not_served_as_current(
         "Dana Lee is a writer.",
         "Dana Lee works at WOBS.",
     ]
-    assert (await brain.memory(tenant_id, first.episode.id)).corrected_at is None
+    assert (await brain.memories.get(tenant_id, first.episode.id)).corrected_at is None
     second = await say(ingest, tenant_id, "Actually, Dana Lee is an editor now.", T0 + 86_400)
     assert len(second.superseded) == 1
-    assert (await brain.memory(tenant_id, first.episode.id)).corrected_at == T0 + 86_400
-    ctx = await brain.assemble_context(tenant_id, "s-other", query="What does Dana Lee do?")
+    assert (await brain.memories.get(tenant_id, first.episode.id)).corrected_at == T0 + 86_400
+    ctx = await brain.reads.assemble_context(tenant_id, "s-other", query="What does Dana Lee do?")
     lines = ctx.text.splitlines()
     assert any("editor" in line for line in lines)
     assert any(line.endswith("] Dana Lee works at WOBS.") for line in lines)
@@ -191,11 +191,11 @@ async def test_superseding_an_extracted_fact_by_hand_marks_its_turn(
 ) -> None:
     turn = await say(ingest, tenant_id, "Anna works for Globex.", T0)
     (fact,) = turn.extracted
-    await brain.supersede(tenant_id, fact.id, "Anna works for Initech.")
-    assert (await brain.memory(tenant_id, turn.episode.id)).corrected_at is not None
-    mine = await brain.remember(tenant_id, NewMemory(content="Anna likes tea."))
-    await brain.supersede(tenant_id, mine.id, "Anna likes coffee.")  # no turn behind it
-    assert (await brain.memory(tenant_id, mine.id)).corrected_at is None
+    await brain.memories.supersede(tenant_id, fact.id, "Anna works for Initech.")
+    assert (await brain.memories.get(tenant_id, turn.episode.id)).corrected_at is not None
+    mine = await brain.memories.remember(tenant_id, NewMemory(content="Anna likes tea."))
+    await brain.memories.supersede(tenant_id, mine.id, "Anna likes coffee.")  # no turn behind it
+    assert (await brain.memories.get(tenant_id, mine.id)).corrected_at is None
 
 
 async def test_our_facts_belong_to_the_sessions_organisation(
@@ -209,7 +209,7 @@ async def test_our_facts_belong_to_the_sessions_organisation(
     assert wobs.id in old.entity_ids
     aws = await say(ingest, tenant_id, "Actually, our deploy target is AWS now.", T0 + 20)
     assert aws.superseded == (old.id,)
-    assert (await brain.memory(tenant_id, heroku.episode.id)).corrected_at == T0 + 20
+    assert (await brain.memories.get(tenant_id, heroku.episode.id)).corrected_at == T0 + 20
     # a session that has named no organisation: the deploy target is a topic of its own
     # (a concept entity), never a correction of WOBS's
     other = await say(ingest, tenant_id, "Our deploy target is Fly.", T0 + 30, user="u2")

@@ -58,7 +58,7 @@ async def test_document_chunks_are_bounded_structured_linked_and_searchable(
     assert all(c.type is MemoryType.DOCUMENT and c.project_id == "p1" for c in chunks)
     peter = await brain.graph.tenant(tenant_id).find_by_alias("Peter")
     assert peter and any(peter[0].id in c.entity_ids for c in chunks)
-    hits = await brain.search(tenant_id, SearchQuery(query="who reviews drafts for tone?"))
+    hits = await brain.reads.search(tenant_id, SearchQuery(query="who reviews drafts for tone?"))
     assert hits.hits and hits.hits[0].memory.id in {c.id for c in chunks}
 
 
@@ -74,11 +74,13 @@ async def test_unchanged_is_a_no_op_and_a_change_supersedes_old_chunks(
     assert v2.document.version == 2 and v2.document.id == v1.document.id
     assert v2.superseded == len(v1.chunks)
     for old in v1.chunks:
-        stored = await brain.memory(tenant_id, old.id)
+        stored = await brain.memories.get(tenant_id, old.id)
         assert stored.superseded_by in {c.id for c in v2.chunks}  # superseded, not deleted
-    chain = await brain.lineage(tenant_id, v1.chunks[0].id)
+    chain = await brain.memories.lineage(tenant_id, v1.chunks[0].id)
     assert "version 1" in (chain[-1].reason or "")
-    hits = await brain.search(tenant_id, SearchQuery(query="check the anchors send the report"))
+    hits = await brain.reads.search(
+        tenant_id, SearchQuery(query="check the anchors send the report")
+    )
     found = {h.memory.id for h in hits.hits}
     assert found and found <= {c.id for c in v2.chunks} | {
         m.id
@@ -128,7 +130,7 @@ async def test_documents_are_tenant_scoped(
     theirs = await ingest.ingest_document(other_tenant_id, "shared.md", handbook())
     assert not theirs.unchanged and theirs.superseded == 0  # same path, separate tenants
     for chunk in mine.chunks:
-        assert (await brain.memory(tenant_id, chunk.id)).is_current
+        assert (await brain.memories.get(tenant_id, chunk.id)).is_current
 
 
 async def test_versions_written_by_two_replicas_at_once_take_turns(

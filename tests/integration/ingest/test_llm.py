@@ -134,8 +134,8 @@ async def test_llm_failure_keeps_the_rule_result(
     await service.queue.drain()
     assert len(calls) == 2  # retried, then given up
     rule_fact = next(m for m in result.extracted if m.type is MemoryType.FACT)
-    assert (await brain.memory(tenant_id, rule_fact.id)).is_current
-    assert (await brain.memory(tenant_id, result.episode.id)).content == TURN
+    assert (await brain.memories.get(tenant_id, rule_fact.id)).is_current
+    assert (await brain.memories.get(tenant_id, result.episode.id)).content == TURN
     jobs = await brain.graph.tenant(tenant_id).get_jobs(list(result.jobs))
     assert [j.status for j in jobs.values() if j.kind == "llm_extract"] == [JobStatus.FAILED]
 

@@ -66,7 +66,7 @@ async def test_memories_and_documents_about_entities_queue_their_profile_refresh
     # too. Without the refresh the first ambiguous mention built it on demand (seconds).
     g = brain.graph.tenant(tenant_id)
     mira = await g.create_entity("Mira Holt", EntityType.PERSON)
-    await brain.remember(
+    await brain.memories.remember(
         tenant_id, NewMemory(content="Mira Holt edits the travel newsletter.", entity_ids=[mira.id])
     )
     (job,) = await g.pending_jobs()

@@ -33,9 +33,11 @@ async def test_a_todo_becomes_a_searchable_candidate_task(
     assert task.content == "Update the style guide for the writers"
     assert 0.70 <= task.confidence < 0.85
     await ingest.writer.sync.marks.flush()  # the indexed mark is written off the request path
-    memory = await brain.memory(tenant_id, task.id)
+    memory = await brain.memories.get(tenant_id, task.id)
     assert memory.type is MemoryType.TASK and memory.indexed
-    hits = await brain.search(tenant_id, SearchQuery(query="style guide", types=(MemoryType.TASK,)))
+    hits = await brain.reads.search(
+        tenant_id, SearchQuery(query="style guide", types=(MemoryType.TASK,))
+    )
     assert [h.memory.id for h in hits.hits] == [task.id]
 
 
@@ -74,7 +76,7 @@ async def test_confirm_dismiss_and_expire(
     assert confirmed.status is TaskStatus.CONFIRMED
     dismissed = await ingest.dismiss_task(tenant_id, b.id)
     assert dismissed.status is TaskStatus.DISMISSED
-    assert not (await brain.memory(tenant_id, b.id)).is_live(10**12)
+    assert not (await brain.memories.get(tenant_id, b.id)).is_live(10**12)
     with pytest.raises(Conflict):
         await ingest.confirm_task(tenant_id, b.id)
     expired = await ingest.expire_tasks(tenant_id)
@@ -86,7 +88,7 @@ async def test_confirm_dismiss_and_expire(
         c.id: TaskStatus.EXPIRED,
     }
     assert [t.id for t in await ingest.tasks(tenant_id, TaskStatus.CONFIRMED)] == [a.id]
-    hits = await brain.search(tenant_id, SearchQuery(query="staging server hosting calendar"))
+    hits = await brain.reads.search(tenant_id, SearchQuery(query="staging server hosting calendar"))
     assert b.id not in [h.memory.id for h in hits.hits]
     with pytest.raises(NotFound):
         await ingest.confirm_task(tenant_id, new_id())
@@ -162,6 +164,6 @@ async def test_a_task_said_in_two_replicas_at_once_is_one_task(
     assert task.mentions == 8
     assert all([t.id for t in r.tasks] == [task.id] for r in results)
     assert [m.id for r in results for m in r.extracted if m.type is MemoryType.TASK] == [task.id]
-    hits = await brain.search(tenant_id, SearchQuery(query="renew the certificate", top_k=10))
+    hits = await brain.reads.search(tenant_id, SearchQuery(query="renew the certificate", top_k=10))
     assert [h.memory.id for h in hits.hits if h.memory.type is MemoryType.TASK] == [task.id]
     assert await brain.index.count(tenant_id) == 1 + 8  # the task and eight turns, no stray

@@ -46,10 +46,10 @@ async def test_seed_turn_links_entities_and_extracts_the_role_fact(
     peter = next(e for e in result.entities if e.name == "Peter")
     assert facts[0].subject == peter.id and peter.id in facts[0].entity_ids
     await ingest.writer.sync.marks.flush()  # the indexed mark is written off the request path
-    stored = await brain.memory(tenant_id, result.episode.id)
+    stored = await brain.memories.get(tenant_id, result.episode.id)
     assert stored.indexed and stored.type is MemoryType.EPISODIC and stored.content == SEED
     # Retrievable on the very next call.
-    hits = await brain.search(tenant_id, SearchQuery(query="who writes for the company?"))
+    hits = await brain.reads.search(tenant_id, SearchQuery(query="who writes for the company?"))
     assert facts[0].id in [h.memory.id for h in hits.hits[:3]]
 
 
@@ -178,7 +178,9 @@ async def test_another_tenant_sees_nothing_of_a_recorded_turn(
     assert await ingest.working_memory(other_tenant_id, "s") == []
     with pytest.raises(NotFound):
         await ingest.close_session(other_tenant_id, "s")
-    hits = await brain.search(other_tenant_id, SearchQuery(query="Wolf of Blog Street writers"))
+    hits = await brain.reads.search(
+        other_tenant_id, SearchQuery(query="Wolf of Blog Street writers")
+    )
     assert hits.hits == []
     # And the owner's session is untouched by the other tenant's attempt.
     assert len(await ingest.working_memory(tenant_id, "s")) == 1
@@ -243,7 +245,7 @@ async def test_a_tenant_that_keeps_writing_carries_its_marks_until_it_is_quiet(
     """While a tenant writes every few milliseconds, each write carries the marks pending
     before it and the batch writes none (it was a transaction of its own beside the next
     turn); once the tenant is quiet for the delay, the batch writes the last ones."""
-    made = await brain.remember_many(
+    made = await brain.memories.remember_many(
         tenant_id, [NewMemory(content=f"Bale {i}") for i in "abcdefgh"]
     )
     await brain.writer.sync.marks.flush()
@@ -269,8 +271,10 @@ async def test_a_tenant_that_keeps_writing_carries_its_marks_until_it_is_quiet(
 async def test_marks_added_while_a_batch_is_pending_share_its_statement(
     brain: Brain, tenant_id: str, other_tenant_id: str
 ) -> None:
-    ours = await brain.remember_many(tenant_id, [NewMemory(content=f"Crate {i}") for i in "abc"])
-    theirs = await brain.remember(other_tenant_id, NewMemory(content="Crate d"))
+    ours = await brain.memories.remember_many(
+        tenant_id, [NewMemory(content=f"Crate {i}") for i in "abc"]
+    )
+    theirs = await brain.memories.remember(other_tenant_id, NewMemory(content="Crate d"))
     await brain.writer.sync.marks.flush()
     g = brain.graph.tenant(tenant_id)
     await g.mark_indexed([m.id for m in ours], indexed=False)
@@ -308,7 +312,7 @@ async def test_the_profile_job_embeds_facets_for_later_disambiguation(
 async def test_a_mark_added_as_flush_cancels_the_waiting_batch_is_still_written(
     brain: Brain, tenant_id: str
 ) -> None:
-    b = await brain.remember(tenant_id, NewMemory(content="Crate e"))
+    b = await brain.memories.remember(tenant_id, NewMemory(content="Crate e"))
     await brain.writer.sync.marks.flush()
     g = brain.graph.tenant(tenant_id)
     await g.mark_indexed([b.id], indexed=False)
@@ -331,7 +335,9 @@ async def test_the_mark_statement_never_runs_beside_an_ingest_write(
     """On ArcadeDB concurrent writes to the same pages conflict and the loser is retried after
     a backoff: the batch leaves a tenant that is writing for later, and a write waits for a
     mark statement in flight. Ingest writes themselves run side by side."""
-    a, b = await brain.remember_many(tenant_id, [NewMemory(content=f"Crate {i}") for i in "hi"])
+    a, b = await brain.memories.remember_many(
+        tenant_id, [NewMemory(content=f"Crate {i}") for i in "hi"]
+    )
     await brain.writer.sync.marks.flush()
     g = brain.graph.tenant(tenant_id)
     await g.mark_indexed([a.id, b.id], indexed=False)
@@ -371,5 +377,5 @@ async def test_a_memory_with_the_turns_own_text_shares_its_vector(
     [preference] = [m for m in result.extracted if m.type is MemoryType.PREFERENCE]
     assert preference.content == said and result.episode.indexed and preference.indexed
     assert embedded.count(said) == 1  # embedded once, for the turn and its preference
-    hits = await brain.search(tenant_id, SearchQuery(query="how long should summaries be?"))
+    hits = await brain.reads.search(tenant_id, SearchQuery(query="how long should summaries be?"))
     assert {result.episode.id, preference.id} <= {h.memory.id for h in hits.hits}

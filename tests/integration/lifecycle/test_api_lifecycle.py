@@ -39,7 +39,7 @@ async def _client(brain: Brain, tenant_id: str) -> Client:
 
 async def test_consolidate_merge_then_undo_through_the_api(brain: Brain, tenant_id: str) -> None:
     api = await _client(brain, tenant_id)
-    first, second = await brain.remember_many(
+    first, second = await brain.memories.remember_many(
         tenant_id,
         [
             NewMemory(content="The Anderson account renews every January.", importance=0.4),
@@ -54,7 +54,7 @@ async def test_consolidate_merge_then_undo_through_the_api(brain: Brain, tenant_
     assert merge_run["status"] == "DONE" and merge_run["trigger"] == "manual"
     assert {"name": "merged", "value": 1} in merge_run["counts"]
 
-    loser = first.id if (await brain.memory(tenant_id, first.id)).merged_into else second.id
+    loser = first.id if (await brain.memories.get(tenant_id, first.id)).merged_into else second.id
     winner = second.id if loser == first.id else first.id
     node = await api.data(
         f'{{ memory(id: "{loser}") {{ ... on Memory {{ current mergedIntoId }} }} }}'
@@ -94,12 +94,14 @@ async def test_consolidate_scope_and_tasks_are_validated(brain: Brain, tenant_id
     assert "errors" in bad_task and "DEFRAG" in bad_task["errors"][0]["message"]
     scoped = await api.data(CONSOLIDATE, scope={"projectId": "p-1"}, tasks=["DECAY"])
     assert scoped["consolidate"]["scope"] == "project:p-1"
-    assert await brain.job_runs(tenant_id, first=10) != []
+    assert await brain.lifecycle.runs(tenant_id, first=10) != []
 
 
 async def test_record_feedback_through_the_api(brain: Brain, tenant_id: str) -> None:
     api = await _client(brain, tenant_id)
-    memory = await brain.remember(tenant_id, NewMemory(content="Briefs go out on Mondays."))
+    memory = await brain.memories.remember(
+        tenant_id, NewMemory(content="Briefs go out on Mondays.")
+    )
     ok = await api.data(
         FEEDBACK,
         input={
@@ -128,4 +130,4 @@ async def test_record_feedback_through_the_api(brain: Brain, tenant_id: str) -> 
     ):
         result = await api.data(FEEDBACK, input=bad)
         assert result["recordFeedback"]["__typename"] == typename, bad
-    assert (await brain.memory(tenant_id, memory.id)).importance == pytest.approx(0.65)
+    assert (await brain.memories.get(tenant_id, memory.id)).importance == pytest.approx(0.65)

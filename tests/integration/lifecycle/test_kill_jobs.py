@@ -75,7 +75,7 @@ CHILD = textwrap.dedent(
         index = build_vector_index(settings, embedder.dimension)
         await index.open()
         brain = Brain(settings, store, index, embedder)
-        await brain.consolidate(tenant, [job])
+        await brain.lifecycle.consolidate(tenant, [job])
         print("job completed: the kill did not happen", flush=True)
 
     asyncio.run(main())
@@ -87,8 +87,8 @@ Check = Callable[[Brain, str], Awaitable[None]]
 
 
 async def _seed_duplicates(brain: Brain, tenant_id: str) -> None:
-    peter = await brain.create_entity(tenant_id, "Peter Novak", EntityType.PERSON)
-    await brain.remember_many(
+    peter = await brain.entities.create(tenant_id, "Peter Novak", EntityType.PERSON)
+    await brain.memories.remember_many(
         tenant_id,
         [
             NewMemory(content="Peter Novak owns the WOBS style guide.", entity_ids=[peter.id]),
@@ -100,17 +100,17 @@ async def _seed_duplicates(brain: Brain, tenant_id: str) -> None:
 
 
 async def _check_duplicates(brain: Brain, tenant_id: str) -> None:
-    current = await brain.list_memories(tenant_id, first=50)
-    everything = await brain.list_memories(tenant_id, first=50, include_superseded=True)
+    current = await brain.memories.page(tenant_id, first=50)
+    everything = await brain.memories.page(tenant_id, first=50, include_superseded=True)
     assert len(current) == 2 and len(everything) == 4
     hidden = [m for m in everything if m.merged_into]
     assert len(hidden) == 2 and {m.merged_into for m in hidden} == {m.id for m in current}
 
 
 async def _seed_episodes(brain: Brain, tenant_id: str) -> None:
-    peter = await brain.create_entity(tenant_id, "Peter Novak", EntityType.PERSON)
+    peter = await brain.entities.create(tenant_id, "Peter Novak", EntityType.PERSON)
     start = now() - 60 * DAY
-    await brain.remember_many(
+    await brain.memories.remember_many(
         tenant_id,
         [
             NewMemory(
@@ -126,7 +126,7 @@ async def _seed_episodes(brain: Brain, tenant_id: str) -> None:
 
 
 async def _check_episodes(brain: Brain, tenant_id: str) -> None:
-    everything = await brain.list_memories(tenant_id, first=50, include_superseded=True)
+    everything = await brain.memories.page(tenant_id, first=50, include_superseded=True)
     patterns = [m for m in everything if m.type is MemoryType.PATTERN]
     assert len(patterns) == 1 and patterns[0].is_current
     episodes = [m for m in everything if m.type is MemoryType.EPISODIC]
@@ -135,7 +135,7 @@ async def _check_episodes(brain: Brain, tenant_id: str) -> None:
 
 async def _seed_faded(brain: Brain, tenant_id: str) -> None:
     old = now() - 200 * DAY
-    await brain.remember_many(
+    await brain.memories.remember_many(
         tenant_id,
         [
             NewMemory(content=f"Traffic note {i}: 500 visits.", importance=0.1, created_at=old)
@@ -147,7 +147,7 @@ async def _seed_faded(brain: Brain, tenant_id: str) -> None:
 
 async def _seed_restated(brain: Brain, tenant_id: str) -> None:
     old = now() - 200 * DAY
-    await brain.remember_many(
+    await brain.memories.remember_many(
         tenant_id,
         [
             NewMemory(content="Traffic was 500 visits a week.", created_at=old + i * DAY)
@@ -158,13 +158,13 @@ async def _seed_restated(brain: Brain, tenant_id: str) -> None:
 
 
 async def _check_pruned(brain: Brain, tenant_id: str) -> None:
-    live = await brain.list_memories(tenant_id, first=50)
+    live = await brain.memories.page(tenant_id, first=50)
     assert sorted(m.content for m in live) == [
         "Peter is a writer at WOBS.",
         "Traffic was 500 visits a week.",
     ]
     kept = next(m for m in live if m.content.startswith("Traffic"))
-    gone = await brain.list_memories(tenant_id, first=50, include_forgotten=True)
+    gone = await brain.memories.page(tenant_id, first=50, include_forgotten=True)
     pruned = [m for m in gone if m.pruned_at is not None]
     assert len(pruned) == 2 and {m.carried_by for m in pruned} == {kept.id}
 
@@ -186,7 +186,7 @@ async def _seed_session(brain: Brain, tenant_id: str) -> None:
 
 
 async def _check_session(brain: Brain, tenant_id: str) -> None:
-    turns = await brain.list_memories(
+    turns = await brain.memories.page(
         tenant_id, first=50, session_id="k", types=[MemoryType.EPISODIC], include_forgotten=True
     )
     assert len(turns) == 3 and all(m.is_live(now() + 1) for m in turns)  # the record stays
@@ -196,20 +196,20 @@ async def _check_session(brain: Brain, tenant_id: str) -> None:
 
 async def _seed_stale_profiles(brain: Brain, tenant_id: str) -> None:
     for name in ("Peter Novak", "Anna Berg", "Ivo Kral"):
-        entity = await brain.create_entity(tenant_id, name, EntityType.PERSON)
-        await brain.remember(
+        entity = await brain.entities.create(tenant_id, name, EntityType.PERSON)
+        await brain.memories.remember(
             tenant_id, NewMemory(content=f"{name} edits the guides.", entity_ids=[entity.id])
         )
 
 
 async def _check_profiles(brain: Brain, tenant_id: str) -> None:
     assert await brain.graph.tenant(tenant_id).stale_entities(10) == []
-    entities = await brain.list_entities(tenant_id, first=10)
+    entities = await brain.entities.page(tenant_id, first=10)
     assert all("edits the guides" in (e.profile_summary or "") for e in entities)
 
 
 async def _seed_drift(brain: Brain, tenant_id: str) -> None:
-    memories = await brain.remember_many(
+    memories = await brain.memories.remember_many(
         tenant_id, [NewMemory(content=f"Client {i} pays net 30.") for i in range(3)]
     )
     for m in memories:
@@ -289,7 +289,7 @@ async def test_killed_job_is_finished_by_the_next_run(
         (dead,) = await tenant.runs(limit=5, job=job)
         assert dead.status is RunStatus.RUNNING  # what the killed process left
 
-        report = await brain.consolidate(tenant_id, [job, JobName.RECONCILE])
+        report = await brain.lifecycle.consolidate(tenant_id, [job, JobName.RECONCILE])
 
         assert report.ok, [r.error for r in report.runs]
         assert report.runs[0].resumed == dead.id
@@ -297,7 +297,7 @@ async def test_killed_job_is_finished_by_the_next_run(
         assert closed.status is RunStatus.FAILED
         await check(brain, tenant_id)
         assert (await tenant.memory_counts())[1] == 0  # nothing left unindexed
-        audit = await brain.consolidate(tenant_id, [JobName.RECONCILE])
+        audit = await brain.lifecycle.consolidate(tenant_id, [JobName.RECONCILE])
         counts = audit.runs[0].counts
         assert counts["drifted"] == counts["missing"] == counts["reindexed"] == 0, counts
         assert counts["checked"] == (await tenant.memory_counts())[0]

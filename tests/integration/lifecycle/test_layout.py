@@ -37,7 +37,7 @@ def _centroid(points: list[Point]) -> Point:
 
 
 async def _layout(brain: Brain, tenant_id: str) -> dict[str, int]:
-    report = await brain.consolidate(tenant_id, [JobName.LAYOUT])
+    report = await brain.lifecycle.consolidate(tenant_id, [JobName.LAYOUT])
     run = report.runs[0]
     assert run.status.value == "done", run.error
     return dict(run.counts)
@@ -46,7 +46,9 @@ async def _layout(brain: Brain, tenant_id: str) -> dict[str, int]:
 async def test_layout_groups_by_meaning_and_new_memories_leave_old_ones_in_place(
     brain: Brain, tenant_id: str
 ) -> None:
-    stored = await brain.remember_many(tenant_id, [NewMemory(content=c) for c in SERVERS + COOKING])
+    stored = await brain.memories.remember_many(
+        tenant_id, [NewMemory(content=c) for c in SERVERS + COOKING]
+    )
     topic = {m.id: ("servers" if m.content in SERVERS else "cooking") for m in stored}
     first = await _layout(brain, tenant_id)
     assert first["placed"] == 40 and first["fitted"] == 40
@@ -64,7 +66,9 @@ async def test_layout_groups_by_meaning_and_new_memories_leave_old_ones_in_place
     assert nearer_own >= 36  # UMAP kept the two topics apart
     assert max(math.dist(p, (0, 0, 0)) for p in positions.values() if p) < 3 * RADIUS
 
-    new = await brain.remember(tenant_id, NewMemory(content="Pumpkin soup tastes best with sage"))
+    new = await brain.memories.remember(
+        tenant_id, NewMemory(content="Pumpkin soup tastes best with sage")
+    )
     second = await _layout(brain, tenant_id)
     assert second["placed"] == 1 and second["fitted"] == 0 and second["moved_max_pct"] == 0
     after = dict(await brain.graph.tenant(tenant_id).layout_state())

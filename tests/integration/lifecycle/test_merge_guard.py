@@ -44,6 +44,6 @@ async def test_near_misses_stay_apart_and_true_duplicates_merge(
     found = await api.data(SEARCH, q="warehouse door code")
     contents = {h["memory"]["content"] for h in found["search"]["hits"]}
     assert {f"The warehouse {n} door code is 1000" for n in range(5)} <= contents
-    current = {m.content for m in await brain.list_memories(tenant_id, first=50)}
+    current = {m.content for m in await brain.memories.page(tenant_id, first=50)}
     assert set(near_misses) <= current
     assert len(current & set(duplicate)) == 1

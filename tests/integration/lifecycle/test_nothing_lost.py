@@ -155,7 +155,7 @@ async def test_a_turn_is_indexed_with_its_speaker_alike_on_every_path(
         tenant_id,
         TurnInput(session_id="pets", speaker="Caroline", content="I adopted a cat named Biscuit."),
     )
-    episode = await brain.memory(tenant_id, said.episode.id)
+    episode = await brain.memories.get(tenant_id, said.episode.id)
     assert (
         episode.turn_speaker == "Caroline" and episode.content == "I adopted a cat named Biscuit."
     )

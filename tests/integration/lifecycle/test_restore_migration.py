@@ -50,9 +50,13 @@ async def test_restore_migrations_give_back_hidden_records_but_not_forgotten_one
     forgotten = await say(
         tenant_id, TurnInput(session_id="old", content="My old bank PIN was 1234, scrap it.")
     )
-    faded = await brain.remember(tenant_id, NewMemory(content="Blog traffic was 480 a week."))
-    pattern = await brain.remember(tenant_id, NewMemory(content="Recurring: weekly checks."))
-    compressed = await brain.remember(
+    faded = await brain.memories.remember(
+        tenant_id, NewMemory(content="Blog traffic was 480 a week.")
+    )
+    pattern = await brain.memories.remember(
+        tenant_id, NewMemory(content="Recurring: weekly checks.")
+    )
+    compressed = await brain.memories.remember(
         tenant_id, NewMemory(content="Checked the Kraków batch on Monday.")
     )
     await _raw(
@@ -67,28 +71,28 @@ async def test_restore_migrations_give_back_hidden_records_but_not_forgotten_one
     )
     await _raw(brain, OLD_PRUNE, tenant=tenant_id, id=faded.id, at=at)
     await _raw(brain, OLD_COMPRESS, tenant=tenant_id, pattern=pattern.id, id=compressed.id, at=at)
-    await brain.reconcile([tenant_id])
-    hidden = await brain.memories(tenant_id, [expired.episode.id, faded.id, compressed.id])
+    await brain.memories.reconcile([tenant_id])
+    hidden = await brain.memories.get_many(tenant_id, [expired.episode.id, faded.id, compressed.id])
     assert not any(m.is_live(now()) and m.is_current for m in hidden.values())
 
     changed = {}
     for name in ("restore_flushed_turns", "restore_pruned", "restore_summarized"):
         rows = await brain.graph.system.write(f"migrate_{name}")
         changed[name] = rows[0]["changed"]
-    await brain.reconcile([tenant_id])
+    await brain.memories.reconcile([tenant_id])
 
     assert all(n >= 1 for n in changed.values()), changed
-    back = await brain.memories(tenant_id, [expired.episode.id, faded.id, compressed.id])
+    back = await brain.memories.get_many(tenant_id, [expired.episode.id, faded.id, compressed.id])
     assert all(m.is_live(now()) and m.is_current for m in back.values())
     assert back[compressed.id].summarized_by == pattern.id  # still listed by its pattern
-    still = await brain.memory(tenant_id, forgotten.episode.id)
+    still = await brain.memories.get(tenant_id, forgotten.episode.id)
     assert still.expires_at < NEVER and not still.is_live(now())
     for query, memory_id in (
         ("What is the Gdansk warehouse door code?", expired.episode.id),
         ("How much blog traffic did we get?", faded.id),
         ("Which batch was checked on Monday?", compressed.id),
     ):
-        hits = (await brain.search(tenant_id, SearchQuery(query=query))).hits
+        hits = (await brain.reads.search(tenant_id, SearchQuery(query=query))).hits
         # the memory, or the statement a restored turn states ("the door code is 4471")
         top = hits[0].memory if hits else None
         assert top is not None and (

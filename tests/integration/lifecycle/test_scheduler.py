@@ -38,7 +38,7 @@ async def test_one_leader_at_a_time(brain: Brain) -> None:
 
 
 async def test_a_tick_runs_due_jobs_once_per_interval(brain: Brain, tenant_id: str) -> None:
-    await brain.remember(tenant_id, NewMemory(content="Invoices go out on Mondays."))
+    await brain.memories.remember(tenant_id, NewMemory(content="Invoices go out on Mondays."))
     tenant = brain.graph.tenant(tenant_id)
     scheduler = _scheduler(brain, intervals={"decay": 2.0}, lock_ttl_seconds=60.0)
     since = await tenant.registered_at()
@@ -49,7 +49,7 @@ async def test_a_tick_runs_due_jobs_once_per_interval(brain: Brain, tenant_id: s
     await asyncio.sleep(since + 2.05 - now())
     try:
         await scheduler.tick()
-        runs = await brain.job_runs(tenant_id, first=10)
+        runs = await brain.lifecycle.runs(tenant_id, first=10)
         assert [(r.job, r.trigger) for r in runs] == [(JobName.DECAY, "scheduler")]
         last = await tenant.last_runs()
         assert scheduler.due(last, last["decay"] + 1.9, since) == []  # not due again yet
@@ -72,7 +72,7 @@ async def test_the_loop_runs_and_stops_cleanly(brain: Brain) -> None:
 async def test_old_reports_are_dropped_but_never_a_running_one(
     brain: Brain, tenant_id: str
 ) -> None:
-    await brain.consolidate(tenant_id, [JobName.DECAY, JobName.PRUNE])
+    await brain.lifecycle.consolidate(tenant_id, [JobName.DECAY, JobName.PRUNE])
     tenant = brain.graph.tenant(tenant_id)
     running = JobRun(
         id="00000000-0000-4000-8000-0000000000aa",
@@ -83,4 +83,4 @@ async def test_old_reports_are_dropped_but_never_a_running_one(
     )
     await tenant.save_run(running)
     assert await tenant.prune_runs(now() + 1) == 2
-    assert [r.id for r in await brain.job_runs(tenant_id, first=10)] == [running.id]
+    assert [r.id for r in await brain.lifecycle.runs(tenant_id, first=10)] == [running.id]

@@ -21,7 +21,9 @@ DAY = 86_400.0
 async def say(brain: Brain, tenant: str, text: str, at: float) -> list[Entity]:
     """Record a turn, then run the profile job the turn queued (``Resolver.refresh_profiles``,
     what the service's queue runs) on the entities it named."""
-    result = await brain.record_turn(tenant, TurnInput(session_id="s1", content=text, at=at))
+    result = await brain.memories.record_turn(
+        tenant, TurnInput(session_id="s1", content=text, at=at)
+    )
     await brain.resolver.refresh_profiles(tenant, [e.id for e in result.entities])
     return list(result.entities)
 
@@ -38,7 +40,7 @@ async def test_a_fact_said_in_three_turns_is_in_the_profile_once_with_its_day(
     await say(brain, tenant_id, "marisol quintero is one of our EDITORS!", JAN_6 + DAY)
     await say(brain, tenant_id, "Marisol Quintero is one of our editors", JAN_6 + 2 * DAY)
     (marisol,) = [e for e in first if e.name == "Marisol Quintero"]
-    summary = (await brain.entity(tenant_id, marisol.id)).profile_summary or ""
+    summary = (await brain.entities.get(tenant_id, marisol.id)).profile_summary or ""
     said = normalize_name(" ".join(statements(summary)))
     assert said.count("is one of our editors") == 1, summary
     assert summary == (
@@ -50,9 +52,9 @@ async def test_a_corrected_role_leaves_the_profile(brain: Brain, tenant_id: str)
     """The turn that said the old role stays as it was said (and current: it is what was
     said), but the profile states what is true now."""
     (peter,) = await say(brain, tenant_id, "Peter is our writer.", JAN_6)
-    assert "writer" in ((await brain.entity(tenant_id, peter.id)).profile_summary or "")
+    assert "writer" in ((await brain.entities.get(tenant_id, peter.id)).profile_summary or "")
     await say(brain, tenant_id, "Actually, Peter is our editor now.", JAN_6 + DAY)
-    summary = (await brain.entity(tenant_id, peter.id)).profile_summary or ""
+    summary = (await brain.entities.get(tenant_id, peter.id)).profile_summary or ""
     assert summary == "[2023-01-07] Actually, Peter is our editor now.", summary
 
 
@@ -62,18 +64,18 @@ async def test_the_profile_reads_each_current_memory_once(brain: Brain, tenant_i
     g = brain.graph.tenant(tenant_id)
     ana = await g.create_entity("Ana Lindqvist", EntityType.PERSON, at=JAN_6)
     anna = await g.create_entity("Anna Lindqvist", EntityType.PERSON, at=JAN_6)
-    both = await brain.remember(
+    both = await brain.memories.remember(
         tenant_id, NewMemory(content="Ana Lindqvist runs payroll.", entity_ids=[ana.id, anna.id])
     )
-    old = await brain.remember(
+    old = await brain.memories.remember(
         tenant_id, NewMemory(content="Ana Lindqvist works in Oslo.", entity_ids=[ana.id])
     )
-    new = await brain.supersede(tenant_id, old.id, "Ana Lindqvist works in Bergen.")
-    gone = await brain.remember(
+    new = await brain.memories.supersede(tenant_id, old.id, "Ana Lindqvist works in Bergen.")
+    gone = await brain.memories.remember(
         tenant_id, NewMemory(content="Ana Lindqvist likes sailing.", entity_ids=[ana.id])
     )
-    await brain.forget(tenant_id, gone.id)
-    await brain.merge_entities(tenant_id, ana.id, [anna.id], "same person")
+    await brain.memories.forget(tenant_id, gone.id)
+    await brain.entities.merge(tenant_id, ana.id, [anna.id], "same person")
 
     sources = (await g.entity_memories([ana.id], 20))[ana.id]
     assert sorted(sources.memory_ids) == sorted([both.id, new.id])
@@ -83,5 +85,5 @@ async def test_the_profile_reads_each_current_memory_once(brain: Brain, tenant_i
     ]
     ((content, replaced_at),) = sources.replaced
     assert content == "Ana Lindqvist works in Oslo." and replaced_at == pytest.approx(
-        (await brain.memory(tenant_id, old.id)).superseded_at
+        (await brain.memories.get(tenant_id, old.id)).superseded_at
     )

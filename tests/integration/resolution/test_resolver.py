@@ -128,7 +128,7 @@ async def test_profiles_refresh_and_bulk_job(
     ):
         e = await g.create_entity(f"Worker {i}", EntityType.PERSON, at=AT)
         ids.append(e.id)
-        await brain.remember(
+        await brain.memories.remember(
             tenant_id, NewMemory(content=f"Worker {i} is a {job}.", entity_ids=[e.id])
         )
     calls: list[tuple[int, int]] = []
@@ -144,7 +144,9 @@ async def test_profiles_refresh_and_bulk_job(
     assert len(profiled[ids[0]].profile_embedding or ()) == resolver.embedder.dimension
     # A superseded fact leaves the profile on the next refresh.
     old = await g.get_memories(await g.memory_ids_about(ids[1]))
-    await brain.supersede(tenant_id, next(iter(old)), "Worker 1 is a baker.", "career change")
+    await brain.memories.supersede(
+        tenant_id, next(iter(old)), "Worker 1 is a baker.", "career change"
+    )
     refreshed = (await resolver.profiles.refresh(tenant_id, [ids[1]]))[0]
     assert "baker" in (refreshed.profile_summary or "")
     assert "dentist" not in (refreshed.profile_summary or "")
@@ -157,7 +159,7 @@ async def test_a_profile_that_did_not_change_is_neither_embedded_nor_written_aga
     what it was, and writing it again only collided with the turns' writes."""
     g = brain.graph.tenant(tenant_id)
     e = await g.create_entity("Greta Lind", EntityType.PERSON, at=AT)
-    await brain.remember(
+    await brain.memories.remember(
         tenant_id, NewMemory(content="Greta Lind audits the warehouse.", entity_ids=[e.id])
     )
     await resolver.profiles.refresh(tenant_id, [e.id])
@@ -170,7 +172,7 @@ async def test_a_profile_that_did_not_change_is_neither_embedded_nor_written_aga
         assert "resolution_profile_update" not in sent and embedded == []
         assert statements(again.profile_summary or "") == ["Greta Lind audits the warehouse."]
         # something new about her is embedded and written
-        await brain.remember(
+        await brain.memories.remember(
             tenant_id, NewMemory(content="Greta Lind runs the night shift.", entity_ids=[e.id])
         )
         sent.clear()

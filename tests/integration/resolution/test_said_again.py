@@ -14,16 +14,16 @@ pytestmark = pytest.mark.integration
 async def test_actually_without_a_comma_corrects_the_same_peter(
     brain: Brain, tenant_id: str
 ) -> None:
-    first = await brain.record_turn(
+    first = await brain.memories.record_turn(
         tenant_id, TurnInput(session_id="a1", user_id="u", content="Peter is our writer.")
     )
-    fix = await brain.record_turn(
+    fix = await brain.memories.record_turn(
         tenant_id,
         TurnInput(session_id="a2", user_id="u", content="Actually Peter is our editor now."),
     )
     assert [e.name for e in fix.entities] == ["Peter"]
     assert {e.id for e in fix.entities} == {e.id for e in first.entities}
-    people = await brain.list_entities(tenant_id, first=20)
+    people = await brain.entities.page(tenant_id, first=20)
     assert sorted(e.name for e in people) == ["Peter"]
 
 
@@ -32,8 +32,10 @@ async def test_a_statement_said_again_links_the_person_it_named(
 ) -> None:
     said = "Peter Alvarez is the CTO at our client Brightline"
     for n, text in enumerate([said + "; he manages the platform team.", said + ".", said + "!"]):
-        await brain.record_turn(tenant_id, TurnInput(session_id=f"p{n}", user_id="u", content=text))
+        await brain.memories.record_turn(
+            tenant_id, TurnInput(session_id=f"p{n}", user_id="u", content=text)
+        )
     people = [
-        e for e in await brain.list_entities(tenant_id, first=20) if e.name == "Peter Alvarez"
+        e for e in await brain.entities.page(tenant_id, first=20) if e.name == "Peter Alvarez"
     ]
     assert len(people) == 1, people

@@ -34,7 +34,7 @@ async def remember_turn(
     """What the write path does with a turn: resolve (creating), store, refresh profiles."""
     result = await resolver.resolve(tenant, text, session_id=session, at=at, create_missing=True)
     ids = result.entity_ids
-    await brain.remember(
+    await brain.memories.remember(
         tenant, NewMemory(content=text, entity_ids=ids, created_at=at, valid_from=at)
     )
     await resolver.profiles.refresh(tenant, ids)

@@ -36,9 +36,11 @@ async def test_layers_hold_the_right_memories(
     brain: Brain, assembler: ContextAssembler, tenant_id: str
 ) -> None:
     t = now()
-    old = await brain.remember(tenant_id, NewMemory(content="The release is planned for May"))
-    await brain.supersede(tenant_id, old.id, "The release is planned for June")
-    await brain.remember_many(
+    old = await brain.memories.remember(
+        tenant_id, NewMemory(content="The release is planned for May")
+    )
+    await brain.memories.supersede(tenant_id, old.id, "The release is planned for June")
+    await brain.memories.remember_many(
         tenant_id,
         [
             NewMemory(
@@ -78,7 +80,7 @@ async def test_small_budget_keeps_three_turns_and_summarizes_the_rest(
     brain: Brain, assembler: ContextAssembler, tenant_id: str
 ) -> None:
     t = now()
-    await brain.remember(tenant_id, NewMemory(content="Lunch is at noon. Bring snacks."))
+    await brain.memories.remember(tenant_id, NewMemory(content="Lunch is at noon. Bring snacks."))
     turns = tuple(
         turn(tenant_id, f"Turn {i}. " + "we talked about many long things " * 20, t - 50 + i)
         for i in range(10)
@@ -113,11 +115,11 @@ async def test_a_sentence_is_in_the_context_once(brain: Brain, tenant_id: str) -
         tenant_id, TurnInput(session_id="s1", user_id="u1", content=said)
     )
     assert result.episode.content == said and result.extracted == ()
-    await brain.remember(
+    await brain.memories.remember(
         tenant_id, NewMemory(content="peter zhang visited the  Berlin office yesterday")
     )
     for session in ("s2", "s1"):  # elsewhere, and where it is a recent turn
-        ctx = await brain.assemble_context(
+        ctx = await brain.reads.assemble_context(
             tenant_id, session, query="When did Peter Zhang visit the Berlin office?"
         )
         assert ctx.text.casefold().count("visited the berlin office") == 1, ctx.text

@@ -20,7 +20,7 @@ async def test_no_path_crosses_tenants(
 ) -> None:
     other = brain.graph.tenant(other_tenant_id)
     secret_person = await other.create_entity("Orion", EntityType.PERSON)
-    secret = await brain.remember_many(
+    secret = await brain.memories.remember_many(
         other_tenant_id,
         [
             NewMemory(content="Orion's salary is 90k", entity_ids=[secret_person.id]),
@@ -33,7 +33,9 @@ async def test_no_path_crosses_tenants(
             ),
         ],
     )
-    mine = await brain.remember(tenant_id, NewMemory(content="Our salary bands are public"))
+    mine = await brain.memories.remember(
+        tenant_id, NewMemory(content="Our salary bands are public")
+    )
     # Another tenant's entity ids, turns and the same keywords: nothing of theirs comes back.
     response = await retriever.search(
         tenant_id,
@@ -66,10 +68,10 @@ async def test_access_counts_and_context_stay_in_the_tenant(
     tenant_id: str,
     other_tenant_id: str,
 ) -> None:
-    theirs = await brain.remember(
+    theirs = await brain.memories.remember(
         other_tenant_id, NewMemory(content="The vault code is 1234", pinned=True)
     )
-    await brain.remember(tenant_id, NewMemory(content="The vault is in the basement"))
+    await brain.memories.remember(tenant_id, NewMemory(content="The vault is in the basement"))
     ctx = await assembler.assemble(
         tenant_id,
         ContextRequest(session_id="s", query="vault code", recent_turns=(theirs,)),
@@ -79,4 +81,4 @@ async def test_access_counts_and_context_stay_in_the_tenant(
     assert retriever.access is not None
     retriever.access.note(tenant_id, [theirs.id])  # a forged id: matches nothing here
     await retriever.access.flush()
-    assert (await brain.memory(other_tenant_id, theirs.id)).access_count == 0
+    assert (await brain.memories.get(other_tenant_id, theirs.id)).access_count == 0

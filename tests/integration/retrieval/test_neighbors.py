@@ -23,7 +23,7 @@ async def test_an_answer_turn_inherits_the_question_turns_relevance(
         NewMemory(content=f"Notes on the quarterly budget review, item {i}", session_id=f"f{i}")
         for i in range(20)
     ]
-    question, answer = await brain.remember_many(
+    question, answer = await brain.memories.remember_many(
         tenant_id,
         [
             NewMemory(
@@ -40,7 +40,7 @@ async def test_an_answer_turn_inherits_the_question_turns_relevance(
             ),
         ],
     )
-    await brain.remember_many(tenant_id, fillers)
+    await brain.memories.remember_many(tenant_id, fillers)
 
     hits = (await retriever.search(tenant_id, SearchQuery(query="art show painting"))).hits
     by_id = {h.memory.id: h for h in hits}

@@ -37,7 +37,7 @@ async def test_peter_and_his_process_are_retrieved_together(
     process = await g.create_entity("Human content process", EntityType.PROCESS)
     anna = await g.create_entity("Anna", EntityType.PERSON)
     await g.relate(peter.id, process.id, "follows")
-    await brain.remember_many(
+    await brain.memories.remember_many(
         tenant_id,
         [
             NewMemory(
@@ -74,7 +74,7 @@ async def test_current_deploy_target_is_the_end_of_the_chain_and_as_of_the_start
     brain: Brain, retriever: Retriever, tenant_id: str
 ) -> None:
     t0 = now() - 30 * DAY
-    first = await brain.remember(
+    first = await brain.memories.remember(
         tenant_id, NewMemory(content="The deploy target is staging-1", created_at=t0)
     )
     second = await brain.writer.supersede(
@@ -83,7 +83,7 @@ async def test_current_deploy_target_is_the_end_of_the_chain_and_as_of_the_start
     third = await brain.writer.supersede(
         tenant_id, second.id, "The deploy target is prod-eu", at=t0 + 20 * DAY
     )
-    await brain.remember(tenant_id, NewMemory(content="Deploys happen on Tuesdays"))
+    await brain.memories.remember(tenant_id, NewMemory(content="Deploys happen on Tuesdays"))
     current = await retriever.search(tenant_id, SearchQuery(query="current deploy target"))
     ids = [h.memory.id for h in current.hits]
     assert ids[0] == third.id
@@ -99,7 +99,7 @@ async def test_yesterdays_traffic_beats_the_three_month_old_figure(
     brain: Brain, retriever: Retriever, tenant_id: str
 ) -> None:
     t = now()
-    await brain.remember_many(
+    await brain.memories.remember_many(
         tenant_id,
         [
             NewMemory(content="Website traffic was 500 visits a day", created_at=t - 90 * DAY),
@@ -117,7 +117,7 @@ async def test_old_foundation_is_not_outranked_by_recent_trivia(
     brain: Brain, retriever: Retriever, tenant_id: str
 ) -> None:
     t = now()
-    await brain.remember_many(
+    await brain.memories.remember_many(
         tenant_id,
         [
             NewMemory(
@@ -141,7 +141,7 @@ async def test_keyword_only_memory_reaches_the_top(
     brain: Brain, retriever: Retriever, tenant_id: str
 ) -> None:
     fillers = [f"Meeting notes about the quarterly marketing plan, part {i}" for i in range(30)]
-    await brain.remember_many(
+    await brain.memories.remember_many(
         tenant_id,
         [NewMemory(content=c) for c in fillers]
         + [NewMemory(content="Ticket ZQX-7781 tracks the broken login redirect")],
@@ -156,7 +156,7 @@ async def test_filters_project_types_time_expired(
     brain: Brain, retriever: Retriever, tenant_id: str
 ) -> None:
     t = now()
-    made = await brain.remember_many(
+    made = await brain.memories.remember_many(
         tenant_id,
         [
             NewMemory(
@@ -170,8 +170,10 @@ async def test_filters_project_types_time_expired(
             ),
         ],
     )
-    forgotten = await brain.remember(tenant_id, NewMemory(content="Budget for Hermes is 5k"))
-    await brain.forget(tenant_id, forgotten.id)
+    forgotten = await brain.memories.remember(
+        tenant_id, NewMemory(content="Budget for Hermes is 5k")
+    )
+    await brain.memories.forget(tenant_id, forgotten.id)
     got = await contents(retriever, tenant_id, query="budget", project_id="apollo")
     assert set(got) == {made[0].content, made[2].content}
     got = await contents(retriever, tenant_id, query="budget", types=(MemoryType.PROCEDURAL,))
@@ -184,10 +186,10 @@ async def test_filters_project_types_time_expired(
 async def test_every_hit_is_explained(brain: Brain, retriever: Retriever, tenant_id: str) -> None:
     g = brain.graph.tenant(tenant_id)
     lena = await g.create_entity("Lena", EntityType.PERSON)
-    core = await brain.remember(
+    core = await brain.memories.remember(
         tenant_id, NewMemory(content="Always answer in English", pinned=True)
     )
-    await brain.remember(
+    await brain.memories.remember(
         tenant_id, NewMemory(content="Lena runs the SEO audits", entity_ids=[lena.id])
     )
     response = await retriever.search(
@@ -210,7 +212,7 @@ async def test_every_hit_is_explained(brain: Brain, retriever: Retriever, tenant
 async def test_near_duplicate_is_pushed_down(
     brain: Brain, retriever: Retriever, tenant_id: str
 ) -> None:
-    await brain.remember_many(
+    await brain.memories.remember_many(
         tenant_id,
         [
             NewMemory(content="The invoice for Acme is due on Friday"),
@@ -226,7 +228,9 @@ async def test_near_duplicate_is_pushed_down(
 async def test_access_counts_are_batched(
     brain: Brain, retriever: Retriever, tenant_id: str
 ) -> None:
-    m = await brain.remember(tenant_id, NewMemory(content="The wifi password is on the fridge"))
+    m = await brain.memories.remember(
+        tenant_id, NewMemory(content="The wifi password is on the fridge")
+    )
     assert retriever.access is not None
     before = brain.graph.round_trips
     for _ in range(3):
@@ -235,7 +239,7 @@ async def test_access_counts_are_batched(
     flushes = retriever.access.flushes
     assert await retriever.access.flush() == 1  # memories updated
     assert retriever.access.flushes == flushes + 1  # one UNWIND write for three accesses
-    stored = await brain.memory(tenant_id, m.id)
+    stored = await brain.memories.get(tenant_id, m.id)
     assert stored.access_count == 3 and stored.last_accessed_at is not None
     assert brain.graph.round_trips > before
 
@@ -262,7 +266,7 @@ async def test_time_window_and_past_tense(
     brain: Brain, retriever: Retriever, tenant_id: str
 ) -> None:
     t = now()
-    early, late = await brain.remember_many(
+    early, late = await brain.memories.remember_many(
         tenant_id,
         [
             NewMemory(
@@ -293,15 +297,21 @@ async def test_time_window_and_past_tense(
 async def test_core_memory_is_cached_and_invalidated(
     brain: Brain, retriever: Retriever, tenant_id: str
 ) -> None:
-    a = await brain.remember(tenant_id, NewMemory(content="We never work on Sundays", pinned=True))
+    a = await brain.memories.remember(
+        tenant_id, NewMemory(content="We never work on Sundays", pinned=True)
+    )
     first = await retriever.search(tenant_id, SearchQuery(query="weekend rules"))
     assert first.metadata.candidates_per_path["CORE"] == 1
-    b = await brain.remember(tenant_id, NewMemory(content="Invoices go out monthly", pinned=True))
+    b = await brain.memories.remember(
+        tenant_id, NewMemory(content="Invoices go out monthly", pinned=True)
+    )
     retriever.core.invalidate(tenant_id)
     second = await retriever.search(tenant_id, SearchQuery(query="weekend rules"))
     core = {h.memory.id for h in second.hits if "CORE" in h.paths}
     assert core == {a.id, b.id}
-    await brain.forget(tenant_id, a.id)  # a cached id of a forgotten memory is never served
+    await brain.memories.forget(
+        tenant_id, a.id
+    )  # a cached id of a forgotten memory is never served
     third = await retriever.search(tenant_id, SearchQuery(query="weekend rules"))
     assert a.id not in {h.memory.id for h in third.hits}
 
@@ -309,7 +319,7 @@ async def test_core_memory_is_cached_and_invalidated(
 async def test_access_counts_flush_in_the_background(brain: Brain, tenant_id: str) -> None:
     from retrieval.access import AccessRecorder
 
-    m = await brain.remember(tenant_id, NewMemory(content="The printer is on floor 2"))
+    m = await brain.memories.remember(tenant_id, NewMemory(content="The printer is on floor 2"))
     recorder = AccessRecorder(brain.graph, flush_seconds=0.05)
     recorder.note(tenant_id, [m.id, m.id])
     for _ in range(100):
@@ -317,7 +327,7 @@ async def test_access_counts_flush_in_the_background(brain: Brain, tenant_id: st
             break
         await asyncio.sleep(0.05)
     await recorder.close()
-    assert (await brain.memory(tenant_id, m.id)).access_count == 2
+    assert (await brain.memories.get(tenant_id, m.id)).access_count == 2
 
 
 async def test_a_failing_engine_fails_the_search_and_leaves_no_stray_errors(
@@ -345,14 +355,14 @@ async def test_search_hydrates_its_shortlist_and_assembly_every_pinned_memory(
     brain: Brain, retriever: Retriever, tenant_id: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     rooms = ["kitchen", "lobby", "garage", "office", "studio", "cellar", "attic", "porch"]
-    pinned = await brain.remember_many(
+    pinned = await brain.memories.remember_many(
         tenant_id,
         [
             NewMemory(content=f"House rule {i}: keep the {rooms[i % 8]} tidy", pinned=True)
             for i in range(15)
         ],
     )
-    await brain.remember_many(
+    await brain.memories.remember_many(
         tenant_id,
         [NewMemory(content=f"Invoice {i} for the Anderson order was sent") for i in range(30)],
     )
@@ -375,19 +385,25 @@ async def test_search_hydrates_its_shortlist_and_assembly_every_pinned_memory(
 
 async def test_core_memory_changes_show_on_the_next_read(brain: Brain, tenant_id: str) -> None:
     async def core_ids() -> set[str]:
-        response = await brain.search(tenant_id, SearchQuery(query="house rules", top_k=10))
+        response = await brain.reads.search(tenant_id, SearchQuery(query="house rules", top_k=10))
         assert response.metadata.candidates_per_path["CORE"] == len(
             {h.memory.id for h in response.hits if "CORE" in h.paths}
         )  # every cached core id is a live, current memory
         return {h.memory.id for h in response.hits if "CORE" in h.paths}
 
-    a = await brain.pin_core(tenant_id, NewMemory(content="House rule: we never work on Sundays"))
+    a = await brain.memories.pin_core(
+        tenant_id, NewMemory(content="House rule: we never work on Sundays")
+    )
     assert await core_ids() == {a.id}  # the tenant's core ids are cached now
-    b = await brain.pin_core(tenant_id, NewMemory(content="House rule: invoices go out monthly"))
+    b = await brain.memories.pin_core(
+        tenant_id, NewMemory(content="House rule: invoices go out monthly")
+    )
     assert await core_ids() == {a.id, b.id}
-    c = await brain.update_core(tenant_id, b.id, "House rule: invoices go out every two weeks")
+    c = await brain.memories.update_core(
+        tenant_id, b.id, "House rule: invoices go out every two weeks"
+    )
     assert await core_ids() == {a.id, c.id}
-    await brain.unpin_core(tenant_id, a.id)
+    await brain.memories.unpin_core(tenant_id, a.id)
     assert await core_ids() == {c.id}
-    await brain.forget(tenant_id, c.id)
+    await brain.memories.forget(tenant_id, c.id)
     assert await core_ids() == set()

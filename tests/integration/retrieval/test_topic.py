@@ -19,7 +19,7 @@ async def test_similarity_follows_the_topic_not_the_name(
     g = brain.graph.tenant(tenant_id)
     gina = await g.create_entity("Gina", EntityType.PERSON)
     jon = await g.create_entity("Jon", EntityType.PERSON)
-    await brain.remember_many(
+    await brain.memories.remember_many(
         tenant_id,
         [
             NewMemory(

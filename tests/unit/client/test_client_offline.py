@@ -125,7 +125,7 @@ def test_a_masked_error_is_a_server_error_with_its_request_id() -> None:
 def test_brain_mcp_without_a_service_is_a_usage_error(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from api.cli import EXIT_USAGE, main
+    from cli.main import EXIT_USAGE, main
 
     monkeypatch.delenv("BRAIN_URL", raising=False)
     assert main(["mcp", "--data-dir", str(tmp_path)]) == EXIT_USAGE

@@ -1,4 +1,4 @@
-"""What the `brain` subcommands do (parsing lives in api/cli.py)."""
+"""What the `brain` subcommands do (parsing lives in cli/main.py)."""
 
 from __future__ import annotations
 
@@ -15,9 +15,9 @@ from pydantic import ValidationError
 
 from api.auth import create_key, list_keys, revoke_key
 from api.brain import Brain
-from api.cli_client import Checks, output, print_hit
-from api.cli_remote import document_files, report_skipped
 from api.export import EXPORT_VERSION, export_lines
+from cli.client import Checks, output, print_hit
+from cli.remote import document_files, report_skipped
 from core.errors import BrainError, InvalidInput, NotFound
 from core.lifecycle_types import JobName, JobRun
 from core.retrieval_types import SearchQuery
@@ -114,15 +114,17 @@ async def _with_brain(args: argparse.Namespace, brain: Brain) -> int:
             )
         except ValidationError as e:
             raise invalid_input(e) from None
-        memory = await brain.remember(args.tenant, item)
+        memory = await brain.memories.remember(args.tenant, item)
         print(memory.id)
     elif args.command == "search":
-        result = await brain.search(args.tenant, SearchQuery(query=args.query, top_k=args.top_k))
+        result = await brain.reads.search(
+            args.tenant, SearchQuery(query=args.query, top_k=args.top_k)
+        )
         for hit in result.hits:
             m = hit.memory
             print_hit(m.id, hit.score, m.type.value, m.content, args.json)
     elif args.command == "context":
-        ctx = await brain.assemble_context(
+        ctx = await brain.reads.assemble_context(
             args.tenant, args.session, args.user, query=args.query, token_budget=args.budget
         )
         print(ctx.text)
@@ -134,7 +136,7 @@ async def _with_brain(args: argparse.Namespace, brain: Brain) -> int:
         def progress(done: int, total: int) -> None:
             print(f"\rreprofiled {done}/{total}", end="", file=sys.stderr, flush=True)
 
-        done = await brain.reprofile_entities(args.tenant, args.ids or None, progress)
+        done = await brain.entities.reprofile(args.tenant, args.ids or None, progress)
         print(file=sys.stderr)
         print(json.dumps({"entities": done.profiled, "seconds": round(done.seconds, 2)}))
     elif args.command == "consolidate":
@@ -143,7 +145,9 @@ async def _with_brain(args: argparse.Namespace, brain: Brain) -> int:
         def said(line: str) -> None:
             print(f"\r{line[:110]:<110}", end="", file=sys.stderr, flush=True)
 
-        consolidated = await brain.consolidate(args.tenant, jobs, args.project, args.session, said)
+        consolidated = await brain.lifecycle.consolidate(
+            args.tenant, jobs, args.project, args.session, said
+        )
         print(file=sys.stderr)
         for r in consolidated.runs:
             print(json.dumps(_run_json(r)))
@@ -157,7 +161,7 @@ async def _with_brain(args: argparse.Namespace, brain: Brain) -> int:
         if not 1 <= args.limit <= 1000:
             raise InvalidInput("--limit must be between 1 and 1000", field="limit")
         job = JobName(args.job) if args.job else None
-        for r in await brain.job_runs(args.tenant, first=args.limit, job=job):
+        for r in await brain.lifecycle.runs(args.tenant, first=args.limit, job=job):
             print(json.dumps(_run_json(r)))
     elif args.command == "export":
         with output(args.out) as out:
@@ -167,7 +171,7 @@ async def _with_brain(args: argparse.Namespace, brain: Brain) -> int:
         counts = await import_tenant(brain, args.tenant, Path(args.file))
         print(json.dumps(counts))
     elif args.command == "reconcile":
-        report = await brain.reconcile()
+        report = await brain.memories.reconcile()
         print(json.dumps(report.__dict__))
     elif args.command == "compact":
         compacted = await brain.disk.compact()
@@ -179,7 +183,7 @@ async def _with_brain(args: argparse.Namespace, brain: Brain) -> int:
             )
             return 1
     elif args.command == "health":
-        h = await brain.health()
+        h = await brain.health.check()
         print(json.dumps({"ok": h.ok, "engines": [e.__dict__ for e in h.engines]}))
         return 0 if h.ok else 1
     return 0
@@ -193,7 +197,7 @@ async def identity(
     if len(ids) != wanted:
         raise InvalidInput(f"identity {action} takes {wanted} entity id(s)", field="ids")
     if action == "questions":
-        for found in await brain.identity_questions(tenant_id, first):
+        for found in await brain.entities.identity_questions(tenant_id, first):
             q, said = found.question, found.descriptions
             row = {
                 "id": q.entity.id,
@@ -210,13 +214,13 @@ async def identity(
             }
             print(json.dumps(row))
     elif action == "decisions":
-        for decision in await brain.identity_decisions(tenant_id, ids[0]):
+        for decision in await brain.entities.identity_decisions(tenant_id, ids[0]):
             print(json.dumps(dataclasses.asdict(decision)))
     elif action == "same":
-        merge = await brain.confirm_same_entity(tenant_id, ids[0], ids[1], reason, by="cli")
+        merge = await brain.entities.confirm_same(tenant_id, ids[0], ids[1], reason, by="cli")
         print(json.dumps({"merge": merge.id, "keep": merge.keep_id, "drop": list(merge.drop_ids)}))
     else:
-        await brain.confirm_distinct_entities(tenant_id, ids[0], ids[1], reason)
+        await brain.entities.confirm_distinct(tenant_id, ids[0], ids[1], reason)
         print(json.dumps({"distinct": [ids[0], ids[1]]}))
     return 0
 
@@ -299,7 +303,7 @@ def read_export(path: Path) -> list[dict[str, Any]]:
 
 
 async def import_tenant(brain: Brain, tenant_id: str, path: Path) -> dict[str, int]:
-    return await brain.import_tenant(tenant_id, read_export(path))
+    return await brain.transfer.import_(tenant_id, read_export(path))
 
 
 async def _doctor(settings: Settings) -> int:
@@ -313,7 +317,7 @@ async def _doctor(settings: Settings) -> int:
         report(False, "engines", str(e).splitlines()[0])
         return 1
     try:
-        health = await brain.health()
+        health = await brain.health.check()
         for engine in health.engines:
             latency = f"{engine.latency_ms:.1f} ms" if engine.latency_ms is not None else ""
             report(engine.ok, f"{engine.name} engine", f"{engine.detail or ''} {latency}".strip())

@@ -13,10 +13,10 @@ async def seed_demo(brain: Brain) -> bool:
     total, _ = await brain.admin.memory_counts(DEMO_TENANT)
     if total:
         return False
-    wobs = await brain.create_entity(DEMO_TENANT, "Wolf of Blog Street", EntityType.ORG, ["WOBS"])
-    peter = await brain.create_entity(DEMO_TENANT, "Peter", EntityType.PERSON)
-    check = await brain.create_entity(DEMO_TENANT, "Human content check", EntityType.PROCESS)
-    await brain.entity_ops.relate(DEMO_TENANT, peter.id, wobs.id, "works_for")
+    wobs = await brain.entities.create(DEMO_TENANT, "Wolf of Blog Street", EntityType.ORG, ["WOBS"])
+    peter = await brain.entities.create(DEMO_TENANT, "Peter", EntityType.PERSON)
+    check = await brain.entities.create(DEMO_TENANT, "Human content check", EntityType.PROCESS)
+    await brain.entities.relate(DEMO_TENANT, peter.id, wobs.id, "works_for")
     items = [
         NewMemory(
             content="The company is Wolf of Blog Street, also known as WOBS. We do link building.",
@@ -39,8 +39,8 @@ async def seed_demo(brain: Brain) -> bool:
         ),
         NewMemory(content="We deploy the blog network to Hetzner.", type=MemoryType.FACT),
     ]
-    memories = await brain.remember_many(DEMO_TENANT, items)
-    await brain.supersede(
+    memories = await brain.memories.remember_many(DEMO_TENANT, items)
+    await brain.memories.supersede(
         DEMO_TENANT, memories[3].id, "We deploy the blog network to AWS.", "moved hosting in 2024"
     )
     return True

@@ -1,23 +1,29 @@
-"""The entity operations the ``Brain`` facade offers: reads, curation (aliases, merges) and
-identity questions, over the tenant graph.
+"""The facade's entity namespace (``brain.entities``): reads, what the resolver makes of a
+text, curation (aliases, merges), identity questions and profile rebuilds, over the tenant
+graph.
+
+    peter = await brain.entities.create("acme", "Peter Novak", EntityType.PERSON)
+    questions = await brain.entities.identity_questions("acme", first=10)
 
 Entity writes invalidate the tenant's name cache so the next resolve sees them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from core.errors import Conflict, InvalidInput, NotFound
 from core.ids import check_id
 from core.resolution_types import IdentityDecision
-from core.types import Entity, EntityMerge, EntityRelation, EntityType
+from core.types import Entity, EntityMerge, EntityRelation, EntityType, LineageLink
 from core.validation import check_text
 from graph.identity_ops import IdentityQuestion
 from graph.store import GraphStore
 from resolution.describe import describe_all
+from resolution.profiles import ReprofileReport
 from resolution.resolver import Resolver
+from resolution.types import Resolution
 
 
 class EntityOperations:
@@ -27,13 +33,13 @@ class EntityOperations:
         self.graph = graph
         self.resolver = resolver
 
-    async def entity(self, tenant_id: str, entity_id: str) -> Entity:
+    async def get(self, tenant_id: str, entity_id: str) -> Entity:
         return await self.graph.tenant(tenant_id).get_entity(check_id(entity_id, "entityId"))
 
-    async def entities(self, tenant_id: str, ids: Sequence[str]) -> dict[str, Entity]:
+    async def get_many(self, tenant_id: str, ids: Sequence[str]) -> dict[str, Entity]:
         return await self.graph.tenant(tenant_id).get_entities([check_id(i) for i in ids])
 
-    async def list_entities(
+    async def page(
         self,
         tenant_id: str,
         *,
@@ -51,7 +57,7 @@ class EntityOperations:
             ]
         return await tenant.list_entities(limit=first, type=type, name=name, after=after)
 
-    async def create_entity(
+    async def create(
         self, tenant_id: str, name: str, type: EntityType, aliases: Sequence[str] = ()
     ) -> Entity:
         if isinstance(name, str):
@@ -62,6 +68,33 @@ class EntityOperations:
         entity = await self.graph.tenant(tenant_id).create_entity(name, type, aliases)
         self.resolver.names.invalidate(tenant_id)
         return entity
+
+    async def lineage(
+        self, tenant_id: str, entity_id: str, predicate: str | None = None
+    ) -> list[list[LineageLink]]:
+        """Supersede chains of the facts about an entity, oldest chain first."""
+        tenant = self.graph.tenant(tenant_id)
+        await tenant.get_entity(check_id(entity_id, "entityId"))
+        return await tenant.entity_chains(entity_id, predicate)
+
+    async def resolve(self, tenant_id: str, text: str, session_id: str | None = None) -> Resolution:
+        """What the parser and resolver make of ``text`` (a read: nothing is created, and the
+        session's entity tracker is consulted but not advanced)."""
+        return await self.resolver.resolve(
+            tenant_id, text, session_id=session_id, create_missing=False, update_session=False
+        )
+
+    async def reprofile(
+        self,
+        tenant_id: str,
+        ids: Sequence[str] | None = None,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> ReprofileReport:
+        """Rebuild living profiles (summary, embedding, tags) of ``ids`` or the whole tenant."""
+        checked = [check_id(i, "ids") for i in ids] if ids else None
+        return await self.resolver.profiles.reprofile_entities(
+            tenant_id, checked, progress=progress
+        )
 
     async def relationships(self, tenant_id: str, entity_id: str) -> list[EntityRelation]:
         tenant = self.graph.tenant(tenant_id)
@@ -83,7 +116,7 @@ class EntityOperations:
         self.resolver.names.invalidate(tenant_id)
         return entity
 
-    async def merge_entities(
+    async def merge(
         self,
         tenant_id: str,
         keep_id: str,
@@ -99,7 +132,7 @@ class EntityOperations:
         self.resolver.names.invalidate(tenant_id)
         return merge
 
-    async def unmerge_entities(self, tenant_id: str, merge_id: str) -> EntityMerge:
+    async def unmerge(self, tenant_id: str, merge_id: str) -> EntityMerge:
         merge = await self.graph.tenant(tenant_id).unmerge(check_id(merge_id, "mergeId"))
         self.resolver.names.invalidate(tenant_id)
         return merge
@@ -128,7 +161,7 @@ class EntityOperations:
         await tenant.get_entity(check_id(entity_id, "entityId"))
         return await tenant.identity_decisions(entity_id, limit)
 
-    async def confirm_same_entity(
+    async def confirm_same(
         self,
         tenant_id: str,
         entity_id: str,
@@ -152,13 +185,13 @@ class EntityOperations:
         keep, drop = (other, first)
         if pair[other].provisional and not pair[first].provisional:
             keep, drop = first, other
-        merge = await self.merge_entities(
+        merge = await self.merge(
             tenant_id, keep, [drop], (reason or "").strip() or "confirmed same entity", by
         )
         await tenant.settle_same(keep, drop)
         return merge
 
-    async def confirm_distinct_entities(
+    async def confirm_distinct(
         self, tenant_id: str, entity_id: str, other_id: str, reason: str | None = None
     ) -> None:
         """The answer "different": recorded as ``DISTINCT_FROM``, never asked again."""

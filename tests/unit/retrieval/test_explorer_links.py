@@ -1,4 +1,4 @@
-"""The explorer's memory links (api/viz_edges.py) and the layout's placement and alignment
+"""The explorer's memory links (retrieval/explorer_links.py) and the layout's placement and alignment
 (ingest/lifecycle/layout.py): pure functions, no engines."""
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from api.viz_edges import HUB_SIZE, OVERLAP_PER_MEMORY, memory_edges
 from core.text import content_hash
 from core.types import Memory, MemoryType
 from ingest.lifecycle.layout import align, place_new
+from retrieval.explorer_links import HUB_SIZE, OVERLAP_PER_MEMORY, memory_edges
 
 
 def mem(

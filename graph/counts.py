@@ -21,7 +21,7 @@ def listing_scope(include_superseded: bool, include_forgotten: bool) -> dict[str
 
 
 class Counts:
-    """Counts with the same filters as ``Brain.list_memories`` and ``Brain.list_entities``."""
+    """Counts with the same filters as ``brain.memories.page`` and ``brain.entities.page``."""
 
     def __init__(self, graph: GraphStore) -> None:
         self.graph = graph

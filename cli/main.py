@@ -42,10 +42,10 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from api import cli_remote
-from api.cli_client import CLIENT_COMMANDS, find_service
-from api.cli_client import run as run_client
-from api.logs import configure_logging
+from cli import remote
+from cli.client import CLIENT_COMMANDS, find_service
+from cli.client import run as run_client
+from cli.logs import configure_logging
 from core.errors import BrainError, InvalidInput, NotFound
 from core.lifecycle_types import JobName
 from core.settings import Settings
@@ -54,7 +54,7 @@ from core.validation import check_scope_id, check_tenant_name
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 # The commands that use a running service when there is one.
-SERVICE_COMMANDS = CLIENT_COMMANDS | cli_remote.COMMANDS
+SERVICE_COMMANDS = CLIENT_COMMANDS | remote.COMMANDS
 
 
 def _settings(args: argparse.Namespace) -> Settings:
@@ -285,26 +285,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         settings = _settings(args)
         if args.command == "serve":
             configure_logging(settings.log_level, settings.api.log_format, sys.stdout)
-            from api.serve import serve
+            from cli.serve import serve
 
             return asyncio.run(serve(settings, demo=args.demo))
         configure_logging("warning", "text")  # on stderr: `brain mcp` speaks on stdout
         if args.command == "mcp":
             return _mcp(args, settings)
         if args.command == "graph":
-            from api.cli_graph import door
+            from cli.graph_door import door
 
             return door(settings, args.json)
         if args.command in SERVICE_COMMANDS:
             service = find_service(args, settings)
-            if service is not None and args.command in cli_remote.COMMANDS:
-                return cli_remote.run(args, service)
+            if service is not None and args.command in remote.COMMANDS:
+                return remote.run(args, service)
             if service is not None:
                 return run_client(args, service, settings)
         # Nothing running: this command opens the engines (and loads the models) itself.
-        from api import cli_ops
+        from cli import local
 
-        return asyncio.run(cli_ops.run(args, settings))
+        return asyncio.run(local.run(args, settings))
     except (InvalidInput, NotFound) as e:
         print(f"error: {e.message}", file=sys.stderr)
         return EXIT_USAGE

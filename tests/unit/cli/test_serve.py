@@ -1,11 +1,11 @@
-"""`brain serve`'s listening socket (api/serve.py)."""
+"""`brain serve`'s listening socket (cli/serve.py)."""
 
 from __future__ import annotations
 
 import asyncio
 import socket
 
-from api.serve import claim_port
+from cli.serve import claim_port
 
 
 async def test_connections_on_the_claimed_port_send_small_writes_at_once() -> None:

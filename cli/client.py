@@ -3,7 +3,7 @@
 When `brain serve` runs on the data directory (it writes ``service.json`` there once it is
 ready), or ``--url`` / ``BRAIN_URL`` names a service, the ``CLIENT_COMMANDS`` send their work
 to its API instead of opening the engines, which the service holds (the four that page, batch
-or wait are in ``api/cli_remote.py``). They authenticate with ``--key`` /
+or wait are in ``cli/remote.py``). They authenticate with ``--key`` /
 ``BRAIN_API_KEY``, else with the admin key the service keeps in the data directory
 (``cli.key``, mode 0600), and act for ``--tenant`` through the ``X-Brain-Tenant`` header.
 
@@ -35,8 +35,8 @@ from core.settings import Settings
 CLIENT_COMMANDS = frozenset(
     {"remember", "search", "consolidate", "doctor", "health", "export", "identity", "cypher"}
 )
-SERVICE_FILE = "service.json"  # written by api/serve.py when the service is ready
-CLI_KEY_FILE = "cli.key"  # the admin key api/serve.py keeps for these commands
+SERVICE_FILE = "service.json"  # written by cli/serve.py when the service is ready
+CLI_KEY_FILE = "cli.key"  # the admin key cli/serve.py keeps for these commands
 TENANT_HEADER = "X-Brain-Tenant"  # read by api/auth.py``acting_for``
 # Expected failures that are the caller's input (exit 2); any other is a failure (exit 1).
 USAGE_CODES = frozenset({"INVALID_INPUT", "NOT_FOUND", "AMBIGUOUS"})

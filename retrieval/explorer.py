@@ -13,13 +13,13 @@ import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from api.viz_edges import VizEdge, memory_edges
 from core.clock import NEVER, now
 from core.decay import HALF_LIFE_DAYS
 from core.errors import InvalidInput
 from core.types import Entity, Memory, MemoryType
 from graph.store import GraphStore
 from graph.viz_ops import Point
+from retrieval.explorer_links import VizEdge, memory_edges
 from retrieval.scoring import recency_signal
 
 DEFAULT_LIMIT = 2_000
@@ -79,32 +79,40 @@ class VizQuery:
         return self
 
 
-async def viz_graph(graph: GraphStore, tenant_id: str, query: VizQuery) -> VizView:
-    query = query.checked()
-    tenant = graph.tenant(tenant_id)
-    at = now()
-    found, total = await tenant.viz_memories(
-        at=at,
-        limit=query.limit,
-        as_of=query.as_of,
-        history=query.history,
-        project_id=query.project_id,
-        types=query.types,
-        since=query.since,
-        until=query.until,
-    )
-    memories = [m for m, _ in found]
-    entity_ids = sorted({e for m in memories for e in m.entity_ids})
-    entities = await tenant.get_entities(entity_ids)
-    relations = await tenant.viz_relations(entity_ids)
-    seen_at = query.as_of if query.as_of is not None else at
-    nodes = [memory_node(m, p, seen_at) for m, p in found]
-    nodes += entity_nodes(list(entities.values()), nodes)
-    edges = memory_edges(memories)
-    if query.about:
-        edges += [VizEdge(m.id, e, "ABOUT", 1.0, "about") for m in memories for e in m.entity_ids]
-    edges += [VizEdge(s, t, r, 1.0, "entity") for s, t, r in relations]
-    return VizView(nodes=nodes, edges=edges, total=total, sampled=total > len(memories))
+class Explorer:
+    """The explorer's view of a tenant (``brain.explorer``, GraphQL ``vizGraph``)."""
+
+    def __init__(self, graph: GraphStore) -> None:
+        self.graph = graph
+
+    async def view(self, tenant_id: str, query: VizQuery) -> VizView:
+        query = query.checked()
+        tenant = self.graph.tenant(tenant_id)
+        at = now()
+        found, total = await tenant.viz_memories(
+            at=at,
+            limit=query.limit,
+            as_of=query.as_of,
+            history=query.history,
+            project_id=query.project_id,
+            types=query.types,
+            since=query.since,
+            until=query.until,
+        )
+        memories = [m for m, _ in found]
+        entity_ids = sorted({e for m in memories for e in m.entity_ids})
+        entities = await tenant.get_entities(entity_ids)
+        relations = await tenant.viz_relations(entity_ids)
+        seen_at = query.as_of if query.as_of is not None else at
+        nodes = [memory_node(m, p, seen_at) for m, p in found]
+        nodes += entity_nodes(list(entities.values()), nodes)
+        edges = memory_edges(memories)
+        if query.about:
+            edges += [
+                VizEdge(m.id, e, "ABOUT", 1.0, "about") for m in memories for e in m.entity_ids
+            ]
+        edges += [VizEdge(s, t, r, 1.0, "entity") for s, t, r in relations]
+        return VizView(nodes=nodes, edges=edges, total=total, sampled=total > len(memories))
 
 
 def memory_node(m: Memory, position: Point | None, at: float) -> VizNode:

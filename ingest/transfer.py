@@ -1,31 +1,33 @@
 """A tenant's export and import: JSONL-ready records out, the same records back in, indexed.
 
-Composed into the facade (``Brain.export_tenant`` / ``Brain.import_tenant``); the records'
-format is ``graph/transfer.py``'s, the file format ``api/export.py``'s.
+The facade's ``brain.transfer``; the records' format is ``graph/transfer.py``'s, the file
+format ``api/export.py``'s.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from typing import Any
+from collections.abc import AsyncIterator, Sequence
+from typing import Any, Protocol
 
 from core.errors import Conflict
 from graph.store import GraphStore
-from ingest.write.reconcile import ReconcileReport
+from ingest.write.reconcile import reconcile
+from ingest.write.writer import MemoryWriter
+
+
+class TenantCache(Protocol):
+    """A per-process cache of a tenant's reads (the resolver's names, core memory)."""
+
+    def invalidate(self, tenant_id: str) -> None: ...
 
 
 class TenantTransfer:
     """Exports a tenant's records and imports them (ids kept) into a tenant."""
 
-    def __init__(
-        self,
-        graph: GraphStore,
-        forget_cached: Callable[[str], None],
-        reconcile: Callable[[Sequence[str]], Awaitable[ReconcileReport]],
-    ) -> None:
-        self._graph = graph
-        self._forget_cached = forget_cached  # the tenant's read caches (names, core memory)
-        self._reconcile = reconcile  # indexes what the graph holds and the index lacks
+    def __init__(self, writer: MemoryWriter, caches: Sequence[TenantCache]) -> None:
+        self._graph: GraphStore = writer.graph
+        self._writer = writer  # indexes what the graph holds and the index lacks
+        self._caches = caches  # dropped for the tenant after an import
 
     async def export(self, tenant_id: str) -> AsyncIterator[dict[str, Any]]:
         """JSONL-ready records of the whole tenant (entities, merges, relations, memories)."""
@@ -42,8 +44,9 @@ class TenantTransfer:
         """
         await self._check_ids_free(tenant_id, records)
         counts = await self._graph.tenant(tenant_id).import_records(records)
-        self._forget_cached(tenant_id)
-        report = await self._reconcile([tenant_id])
+        for cache in self._caches:
+            cache.invalidate(tenant_id)
+        report = await reconcile(self._writer, [tenant_id])
         return {**counts, "indexed": report.reindexed}
 
     async def _check_ids_free(self, tenant_id: str, records: Sequence[dict[str, Any]]) -> None:
