@@ -34,8 +34,8 @@ from strawberry.asgi import GraphQL
 
 from api.auth import TENANT_HEADER, Principal, acting_for
 from api.brain import Brain
-from api.context import Context
-from api.export import export_lines
+from api.export_format import export_lines
+from api.gql.context import Context
 from api.gql.schema import build_schema
 from api.metrics import Metrics
 from api.web import page, wants_page, web_dir, web_routes

@@ -14,11 +14,11 @@ namespaces, each the service itself (no call passes through the facade):
 - ``ingest`` (``ingest/service.py``): documents and their jobs, tasks, conflicts, working memory;
 - ``lifecycle`` (``ingest/lifecycle/service.py``): consolidation jobs, their runs, feedback,
   memory merges;
-- ``transfer`` (``ingest/transfer.py``): a tenant's export and import;
+- ``transfer`` (``ingest/tenant_transfer.py``): a tenant's export and import;
 - ``explorer`` (``retrieval/explorer.py``): the explorer's view of a tenant;
-- ``admin`` (``api/admin.py``): tenants, API keys, analyst Cypher, doctor checks;
+- ``admin`` (``api/administration.py``): tenants, API keys, analyst Cypher, doctor checks;
 - ``counts`` (``graph/counts.py``): the listings' ``totalCount``;
-- ``health`` (``api/health.py``): each engine's status, a tenant's counts;
+- ``health`` (``api/health_check.py``): each engine's status, a tenant's counts;
 - ``disk`` (``ingest/write/disk_purge.py``): erased data off the engines' files.
 
 Every operation takes the tenant first, which the API takes from the caller's key.
@@ -28,8 +28,8 @@ from __future__ import annotations
 
 import time
 
-from api.admin import Administration
-from api.health import HealthCheck
+from api.administration import Administration
+from api.health_check import HealthCheck
 from core.ingest_types import Session
 from core.settings import Settings
 from core.tokens import token_counter
@@ -40,7 +40,7 @@ from graph.supervisor import EngineSupervisor
 from ingest.lifecycle.service import LifecycleService
 from ingest.memory_ops import MemoryOperations
 from ingest.service import IngestService
-from ingest.transfer import TenantTransfer
+from ingest.tenant_transfer import TenantTransfer
 from ingest.write.disk_purge import DiskPurge
 from resolution.entity_ops import EntityOperations
 from resolution.reads import ReadResolver

@@ -43,9 +43,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from cli import remote
-from cli.client import CLIENT_COMMANDS, find_service
-from cli.client import run as run_client
 from cli.logs import configure_logging
+from cli.service_client import CLIENT_COMMANDS, find_service
+from cli.service_client import run as run_client
 from core.errors import BrainError, InvalidInput, NotFound
 from core.lifecycle_types import JobName
 from core.settings import Settings
@@ -302,9 +302,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             if service is not None:
                 return run_client(args, service, settings)
         # Nothing running: this command opens the engines (and loads the models) itself.
-        from cli import local
+        from cli import standalone
 
-        return asyncio.run(local.run(args, settings))
+        return asyncio.run(standalone.run(args, settings))
     except (InvalidInput, NotFound) as e:
         print(f"error: {e.message}", file=sys.stderr)
         return EXIT_USAGE

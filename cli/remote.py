@@ -1,8 +1,8 @@
 """`brain context`, `ingest`, `runs` and `reprofile` as clients of a running service.
 
-The other client commands (``cli/client.py``) are one GraphQL call each; these four read
+The other client commands (``cli/service_client.py``) are one GraphQL call each; these four read
 pages, wait for background work or batch it so that they can say how far they are, and print
-what the same command prints when it opens the engines itself (``cli/local.py``). Like
+what the same command prints when it opens the engines itself (``cli/standalone.py``). Like
 ``cli_client`` this module imports only the standard library and light core modules.
 """
 
@@ -17,7 +17,15 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from cli.client import ERRORS, RUN_FIELDS, Service, call, check_tenant_known, result, run_json
+from cli.service_client import (
+    ERRORS,
+    RUN_FIELDS,
+    Service,
+    call,
+    check_tenant_known,
+    result,
+    run_json,
+)
 from core.errors import BrainError, InvalidInput
 
 # Ids per `reprofileEntities` call: small enough to report progress every few seconds.

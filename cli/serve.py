@@ -20,8 +20,8 @@ import uvicorn
 
 from api.app import create_app
 from api.brain import Brain
-from cli.client import CLI_KEY_FILE, SERVICE_FILE
 from cli.demo import DEMO_TENANT, seed_demo
+from cli.service_client import CLI_KEY_FILE, SERVICE_FILE
 from core.clock import set_now, to_epoch
 from core.errors import BrainError, Forbidden
 from core.heap import freeze_startup_heap
@@ -30,7 +30,7 @@ from core.settings import Settings
 log = logging.getLogger(__name__)
 
 DEMO_KEY_NAME = "make run"
-# The admin key `brain` commands use against this service (cli/client.py), and the
+# The admin key `brain` commands use against this service (cli/service_client.py), and the
 # tenant it belongs to (it acts for others with X-Brain-Tenant).
 CLI_KEY_NAME = "brain cli"
 CLI_KEY_TENANT = "cli"

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 import strawberry
 from strawberry.scalars import JSON
 
-from api.context import Context
+from api.gql.context import Context
 from api.gql.errors import ForbiddenError, InvalidInputError, NotFoundError
 from core.errors import Forbidden, InvalidInput
 

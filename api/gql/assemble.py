@@ -6,7 +6,7 @@ from typing import Annotated
 
 import strawberry
 
-from api.context import Context
+from api.gql.context import Context
 from api.gql.errors import ForbiddenError, InvalidInputError
 from api.gql.nodes import Clarification, EntityNode, MemoryNode
 from api.gql.search import SearchMode

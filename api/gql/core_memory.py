@@ -6,7 +6,7 @@ from typing import Annotated
 
 import strawberry
 
-from api.context import Context
+from api.gql.context import Context
 from api.gql.errors import ForbiddenError, InvalidInputError
 from api.gql.memories import MemoryResult, RememberResult, SupersedeResult
 from api.gql.nodes import MemoryNode, MemoryType

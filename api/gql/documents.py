@@ -8,7 +8,7 @@ from typing import Annotated
 
 import strawberry
 
-from api.context import Context
+from api.gql.context import Context
 from api.gql.errors import ForbiddenError, InvalidInputError, NotFoundError
 from api.gql.nodes import EntityNode, MemoryNode
 from core.clock import to_datetime

@@ -10,7 +10,7 @@ from typing import Annotated
 
 import strawberry
 
-from api.context import Context
+from api.gql.context import Context
 from api.gql.errors import ConflictError, ForbiddenError, InvalidInputError, NotFoundError
 from api.gql.memories import Lineage, LineageLink
 from api.gql.nodes import EntityNode, EntityType

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import strawberry
 
-from api.context import Context
+from api.gql.context import Context
 
 VERSION = "0.1.0"
 Info = strawberry.Info[Context, None]

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import strawberry
 
-from api.context import Context
+from api.gql.context import Context
 from api.gql.entities import EntityMerge
 from api.gql.errors import ConflictError, ForbiddenError, InvalidInputError, NotFoundError
 from api.gql.nodes import EntityNode

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import strawberry
 
-from api.context import Context
+from api.gql.context import Context
 from api.gql.errors import ForbiddenError, InvalidInputError, NotFoundError
 from api.gql.nodes import MemoryNode
 from api.gql.pagination import PageInfo, check_first, decode_cursor, encode_cursor, paginate

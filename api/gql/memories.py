@@ -10,7 +10,7 @@ from typing import Annotated, Any
 
 import strawberry
 
-from api.context import Context
+from api.gql.context import Context
 from api.gql.errors import ConflictError, ForbiddenError, InvalidInputError, NotFoundError
 from api.gql.nodes import DecayClass, MemoryNode, MemoryType
 from api.gql.pagination import PageInfo, check_first, decode_cursor, encode_cursor, paginate

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import strawberry
 
-from api.context import Context
+from api.gql.context import Context
 from api.gql.errors import ForbiddenError, InvalidInputError
 from api.gql.nodes import MemoryNode, MemoryType
 from core.clock import to_epoch

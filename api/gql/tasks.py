@@ -7,7 +7,7 @@ from typing import Annotated
 
 import strawberry
 
-from api.context import Context
+from api.gql.context import Context
 from api.gql.errors import ConflictError, ForbiddenError, InvalidInputError, NotFoundError
 from core.clock import to_datetime
 from core.errors import InvalidInput

@@ -8,7 +8,7 @@ from typing import Annotated
 import strawberry
 from pydantic import ValidationError
 
-from api.context import Context
+from api.gql.context import Context
 from api.gql.errors import ForbiddenError, InvalidInputError, NotFoundError
 from api.gql.nodes import Clarification, EntityNode, MemoryNode
 from api.gql.tasks import TaskNode

@@ -17,7 +17,7 @@ from typing import Annotated, Any, NewType
 
 import strawberry
 
-from api.context import Context
+from api.gql.context import Context
 from api.gql.errors import ForbiddenError, InvalidInputError
 from api.gql.nodes import MemoryType
 from core.clock import to_datetime, to_epoch

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from api.brain import Brain
-from cli.local import export_tenant, read_export
+from cli.standalone import export_tenant, read_export
 from core.errors import Conflict, InvalidInput
 from core.ingest_types import TaskStatus, TurnInput
 from core.lifecycle_types import FeedbackOutcome, JobName

@@ -1,7 +1,7 @@
 """A tenant's export and import: JSONL-ready records out, the same records back in, indexed.
 
 The facade's ``brain.transfer``; the records' format is ``graph/transfer.py``'s, the file
-format ``api/export.py``'s.
+format ``api/export_format.py``'s.
 """
 
 from __future__ import annotations

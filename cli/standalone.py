@@ -15,9 +15,9 @@ from pydantic import ValidationError
 
 from api.auth import create_key, list_keys, revoke_key
 from api.brain import Brain
-from api.export import EXPORT_VERSION, export_lines
-from cli.client import Checks, output, print_hit
+from api.export_format import EXPORT_VERSION, export_lines
 from cli.remote import document_files, report_skipped
+from cli.service_client import Checks, output, print_hit
 from core.errors import BrainError, InvalidInput, NotFound
 from core.lifecycle_types import JobName, JobRun
 from core.retrieval_types import SearchQuery
@@ -273,7 +273,7 @@ async def ingest_paths(
 
 
 async def export_tenant(brain: Brain, tenant_id: str, out: IO[str]) -> int:
-    """Write the tenant as JSONL (``api/export.py``); returns the number of records."""
+    """Write the tenant as JSONL (``api/export_format.py``); returns the number of records."""
     count = -1  # the header line is not a record
     async for line in export_lines(brain, tenant_id):
         out.write(line)
