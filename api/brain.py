@@ -76,11 +76,11 @@ from resolution.resolver import Resolver
 from resolution.types import Resolution
 from retrieval.access import AccessRecorder
 from retrieval.assembly import ContextAssembler
-from retrieval.embedding.embedder import Embedder
-from retrieval.factory import build_embedder, build_vector_index
 from retrieval.reads import Reads
 from retrieval.retriever import Retriever
-from retrieval.vector_index import VectorIndex
+from vectors.embedding.embedder import Embedder
+from vectors.factory import build_embedder, build_vector_index
+from vectors.vector_index import VectorIndex
 
 log = logging.getLogger(__name__)
 
