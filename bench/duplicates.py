@@ -26,7 +26,7 @@ import numpy as np
 from bench.common import machine, write_json
 from core.settings import Settings
 from ingest.lifecycle.duplicates import compatible
-from retrieval.factory import build_embedder
+from vectors.factory import build_embedder
 
 DATA = Path("tests/data/lifecycle/duplicate_pairs.jsonl")
 

@@ -58,8 +58,8 @@ from graph.store import GraphStore
 from ingest.service import IngestService
 from ingest.write.writer import MemoryWriter
 from resolution.resolver import Resolver
-from retrieval.factory import build_embedder, build_vector_index
-from retrieval.vector_index import VectorIndex
+from vectors.factory import build_embedder, build_vector_index
+from vectors.vector_index import VectorIndex
 
 TENANT = "bench-ingest"
 LOCOMO = Path("/work/shared/data/locomo")

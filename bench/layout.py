@@ -28,7 +28,7 @@ from graph.runtime import open_graph
 from ingest.lifecycle.context import JobCall, JobContext
 from ingest.lifecycle.layout import layout, warm_up
 from ingest.write.writer import MemoryWriter
-from retrieval.factory import build_embedder, build_vector_index
+from vectors.factory import build_embedder, build_vector_index
 
 TENANT = "bench"
 

@@ -39,9 +39,9 @@ from core.types import DecayClass, EntityType, Memory, MemoryType
 from graph.runtime import open_graph
 from graph.tenant import TenantGraph
 from ingest.write.writer import MemoryWriter
-from retrieval.factory import build_embedder, build_vector_index
 from retrieval.retriever import Retriever
-from retrieval.vector_index import VectorFilter, VectorIndex
+from vectors.factory import build_embedder, build_vector_index
+from vectors.vector_index import VectorFilter, VectorIndex
 
 KS = (1, 5, 10, 20)
 _DIA = re.compile(r"D\d+:\d+")

@@ -59,10 +59,10 @@ from graph.runtime import open_graph
 from ingest.write.writer import MemoryWriter
 from retrieval.access import AccessRecorder
 from retrieval.assembly import ContextAssembler
-from retrieval.factory import build_embedder, build_vector_index
-from retrieval.payload import payload_of
 from retrieval.retriever import Retriever
-from retrieval.vector_index import VectorPoint
+from vectors.factory import build_embedder, build_vector_index
+from vectors.payload import payload_of
+from vectors.vector_index import VectorPoint
 
 TENANT = "bench-retrieval"
 DAY = 86_400.0

@@ -42,7 +42,7 @@ from core.settings import Settings
 from core.slots import corrects, same_slot
 from core.statements import ASSERT, REQUEST, Statement
 from ingest.slots.analysis import statements
-from retrieval.embedding.local import LocalEmbedder
+from vectors.embedding.local import LocalEmbedder
 
 ROOT = Path(__file__).resolve().parents[1]
 DEV = ROOT / "tests" / "data" / "ingest" / "slot_pairs.jsonl"

@@ -25,9 +25,9 @@ from core.settings import GraphSettings, Settings
 from core.types import EntityType, MemoryType, NewMemory
 from graph.runtime import open_graph
 from ingest.write.writer import MemoryWriter
-from retrieval.embedding.embedder import Embedder
-from retrieval.factory import build_embedder, build_vector_index
-from retrieval.vector_index import VectorFilter
+from vectors.embedding.embedder import Embedder
+from vectors.factory import build_embedder, build_vector_index
+from vectors.vector_index import VectorFilter
 
 TENANT = "bench"
 

@@ -68,7 +68,7 @@ class VectorSettings(BaseModel):
     hnsw_m: int = 16
     hnsw_ef_construct: int = 100
     # embedded only: payloads of returned points kept in memory (0: off), see
-    # retrieval/payload_cache.py
+    # vectors/payload_cache.py
     payload_cache: int = 50_000
 
     @property

@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from core.clock import NEVER
-from graph.scoped import Rows, Scoped
+from graph.runner import Rows
+from graph.scoped import Scoped
 
 Step = tuple[str, dict[str, Any]]
 

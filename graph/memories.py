@@ -9,7 +9,8 @@ from core.clock import now
 from core.errors import Conflict, InvalidInput, NotFound
 from core.types import LineageLink, Memory
 from graph.records import memory_from, memory_row
-from graph.scoped import Rows, Scoped, Step
+from graph.runner import Rows
+from graph.scoped import Scoped, Step
 
 CREATE = "memory_create"
 

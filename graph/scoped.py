@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
-Rows = list[dict[str, Any]]
+from graph.runner import Rows
+
 # Called with each statement's name and rows inside a ``write_many`` transaction; raising
 # rolls the whole transaction back (and the error reaches the caller as it is).
 Check = Callable[[str, Rows], None]

@@ -22,7 +22,6 @@ from neo4j import (
     AsyncDriver,
     AsyncGraphDatabase,
     AsyncManagedTransaction,
-    AsyncSession,
 )
 from neo4j.exceptions import ConstraintError, Neo4jError, ServiceUnavailable, SessionExpired
 
@@ -32,6 +31,7 @@ from graph.migrate_times import LOCAL_MIGRATION as LOCAL_TIMES
 from graph.migrate_times import MIGRATION as MIGRATE_TIMES
 from graph.migrate_times import localize_times, migrate_times
 from graph.records import from_graph, to_graph
+from graph.runner import Rows, Runner
 from graph.schema import quoted_schema_name, schema_statements
 from graph.system_ops import SystemGraph
 from graph.tenant import TenantGraph
@@ -39,8 +39,6 @@ from graph.tenant import TenantGraph
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
-Rows = list[dict[str, Any]]
-Runner = AsyncManagedTransaction | AsyncSession  # a transaction, or a session (auto-commit)
 RETRY_DELAY = 0.02  # seconds before a failed transaction's first retry (doubled each time)
 # Write conflicts (ArcadeDB: two transactions of one tenant changing one record, or appending
 # links to one entity; sent over Bolt as transient errors, DeadlockDetected among them) are

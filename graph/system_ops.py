@@ -9,14 +9,10 @@ plain values and records back, never a statement name.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from graph.cypher import statement
-
-if TYPE_CHECKING:
-    from graph.store import GraphStore
-
-Rows = list[dict[str, Any]]
+from graph.runner import Rows, StatementRunner
 
 
 @dataclass(frozen=True)
@@ -31,7 +27,7 @@ class StoredKey:
 class SystemGraph:
     """Cross-tenant statements, each run in its own transaction."""
 
-    def __init__(self, store: GraphStore) -> None:
+    def __init__(self, store: StatementRunner) -> None:
         self._store = store
 
     async def read(self, name: str, **params: Any) -> Rows:

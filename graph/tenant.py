@@ -20,6 +20,7 @@ from graph.listing import ListingOps
 from graph.memories import MemoryOps
 from graph.resolution_ops import ResolutionOps
 from graph.retrieval_ops import RetrievalOps
+from graph.runner import Rows, StatementRunner
 from graph.scoped import Check
 from graph.transfer import TransferOps
 from graph.viz_ops import VizOps
@@ -28,8 +29,6 @@ if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable, Iterable, Sequence
 
     from neo4j import AsyncManagedTransaction
-
-    from graph.store import GraphStore, Rows
 
 
 T = TypeVar("T")
@@ -87,7 +86,7 @@ class TenantGraph(
 ):
     """Graph operations scoped to ``tenant_id``."""
 
-    def __init__(self, store: GraphStore, tenant_id: str) -> None:
+    def __init__(self, store: StatementRunner, tenant_id: str) -> None:
         if not tenant_id or not isinstance(tenant_id, str):
             raise ValueError("a tenant id is required")
         self._store = store

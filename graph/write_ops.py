@@ -22,7 +22,8 @@ from core.types import Memory
 from graph.entities import alias_row
 from graph.memories import CREATE
 from graph.records import entity_row, job_row
-from graph.scoped import Check, Rows, Step
+from graph.runner import Rows
+from graph.scoped import Check, Step
 
 SUPERSEDE = "ingest_supersede_batch"
 TASK_DEDUPE = "ingest_task_dedupe"

@@ -42,8 +42,8 @@ from ingest.tasks import TaskService
 from ingest.turns import LLM_JOB, PROFILE_JOB, TurnRecorder, TurnResult
 from ingest.write.writer import MemoryWriter
 from resolution.types import EntityResolver
-from retrieval.embedding.embedder import Embedder
-from retrieval.vector_index import VectorIndex
+from vectors.embedding.embedder import Embedder
+from vectors.vector_index import VectorIndex
 
 log = logging.getLogger(__name__)
 

@@ -35,7 +35,7 @@ import numpy.typing as npt
 from core.settings import ResolutionSettings
 from core.types import Entity
 from resolution.profiles import profile_facets
-from retrieval.embedding.embedder import Embedder
+from vectors.embedding.embedder import Embedder
 
 # Words that say nothing about who someone is: talking to them, and when. A context made only
 # of these (and stop words) cannot separate candidates, however the cosines happen to fall.

@@ -27,7 +27,7 @@ from graph.resolution_ops import ProfileSources
 from graph.store import GraphStore
 from resolution.entity_cache import EntityCache
 from resolution.summary import build_summary, statements
-from retrieval.embedding.embedder import Embedder
+from vectors.embedding.embedder import Embedder
 
 Progress = Callable[[int, int], None]  # (entities done, entities total)
 

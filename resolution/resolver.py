@@ -49,7 +49,7 @@ from resolution.types import (
     TrackerState,
     type_filter,
 )
-from retrieval.embedding.embedder import Embedder
+from vectors.embedding.embedder import Embedder
 
 _CREATION_STRIPES = 64  # entity-creation locks, shared by tenants that hash alike
 

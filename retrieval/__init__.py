@@ -1,1 +1,1 @@
-"""Read side: vector index, embedders, BM25, retrieval paths, fusion, scoring, context assembly."""
+"""The read path over the stores (``graph/``, ``vectors/``): paths, fusion, scoring, assembly."""

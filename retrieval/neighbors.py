@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from retrieval.vector_index import NeighborWindow
+from vectors.vector_index import NeighborWindow
 
 
 def windows_for(

@@ -48,7 +48,6 @@ from retrieval.access import AccessRecorder
 from retrieval.closeness import Similarities
 from retrieval.core_cache import CoreCache
 from retrieval.diversity import diversify
-from retrieval.embedding.embedder import Embedder
 from retrieval.filters import admits
 from retrieval.fusion import normalized, paths_of, rrf
 from retrieval.neighbors import symmetric, windows_for
@@ -58,7 +57,8 @@ from retrieval.slots import LEAD_RANK, settle
 from retrieval.stages import Candidates, PathResults, Plan, Shortlist
 from retrieval.temporal import TimeIntent, time_intent
 from retrieval.topic import topic_of
-from retrieval.vector_index import ScoredId, VectorFilter, VectorIndex
+from vectors.embedding.embedder import Embedder
+from vectors.vector_index import ScoredId, VectorFilter, VectorIndex
 
 P = RetrievalPath
 

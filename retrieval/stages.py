@@ -18,7 +18,7 @@ from typing import Any
 
 from core.types import Hit, Memory
 from graph.tenant import TenantGraph
-from retrieval.vector_index import ScoredId, VectorFilter
+from vectors.vector_index import ScoredId, VectorFilter
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,7 @@ from core.ingest_types import DocumentJob, DocumentJobStatus, DocumentResult
 from core.settings import IngestSettings
 from graph.store import GraphStore
 from ingest.documents import DocumentIngester
-from retrieval.embedding.embedder import in_background
+from vectors.embedding.embedder import in_background
 
 log = logging.getLogger(__name__)
 

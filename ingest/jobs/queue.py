@@ -37,7 +37,7 @@ from core.ids import new_id
 from core.ingest_types import Job, JobStatus
 from core.settings import IngestSettings
 from graph.store import GraphStore
-from retrieval.embedding.embedder import in_background
+from vectors.embedding.embedder import in_background
 
 log = logging.getLogger(__name__)
 

@@ -18,7 +18,7 @@ from graph.store import GraphStore
 from graph.tenant import TenantGraph
 from ingest.jobs.llm import LLMClient
 from ingest.write.writer import MemoryWriter
-from retrieval.vector_index import VectorIndex
+from vectors.vector_index import VectorIndex
 
 # Rebuild the living profiles of these entities (the resolver's profile builder).
 Reprofile = Callable[[str, Sequence[str]], Awaitable[object]]

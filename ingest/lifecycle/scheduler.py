@@ -24,7 +24,7 @@ from core.lifecycle_types import JOB_ORDER, JobName
 from core.settings import LifecycleSettings
 from graph.store import GraphStore
 from ingest.lifecycle.consolidator import Consolidator
-from retrieval.embedding.embedder import in_background
+from vectors.embedding.embedder import in_background
 
 log = logging.getLogger(__name__)
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from ingest.lifecycle.context import JobCall, JobContext
 from ingest.write.reconcile import reconcile
-from retrieval.payload import payload_of
+from vectors.payload import payload_of
 
 _PAGE = 1000
 

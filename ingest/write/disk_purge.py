@@ -31,7 +31,7 @@ from core.errors import BackendError
 from core.settings import Settings
 from core.types import DiskCheck
 from graph.runtime import GraphRuntime, IndexRebuild
-from retrieval.vector_index import VectorIndex
+from vectors.vector_index import VectorIndex
 
 log = logging.getLogger(__name__)
 

@@ -35,7 +35,7 @@ from core.types import Memory, MemoryType, NewMemory
 from graph.tenant import TenantGraph
 from ingest.extract.sentences import content_words
 from ingest.write.slots import CANDIDATES, query_of
-from retrieval.vector_index import VectorFilter, VectorIndex
+from vectors.vector_index import VectorFilter, VectorIndex
 
 log = logging.getLogger(__name__)
 

@@ -49,7 +49,7 @@ from graph.tenant import TenantGraph
 from graph.write_ops import SupersedeLink
 from ingest.extract.extraction import Candidate
 from ingest.extract.rules import Extracted
-from retrieval.vector_index import VectorFilter, VectorIndex
+from vectors.vector_index import VectorFilter, VectorIndex
 
 log = logging.getLogger(__name__)
 

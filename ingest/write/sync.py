@@ -20,9 +20,9 @@ from typing import Any, Literal
 from core.types import Memory
 from graph.store import GraphStore
 from ingest.write.marks import IndexMarks
-from retrieval.embedding.embedder import Embedder
-from retrieval.payload import payload_of
-from retrieval.vector_index import VectorIndex, VectorPoint
+from vectors.embedding.embedder import Embedder
+from vectors.payload import payload_of
+from vectors.vector_index import VectorIndex, VectorPoint
 
 # When ``show`` marks the memories indexed: in its own statement now, batched shortly after
 # (``IndexMarks``: the ingest path, whose caller does not wait for it), or not at all (a

@@ -24,8 +24,8 @@ from core.validation import check_batch, check_content, check_project_id
 from graph.store import GraphStore
 from ingest.write.ordering import StatementLocks
 from ingest.write.sync import IndexSync
-from retrieval.embedding.embedder import Embedder
-from retrieval.vector_index import VectorIndex
+from vectors.embedding.embedder import Embedder
+from vectors.vector_index import VectorIndex
 
 log = logging.getLogger(__name__)
 

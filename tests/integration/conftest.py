@@ -10,8 +10,8 @@ import pytest
 from api.brain import Brain
 from core.settings import Settings
 from graph.runtime import GraphRuntime
-from retrieval.embedding.embedder import Embedder
-from retrieval.factory import build_embedder, build_vector_index
+from vectors.embedding.embedder import Embedder
+from vectors.factory import build_embedder, build_vector_index
 
 
 @pytest.fixture(scope="session")

@@ -164,8 +164,8 @@ async def test_doctor_flags_orphan_vectors_and_reconcile_clears_them(
     from core.disk_scan import Needles, scan
     from core.ids import new_id
     from core.settings import Settings
-    from retrieval.factory import build_vector_index
-    from retrieval.vector_index import VectorPoint
+    from vectors.factory import build_vector_index
+    from vectors.vector_index import VectorPoint
 
     data = str(tmp_path / "d")
     code, out, _ = await brain(capsys, "remember", "--data-dir", data, "--tenant", "acme", "Hi")

@@ -21,8 +21,8 @@ from core.retrieval_types import SearchQuery
 from core.settings import GraphSettings, Settings
 from graph.launcher import ROOT_USER
 from graph.runtime import GraphRuntime
-from retrieval.embedding.embedder import Embedder
-from retrieval.factory import build_vector_index
+from vectors.embedding.embedder import Embedder
+from vectors.factory import build_vector_index
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
@@ -32,13 +32,13 @@ CHILD = textwrap.dedent(
     from core.settings import Settings
     from api.brain import Brain
     from core.types import NewMemory
-    import graph.memories, retrieval.edge_index
+    import graph.memories, vectors.edge_index
 
     def die(*args, **kwargs):
         os.kill(os.getpid(), signal.SIGKILL)
 
     if sys.argv[1] == "before-vector":
-        retrieval.edge_index.EdgeVectorIndex.upsert = die
+        vectors.edge_index.EdgeVectorIndex.upsert = die
     else:
         graph.memories.MemoryOps.mark_indexed = die
 

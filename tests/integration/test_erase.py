@@ -18,8 +18,8 @@ from core.ingest_types import TurnInput
 from core.retrieval_types import SearchQuery
 from core.types import EntityType, Memory, MemoryType, NewMemory
 from ingest.turns import TurnResult
-from retrieval.vector_index import VectorFilter
 from tests.integration.api_client import Client
+from vectors.vector_index import VectorFilter
 
 pytestmark = pytest.mark.integration
 

@@ -23,9 +23,9 @@ from api.auth import create_key
 from api.brain import Brain
 from core.disk_scan import Needles, scan
 from core.settings import GraphSettings, Settings, VectorSettings
-from retrieval.edge_index import EdgeVectorIndex
-from retrieval.vector_index import VectorFilter, VectorPoint
 from tests.integration.api_client import Client
+from vectors.edge_index import EdgeVectorIndex
+from vectors.vector_index import VectorFilter, VectorPoint
 
 pytestmark = pytest.mark.integration
 ROOT = Path(__file__).resolve().parents[2]

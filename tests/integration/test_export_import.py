@@ -18,8 +18,8 @@ from core.retrieval_types import SearchQuery
 from core.settings import GraphSettings, Settings
 from core.types import EntityType, NewMemory
 from graph.runtime import open_graph
-from retrieval.embedding.embedder import Embedder
-from retrieval.factory import build_vector_index
+from vectors.embedding.embedder import Embedder
+from vectors.factory import build_vector_index
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 

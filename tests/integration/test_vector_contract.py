@@ -22,9 +22,9 @@ from qdrant_client import AsyncQdrantClient
 from core.clock import NEVER
 from core.errors import BackendError, InvalidInput
 from core.settings import VectorSettings
-from retrieval.edge_index import EdgeVectorIndex
-from retrieval.qdrant_index import QdrantVectorIndex
-from retrieval.vector_index import NeighborWindow, ScoredId, VectorFilter, VectorIndex, VectorPoint
+from vectors.edge_index import EdgeVectorIndex
+from vectors.qdrant_index import QdrantVectorIndex
+from vectors.vector_index import NeighborWindow, ScoredId, VectorFilter, VectorIndex, VectorPoint
 
 pytestmark = [
     pytest.mark.integration,

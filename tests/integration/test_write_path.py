@@ -13,8 +13,8 @@ from core.retrieval_types import SearchQuery
 from core.text import content_hash
 from core.types import EntityType, Memory, MemoryType, NewMemory
 from ingest.write.reconcile import reconcile
-from retrieval.payload import payload_of
-from retrieval.vector_index import VectorPoint
+from vectors.payload import payload_of
+from vectors.vector_index import VectorPoint
 
 pytestmark = pytest.mark.integration
 

@@ -16,8 +16,8 @@ from core.types import EntityType, NewMemory
 from ingest.jobs.queue import JobQueue
 from ingest.service import IngestService
 from resolution.resolver import Resolver
-from retrieval.embedding.embedder import BACKGROUND
 from tests.integration.ingest.conftest import build_ingest
+from vectors.embedding.embedder import BACKGROUND
 
 pytestmark = pytest.mark.integration
 

@@ -30,8 +30,8 @@ from core.settings import GraphSettings, LifecycleSettings, Settings
 from core.types import DecayClass, EntityType, MemoryType, NewMemory
 from graph.launcher import ROOT_USER
 from graph.runtime import GraphRuntime
-from retrieval.embedding.embedder import Embedder
-from retrieval.factory import build_vector_index
+from vectors.embedding.embedder import Embedder
+from vectors.factory import build_vector_index
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
@@ -44,9 +44,9 @@ CHILD = textwrap.dedent(
     from core.lifecycle_types import JobName
     from core.settings import Settings
     from graph.store import GraphStore
-    from retrieval.factory import build_embedder
-    from retrieval.factory import build_vector_index
-    import graph.lifecycle_ops, retrieval.edge_index
+    from vectors.factory import build_embedder
+    from vectors.factory import build_vector_index
+    import graph.lifecycle_ops, vectors.edge_index
 
     job, kill_at, tenant = JobName(sys.argv[1]), sys.argv[2], sys.argv[3]
     calls = {"n": 0}
@@ -61,7 +61,7 @@ CHILD = textwrap.dedent(
 
     name, _, after = kill_at.partition(":")
     owner = (
-        retrieval.edge_index.EdgeVectorIndex
+        vectors.edge_index.EdgeVectorIndex
         if name in ("set_payload", "upsert")
         else graph.lifecycle_ops.LifecycleOps
     )

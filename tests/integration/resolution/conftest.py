@@ -7,7 +7,7 @@ import pytest
 from core.settings import Settings
 from graph.runtime import GraphRuntime
 from resolution.resolver import Resolver
-from retrieval.embedding.embedder import Embedder
+from vectors.embedding.embedder import Embedder
 
 
 @pytest.fixture(scope="session")

@@ -6,7 +6,7 @@ from core.settings import ResolutionSettings
 from core.types import Entity, EntityType
 from resolution.disambiguate import Disambiguator
 from resolution.profiles import profile_text
-from retrieval.embedding.embedder import Embedder
+from vectors.embedding.embedder import Embedder
 
 PEOPLE = {
     "dev": "Sam Reid writes Python code and fixes production bugs. "

@@ -16,7 +16,7 @@ from graph.runtime import GraphRuntime, open_graph
 from resolution.gazetteer import KnownName
 from resolution.resolver import Resolver
 from resolution.summary import statements
-from retrieval.embedding.embedder import Embedder
+from vectors.embedding.embedder import Embedder
 
 pytestmark = pytest.mark.integration
 

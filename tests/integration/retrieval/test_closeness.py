@@ -15,9 +15,9 @@ from core.statements import Statement
 from core.types import Hit
 from ingest.slots.analysis import statements
 from retrieval.closeness import About, Similar, Similarities, close_to
-from retrieval.embedding.embedder import Embedder
 from retrieval.slots import _by_question
 from tests.memories import a_memory
+from vectors.embedding.embedder import Embedder
 
 
 @pytest.fixture(scope="module")

@@ -17,8 +17,8 @@ from core.errors import BackendError, InvalidInput
 from core.retrieval_types import SIGNALS, SearchMode, SearchQuery
 from core.types import EntityType, Memory, MemoryType, NewMemory
 from graph.memories import MemoryOps
-from retrieval.edge_index import EdgeVectorIndex
 from retrieval.retriever import Retriever
+from vectors.edge_index import EdgeVectorIndex
 
 pytestmark = pytest.mark.integration
 DAY = 86_400.0

@@ -17,8 +17,8 @@ import httpx
 
 from core.errors import BackendError, InvalidInput
 from core.settings import EmbedderSettings
-from retrieval.embedding.embedder import Embedder
-from retrieval.embedding.query_cache import QueryCache
+from vectors.embedding.embedder import Embedder
+from vectors.embedding.query_cache import QueryCache
 
 VOYAGE_EMBEDDINGS_URL = "https://api.voyageai.com/v1/embeddings"
 _RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})

@@ -7,7 +7,7 @@ in these vectors: the engine applies it at query time (sparse vector config with
 modifier), so it always reflects the indexed corpus.
 
 The indices are hashes stored on disk: a change of tokenizer, stemmer or hash means every
-sparse vector must be re-encoded (``tests/unit/test_bm25.py`` pins a few of them).
+sparse vector must be re-encoded (``tests/unit/vectors/test_bm25.py`` pins a few of them).
 
 Example::
 

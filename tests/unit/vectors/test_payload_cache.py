@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import gc
 
-from retrieval.payload_cache import PayloadCache
+from vectors.payload_cache import PayloadCache
 
 
 def test_a_read_that_started_before_a_write_is_not_kept() -> None:

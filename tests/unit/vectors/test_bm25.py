@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from retrieval.bm25 import Bm25Encoder, SparseTerms
+from vectors.bm25 import Bm25Encoder, SparseTerms
 
 ENCODER = Bm25Encoder()
 

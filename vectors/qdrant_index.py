@@ -1,8 +1,8 @@
 """The server backend: one collection on a Qdrant server through ``AsyncQdrantClient``.
 
 Same layout as the Edge shard (named dense ``dense`` with cosine distance, sparse ``bm25``
-with the IDF modifier, the payload indexes of ``retrieval.vector_index``) and the same filter
-semantics, both from ``retrieval.vector_conditions``. Every write waits for the server to
+with the IDF modifier, the payload indexes of ``vectors.vector_index``) and the same filter
+semantics, both from ``vectors.vector_conditions``. Every write waits for the server to
 apply it, so a search right after ``upsert`` sees the new points.
 
 The client may be passed in: tests use ``AsyncQdrantClient(location=":memory:")``, the
@@ -25,8 +25,8 @@ from qdrant_client import AsyncQdrantClient, models
 
 from core.errors import BackendError, BrainError
 from core.settings import VectorSettings
-from retrieval.bm25 import Bm25Encoder, SparseTerms
-from retrieval.vector_conditions import (
+from vectors.bm25 import Bm25Encoder, SparseTerms
+from vectors.vector_conditions import (
     RRF_K,
     TENANT,
     Condition,
@@ -44,7 +44,7 @@ from retrieval.vector_conditions import (
     point_payload,
     tenant_conditions,
 )
-from retrieval.vector_index import (
+from vectors.vector_index import (
     DENSE,
     PAYLOAD_BOOLS,
     PAYLOAD_FLOATS,

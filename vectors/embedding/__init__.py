@@ -7,5 +7,5 @@
     batcher.py      texts asked for while the model is busy go in one forward pass
     query_cache.py  a search text is embedded once however many steps ask for it
 
-``retrieval/factory.py`` picks the provider from the settings (``build_embedder``).
+``vectors/factory.py`` picks the provider from the settings (``build_embedder``).
 """

@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from retrieval.embedding.query_cache import QueryCache
+from vectors.embedding.query_cache import QueryCache
 
 
 class Counting:

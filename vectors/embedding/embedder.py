@@ -2,8 +2,8 @@
 vectors of a fixed ``dimension``.
 
 The vector index is built for that dimension, so changing provider means rebuilding the
-index. Implementations: ``retrieval/embedding/local.py`` (the packaged model) and
-``retrieval/embedding/voyage.py``; ``retrieval/factory.py`` picks one from the settings.
+index. Implementations: ``vectors/embedding/local.py`` (the packaged model) and
+``vectors/embedding/voyage.py``; ``vectors/factory.py`` picks one from the settings.
 
 Example::
 

@@ -23,7 +23,7 @@ from typing import Any
 
 from core.clock import NEVER
 from core.errors import InvalidInput
-from retrieval.vector_index import NeighborWindow, VectorFilter, VectorPoint
+from vectors.vector_index import NeighborWindow, VectorFilter, VectorPoint
 
 TENANT = "tenant_id"
 RRF_K = 60  # reciprocal-rank fusion constant, the same on both backends (Qdrant's default is 2)
@@ -85,7 +85,7 @@ def ids_conditions(tenant_id: str, ids: Sequence[str]) -> list[Condition] | None
 
 
 def filter_conditions(flt: VectorFilter) -> list[Condition]:
-    """Translate a ``VectorFilter`` as documented in ``retrieval.vector_index``."""
+    """Translate a ``VectorFilter`` as documented in ``vectors.vector_index``."""
     conditions = tenant_conditions(flt.tenant_id, flt.ids)
     for key, value in (
         ("project_id", flt.project_id),

