@@ -1,13 +1,26 @@
 """recordTurn: the synchronous write path of a conversation turn.
 
-One call, in order: validate; read the session and resolve the turn's entities (creating new
-ones) concurrently; run the inline rules (preferences, facts, decisions, episodes, tasks);
-plan corrections against the current facts; then write everything in ONE graph transaction —
-the turn's episodic record (the audit trail), the extracted memories with their entity links,
-supersede links, conflicts, task mentions, the session's working-memory window and the
-deferred jobs — embed and index the new memories, and mark them indexed. The memories are
-retrievable on the next call. Heavier work (profile refresh, LLM extraction) is persisted as
-jobs in that same transaction and run by the ``JobQueue``: it never blocks or loses the turn.
+One call, in order: validate, then the turn's phases (``TurnRecorder._record_with``; what each
+hands the next is in ``ingest/turn_phases.py``):
+
+- **resolve**: read the session and resolve the turn's entities (creating new ones) and its
+  speaker concurrently; start embedding the turn;
+- **extract**: run the inline rules (preferences, facts, decisions, episodes, procedures),
+  read the turn's sentences as statements, the core lines it states and its topics;
+- **draft**: the turn's episodic record (the audit trail) and its fact and task candidates;
+- **plan**, holding the statements it makes: corrections against the current facts, the known
+  tasks, the statements' replacements and the procedures' new versions;
+- **stage**: the write set — the extracted memories with their entity links, supersede links,
+  conflicts, core items, task mentions, the session's working-memory window and the deferred
+  jobs;
+- **commit**: ONE graph transaction, then the new memories are embedded, indexed and marked
+  indexed;
+- **announce**: the people it introduced are named for the next texts, the jobs scheduled;
+- **result**: the ``TurnResult``.
+
+The memories are retrievable on the next call. Heavier work (profile refresh, LLM extraction)
+is persisted as jobs in that same transaction and run by the ``JobQueue``: it never blocks or
+loses the turn.
 """
 
 from __future__ import annotations
@@ -28,40 +41,28 @@ from core.settings import Settings
 from core.statements import Statement
 from core.types import Entity, Memory, MemoryType, NewMemory, indexed_text
 from core.validation import check_content, check_project_id
-from graph.core_ops import unpin
 from graph.store import GraphStore
-from graph.write_ops import (
-    SupersedeLink,
-    create_identities,
-    dedupe_tasks,
-    mention_tasks,
-    save_turn_session,
-)
-from ingest.extract.corrections import Action
 from ingest.extract.extraction import beside_turn, candidates, settle_ours
 from ingest.extract.procedures import extract as extract_procedures
 from ingest.extract.procedures import with_procedure
 from ingest.extract.sentences import is_pleasantry
 from ingest.extract.statements import extract as extract_statements
 from ingest.jobs.queue import JobQueue
-from ingest.learned.planning import CorePlanner, CoreWrite, pinned_rule
+from ingest.learned.planning import CorePlanner, CoreWrite
 from ingest.learned.recognise import recognise as learned_of
 from ingest.sessions import check_session_id, next_session
 from ingest.slots.analysis import statements as statements_of
 from ingest.tasks import plan_tasks, scan
-from ingest.write.persist import WriteSet, commit
+from ingest.turn_phases import Draft, Extraction, Planned, Resolved, Staged, Staging
+from ingest.write.ordering import Held
+from ingest.write.persist import commit
 from ingest.write.planning import FactPlanner, fact_keys
 from ingest.write.procedure_changes import ProcedureChanges
-from ingest.write.slots import SlotPlanner, asserted, sentence_of
+from ingest.write.slots import SlotPlanner, asserted
 from ingest.write.topics import topic_entities
 from ingest.write.writer import MemoryWriter
-from resolution.tracker import dump_state, load_state
-from resolution.types import (
-    EntityResolver,
-    ParsedText,
-    Resolution,
-    TrackerState,
-)
+from resolution.tracker import load_state
+from resolution.types import EntityResolver, ParsedText, Resolution, TrackerState
 
 log = logging.getLogger(__name__)
 
@@ -156,9 +157,6 @@ class TurnRecorder:
             for vector in started:
                 vector.cancel()  # a no-op once persist has it; frees the model on a failed turn
 
-    async def _embed(self, text: str) -> list[float]:
-        return (await self.writer.embedder.embed_documents([text]))[0]
-
     async def _record_with(
         self,
         tenant_id: str,
@@ -168,9 +166,35 @@ class TurnRecorder:
         at: float,
         started: list[asyncio.Future[list[float]]],
     ) -> TurnResult:
+        """The turn as its phases, in order (``ingest/turn_phases.py``)."""
+        resolved = await self._read_and_resolve(tenant_id, turn, content, session_id, at, started)
+        extraction = await self._extract(resolved)
+        draft = self._draft(resolved, extraction)
+        # Turns stating the same fact or task in several sessions at once take turns from
+        # the read of the current facts and tasks to the write: a correction is planned
+        # against the one before it (one current value, one chain), an identical task is
+        # one task. Turns stating other things do not wait for each other.
+        async with self.writer.statements.holding(draft.keys) as held:
+            planned = await self._plan(resolved, extraction, draft)
+            staged = await self._stage(resolved, extraction, draft, planned)
+            indexed = await self._commit(resolved, staged, held)
+        self._announce(resolved, staged)
+        return await self._result(resolved, draft, planned, staged, indexed)
+
+    async def _read_and_resolve(
+        self,
+        tenant_id: str,
+        turn: TurnInput,
+        content: str,
+        session_id: str,
+        at: float,
+        started: list[asyncio.Future[list[float]]],
+    ) -> Resolved:
+        """The resolve phase: the session read, the turn's names and its speaker resolved
+        (new ones created), all at once; then the turn's vector is started (in ``started``)."""
         tenant = self.graph.tenant(tenant_id)
         # One read gives the session's window and its entity tracker; the resolver parses
-        # the text meanwhile, and its new tracker state is stored with the window below.
+        # the text meanwhile, and its new tracker state is stored with the window (stage).
         read = asyncio.ensure_future(tenant.get_session_and_tracker(session_id))
 
         async def stored() -> TrackerState:
@@ -196,8 +220,27 @@ class TurnRecorder:
         said_by = await speaker
         if said_by is not None:
             entities.setdefault(said_by.id, said_by)
+        return Resolved(
+            tenant_id=tenant_id,
+            tenant=tenant,
+            turn=turn,
+            content=content,
+            session_id=session_id,
+            at=at,
+            episode_id=episode_id,
+            session=session,
+            resolution=resolution,
+            entities=entities,
+            vector=vector,
+        )
+
+    async def _extract(self, r: Resolved) -> Extraction:
+        """The extract phase: the inline rules' statements (preferences, facts, decisions,
+        episodes, procedures) of a user's turn, its sentences as statements, the core lines
+        it states, and its statements' topics (which join the turn's entities)."""
+        content, resolution = r.content, r.resolution
         pleasantry = is_pleasantry(content)
-        stating = turn.role is Role.USER and not pleasantry
+        stating = r.turn.role is Role.USER and not pleasantry
         statements = (
             with_procedure(
                 settle_ours(extract_statements(resolution.parsed.doc, content), resolution),
@@ -207,9 +250,9 @@ class TurnRecorder:
             else []
         )
         said = (
-            await asyncio.to_thread(_said, resolution, content, turn.role, pleasantry)
+            await asyncio.to_thread(_said, resolution, content, r.turn.role, pleasantry)
             if len(content) > LONG_TURN  # a long turn's reading would hold the event loop
-            else _said(resolution, content, turn.role, pleasantry)
+            else _said(resolution, content, r.turn.role, pleasantry)
         )
         statements = asserted(beside_turn(statements, content), said)
         # Core memory the turn states (the business, the user, a project, a rule), read from
@@ -219,182 +262,146 @@ class TurnRecorder:
             if stating and self.settings.ingest.learn_core
             else []
         )
-        topics = await topic_entities(tenant, statements, at)
+        topics = await topic_entities(r.tenant, statements, r.at)
         for topic in topics.values():
-            entities.setdefault(topic.id, topic)
+            r.entities.setdefault(topic.id, topic)
+        return Extraction(pleasantry, stating, said, statements, learned, topics)
+
+    def _draft(self, r: Resolved, x: Extraction) -> Draft:
+        """The draft phase: the turn's episodic record (the audit trail), its fact and task
+        candidates, and the statements it takes turns on with other turns stating them."""
+        turn = r.turn
         episode = self.writer.build(
-            tenant_id,
+            r.tenant_id,
             NewMemory(
-                content=content,
+                content=r.content,
                 type=MemoryType.EPISODIC,
                 user_id=turn.user_id,
                 project_id=turn.project_id,
-                session_id=session_id,
-                importance=0.2 if pleasantry else 0.4,
-                created_at=at,
+                session_id=r.session_id,
+                importance=0.2 if x.pleasantry else 0.4,
+                created_at=r.at,
                 source=f"turn:{turn.role.value}",
-                entity_ids=list(entities),
+                entity_ids=list(r.entities),
             ),
-            memory_id=episode_id,
+            memory_id=r.episode_id,
         ).model_copy(
             update={
                 "turn_speaker": turn.speaker,
-                "statements": tuple(s.dumps() for s in said if s.values or s.negated or s.named),
+                "statements": tuple(s.dumps() for s in x.said if s.values or s.negated or s.named),
             }
         )
         ctx: dict[str, Any] = {
             "user_id": turn.user_id,
             "project_id": turn.project_id,
-            "session_id": session_id,
+            "session_id": r.session_id,
             "episode_id": episode.id,
-            "at": at,
+            "at": r.at,
         }
-        found = candidates(statements, resolution, topics=topics, **ctx)
-        task_found = scan(content, resolution) if stating else []
-        # Turns stating the same fact or task in several sessions at once take turns from
-        # the read of the current facts and tasks to the write: a correction is planned
-        # against the one before it (one current value, one chain), an identical task is
-        # one task. Turns stating other things do not wait for each other.
-        stated = [*fact_keys(tenant_id, found), *(("task", tenant_id, c.key) for c in task_found)]
-        if learned:  # turns that learn core items take turns: one current item per slot
-            stated.append(("core", tenant_id))
-        async with self.writer.statements.holding(stated) as held:
-            window = session.window if session is not None else ()
-            mine = said if stating and self.settings.ingest.slots else []
-            sentence_ids: dict[int, str] = {}  # sentence start -> its memory's id (rule facts)
-            facts, existing_tasks, slot_plan, procedures = await asyncio.gather(
-                self.planner.plan(tenant, found, turn.user_id, at),
-                tenant.tasks_by_keys([c.key for c in task_found]),
-                self.slots.plan(tenant, episode, mine, window, at),
-                self.procedures.plan(tenant, episode, mine),
-            )
-            tasks = plan_tasks(task_found, existing_tasks, resolution, self.settings.ingest, **ctx)
-            ws = WriteSet()
-            preferences: dict[int, str] = {}  # sentence start -> the rules' preference id
-            extracted: list[Memory] = []
-            for planned in facts:
-                if planned.plan.action is Action.SKIP:
-                    continue
-                item, memory_id = sentence_of(planned.candidate, said, episode.id, sentence_ids)
-                memory = self.writer.build(tenant_id, item, memory_id=memory_id)
-                extracted.append(memory)
-                self.planner.link(ws, memory, planned.plan, at)
-                if memory.type is MemoryType.PREFERENCE:
-                    preferences[planned.candidate.extracted.start] = memory.id
-            # The turn's core lines; a rule is the preference the rules just made, pinned.
-            core = (
-                await self.learning.plan(
-                    tenant,
-                    episode,
-                    learned,
-                    _mentions(resolution),
-                    slot_plan.replaced_ids(),
-                    preferences,
-                    at,
-                )
-                if learned
-                else CoreWrite()
-            )
-            changes = await self.planner.parameter_changes(tenant, facts, at)
-            changed = {old.id for old, _, _ in changes}
-            changes += [c for c in procedures if c[0].id not in changed]
-            for old, item, reason in changes:
-                memory = self.writer.build(tenant_id, item)
-                extracted.append(memory)
-                ws.pairs.append(SupersedeLink(old.id, memory.id, reason))
-            # A sentence whose rules' fact superseded facts of earlier turns: those turns'
-            # statements are replaced already.
-            covered: dict[int, set[str]] = {}
-            for planned in facts:
-                if planned.plan.action is Action.SUPERSEDE:
-                    start = planned.candidate.extracted.start
-                    sentence = next((x.start for x in said if x.start <= start < x.end), start)
-                    covered.setdefault(sentence, set()).update(
-                        (m.source or "").rsplit(":", 1)[-1] for m in planned.plan.existing
-                    )
-            slotted = slot_plan.write(covered)
-            for item, memory_id, voice in zip(
-                slotted.memories, slotted.ids, slotted.speakers, strict=True
-            ):
-                if memory_id in sentence_ids.values():
-                    continue  # the rules' fact of that sentence is its statement memory
-                built = self.writer.build(tenant_id, item, memory_id=memory_id)
-                extracted.append(built.model_copy(update={"turn_speaker": voice}))
-            known = {(p.old_id, p.new_id) for p in ws.pairs}
-            ws.pairs.extend(p for p in slotted.pairs if (p.old_id, p.new_id) not in known)
-            placed = {m.id: i for i, m in enumerate(extracted)}
-            for memory_id, item, props in core.memories:
-                if memory_id in placed:  # the rules' preference of the sentence, now core
-                    k = placed[memory_id]
-                    extracted[k] = extracted[k].model_copy(update=pinned_rule(episode))
-                else:
-                    extracted.append(self.writer.build(tenant_id, item, memory_id=memory_id))
-                ws.extras[memory_id] = props
-            known = {(p.old_id, p.new_id) for p in ws.pairs}
-            ws.pairs.extend(p for p in core.pairs if (p.old_id, p.new_id) not in known)
-            if core.unpinned:  # past a kind's cap: the oldest leave core
-                ws.after.append(unpin(core.unpinned))
-                ws.changes.update({i: {"pinned": False} for i in core.unpinned})
-            for item, extra in tasks.new:
-                memory = self.writer.build(tenant_id, item)
-                extracted.append(memory)
-                ws.extras[memory.id] = extra
-            if tasks.new:
-                made = [m for m in extracted if m.type is MemoryType.TASK]
-                ws.after.append(dedupe_tasks(made, ws.extras, at))
+        found = candidates(x.statements, r.resolution, topics=x.topics, **ctx)
+        task_found = scan(r.content, r.resolution) if x.stating else []
+        keys = [*fact_keys(r.tenant_id, found), *(("task", r.tenant_id, c.key) for c in task_found)]
+        if x.learned:  # turns that learn core items take turns: one current item per slot
+            keys.append(("core", r.tenant_id))
+        return Draft(episode, ctx, found, task_found, keys)
 
-            props, index = next_session(
-                session, episode.id, at, self.settings.ingest, turn.user_id, turn.project_id
-            )
-            ws.extras[episode.id] = {
-                "turn_role": turn.role.value,
-                "turn_speaker": turn.speaker,
-                "turn_index": index,
-            }
-            ws.vectors[episode.id] = vector
-            jobs = self._jobs(turn, episode, list(entities), at)
-            ws.memories = [episode, *extracted]
-            if tasks.mentions:
-                ws.after.append(mention_tasks(tasks.mentions))
-            if resolution.created:  # people the turn introduced: before the memories link them
-                ws.before.extend(create_identities(tenant_id, resolution.created, episode.id))
-            saved = dict(props)
-            if resolution.state is not None:
-                saved |= {
-                    "entity_tracker": dump_state(resolution.state),
-                    "entity_tracker_turn": resolution.state.turn,
-                    "entity_tracker_at": now(),
-                }
-            # Who the turn's names were taken to be is stored with the turn's session.
-            ws.after.append(save_turn_session(session_id, saved, jobs, resolution.decisions))
-            indexing = await commit(self.writer, tenant_id, ws, at)
-            # The graph has the turn: the next turn stating the same things may plan now,
-            # while this one's vector side runs (after the one before it, before the next).
-            await held.handover()
-            indexed = await indexing.run()
-        self.resolver.introduced(tenant_id, resolution.created)
-        if self.queue is not None and jobs:
-            self.queue.schedule(tenant_id, jobs)
+    async def _plan(self, r: Resolved, x: Extraction, d: Draft) -> Planned:
+        """The plan phase (under the statements' locks): the facts' corrections against the
+        current facts, the known tasks said again, the statements' replacements (slots) and
+        the procedures' new versions, read at once."""
+        window = r.session.window if r.session is not None else ()
+        mine = x.said if x.stating and self.settings.ingest.slots else []
+        facts, existing_tasks, slot_plan, procedures = await asyncio.gather(
+            self.planner.plan(r.tenant, d.found, r.turn.user_id, r.at),
+            r.tenant.tasks_by_keys([c.key for c in d.tasks_found]),
+            self.slots.plan(r.tenant, d.episode, mine, window, r.at),
+            self.procedures.plan(r.tenant, d.episode, mine),
+        )
+        tasks = plan_tasks(
+            d.tasks_found, existing_tasks, r.resolution, self.settings.ingest, **d.ctx
+        )
+        return Planned(facts, tasks, slot_plan, procedures)
 
+    async def _stage(self, r: Resolved, x: Extraction, d: Draft, p: Planned) -> Staged:
+        """The stage phase: everything the transaction writes. The extracted memories in
+        order (the rules' facts with their supersede links and conflicts, the procedures' new
+        versions, the statement memories, the core lines, the tasks), then the turn's own
+        part (``Staging.add_turn``)."""
+        staging = Staging(self.writer, r.tenant_id, d.episode)
+        preferences = staging.add_facts(self.planner, p.facts, x.said, r.at)
+        # The turn's core lines; a rule is the preference the rules just made, pinned.
+        core = (
+            await self.learning.plan(
+                r.tenant,
+                d.episode,
+                x.learned,
+                r.mentions(),
+                p.slots.replaced_ids(),
+                preferences,
+                r.at,
+            )
+            if x.learned
+            else CoreWrite()
+        )
+        changes = await self.planner.parameter_changes(r.tenant, p.facts, r.at)
+        changed = {old.id for old, _, _ in changes}
+        changes += [c for c in p.procedures if c[0].id not in changed]
+        staging.add_changes(changes)
+        staging.add_statements(p.slots, p.facts, x.said)
+        staging.add_core(core)
+        staging.add_tasks(p.tasks, r.at)
+        turn = r.turn
+        session, index = next_session(
+            r.session, d.episode.id, r.at, self.settings.ingest, turn.user_id, turn.project_id
+        )
+        jobs = self._jobs(turn, d.episode, list(r.entities), r.at)
+        staging.add_turn(r, index, session, jobs, p.tasks.mentions)
+        return Staged(staging.ws, staging.extracted, jobs, session)
+
+    async def _commit(self, r: Resolved, s: Staged, held: Held) -> bool:
+        """The commit phase: ONE graph transaction; then the next turn stating the same
+        things may plan, while this one's vector side runs (after the one before it, before
+        the next). Returns whether the vector side finished."""
+        indexing = await commit(self.writer, r.tenant_id, s.ws, r.at)
+        await held.handover()
+        return await indexing.run()
+
+    def _announce(self, r: Resolved, s: Staged) -> None:
+        """The announce phase: the people the turn introduced are named for the next texts,
+        and its jobs are scheduled."""
+        self.resolver.introduced(r.tenant_id, r.resolution.created)
+        if self.queue is not None and s.jobs:
+            self.queue.schedule(r.tenant_id, s.jobs)
+
+    async def _result(
+        self, r: Resolved, d: Draft, p: Planned, s: Staged, indexed: bool
+    ) -> TurnResult:
+        """The result phase: what the turn made, as committed."""
         # Folded tasks are gone; an earlier turn's statement memory another turn made first
         # is that turn's.
-        extracted = [m for m in extracted if m.id not in ws.folded and m.id not in ws.elsewhere]
-        new_tasks = await tenant.list_tasks_by_id(
+        ws = s.ws
+        extracted = [m for m in s.extracted if m.id not in ws.folded and m.id not in ws.elsewhere]
+        new_tasks = await r.tenant.list_tasks_by_id(
             [m.id for m in extracted if m.type is MemoryType.TASK]
-            + [t.id for t in tasks.repeated]
+            + [t.id for t in p.tasks.repeated]
             + list(ws.folded.values())
         )
         return TurnResult(
-            episode=episode.model_copy(update={"indexed": indexed}),
+            episode=d.episode.model_copy(update={"indexed": indexed}),
             extracted=tuple(m.model_copy(update={"indexed": indexed}) for m in extracted),
-            entities=tuple(entities.values()),
+            entities=tuple(r.entities.values()),
             tasks=tuple(new_tasks),
-            clarification=resolution.clarification,
+            clarification=r.resolution.clarification,
             superseded=tuple(ws.superseded),
             conflicts=tuple(ws.conflicts),
-            jobs=tuple(j.id for j in jobs),
-            session=Session(id=session_id, **props),
+            jobs=tuple(j.id for j in s.jobs),
+            session=Session(id=r.session_id, **s.session),
         )
+
+    # -- what the phases call ------------------------------------------------------------------
+
+    async def _embed(self, text: str) -> list[float]:
+        return (await self.writer.embedder.embed_documents([text]))[0]
 
     async def _resolve(
         self,
@@ -469,15 +476,6 @@ class TurnRecorder:
         session = await tenant.get_session(session_id)
         assert session is not None
         return session
-
-
-def _mentions(resolution: Resolution) -> list[tuple[int, int, str]]:
-    """The turn's resolved names: (start, end, entity id)."""
-    return [
-        (r.mention.start, r.mention.end, r.entity.id)
-        for r in resolution.resolved
-        if r.entity is not None
-    ]
 
 
 def _said(resolution: Resolution, content: str, role: Role, pleasantry: bool) -> list[Statement]:

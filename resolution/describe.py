@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from core.types import Entity, EntityType
-from resolution.identity import KIN, ROLE
 from resolution.summary import newest_statement
+from resolution.tags import KIN, ROLE
 
 MAX_FALLBACK = 80  # characters of the profile quoted when no fact is declared
 

@@ -24,7 +24,6 @@ import re
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TYPE_CHECKING
 
 from core.ids import new_id
 from core.text import normalize_name
@@ -32,16 +31,12 @@ from core.types import Entity, EntityType
 from graph.identity_ops import identity_entity
 from resolution.cues import KIN as KIN_WORDS
 from resolution.cues import OURS
+from resolution.disambiguate import Scored
+from resolution.tags import KIN, ROLE
+from resolution.tracker import FOCUSED
+from resolution.turn import PENDING, Deciding, Turn
 from resolution.types import Mention, ResolvedMention
 
-if TYPE_CHECKING:
-    from resolution.disambiguate import Scored
-    from resolution.resolver import Resolver
-    from resolution.turn import Turn
-
-PENDING = "pending"  # ResolvedMention.method of a person's name awaiting this decision
-ROLE = "role:"
-KIN = "related_to_speaker:"
 UNDECIDED_SCORE = 0.5  # a provisional link's score when context was not measured
 _WORDS = re.compile(r"[a-z][a-z-]*")
 
@@ -236,7 +231,7 @@ def stated_about(
     )
 
 
-Context = Callable[[Mention, list[Entity]], Awaitable[tuple["Scored | None", list["Scored"]]]]
+Context = Callable[[Mention, list[Entity]], Awaitable[tuple[Scored | None, list[Scored]]]]
 
 
 async def decide(
@@ -277,7 +272,7 @@ def _score(weighed: Sequence[Weighed], ranked: Sequence[Scored]) -> None:
 
 
 async def settle(
-    resolver: Resolver,
+    resolver: Deciding,
     turn: Turn,
     names: Sequence[tuple[int, Mention]],
     lookup: Callable[[str], Entity | None],
@@ -376,8 +371,6 @@ def _confidence(verdict: Verdict) -> float:
 
 
 def _focused(turn: Turn) -> set[str]:
-    from resolution.resolver import FOCUSED
-
     if turn.state is None:
         return set()
     return {i for i, s in turn.state.salience.items() if s >= FOCUSED}

@@ -11,7 +11,6 @@ becomes his parent entity.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
 
 from core.resolution_types import NewRelation
 from core.text import normalize_name
@@ -21,18 +20,16 @@ from resolution.gazetteer import KnownName
 from resolution.identity import settle, states_change
 from resolution.names import plausible_name
 from resolution.patterns import find_type_declarations
+from resolution.tags import ROLE
+from resolution.turn import Linking, Turn
 from resolution.types import Mention, ResolvedMention
-
-if TYPE_CHECKING:
-    from resolution.resolver import Resolver
-    from resolution.turn import Turn
 
 _RELATION_TYPES = {"works_for", "belongs_to", "located_in", "client_of"}
 # Relations kept as declared tags of the subject ("role:designer", "related_to_speaker:cousin").
 _TAG_RELATIONS = {"role", "related_to_speaker"}
 
 
-async def link_new(resolver: Resolver, turn: Turn, names: Sequence[tuple[int, Mention]]) -> None:
+async def link_new(resolver: Linking, turn: Turn, names: Sequence[tuple[int, Mention]]) -> None:
     tenant = resolver.graph.tenant(turn.tenant_id)
     parsed = turn.parsed
     created: list[Entity] = []
@@ -165,7 +162,7 @@ def _current(turn: Turn, ids: set[str]) -> None:
 
 
 async def _relations(
-    resolver: Resolver, turn: Turn, lookup: Callable[[str], Entity | None]
+    resolver: Linking, turn: Turn, lookup: Callable[[str], Entity | None]
 ) -> set[str]:
     """Record role tags and works-for / belongs-to / located-in relations; returns changed ids."""
     tenant = resolver.graph.tenant(turn.tenant_id)
@@ -184,7 +181,7 @@ async def _relations(
             if tag not in current.context_tags:
                 kept = list(current.context_tags)
                 if rel.relation == "role" and states_change(turn.parsed.text):
-                    kept = [t for t in kept if not t.startswith("role:")]  # "an editor now"
+                    kept = [t for t in kept if not t.startswith(ROLE)]  # "an editor now"
                 if new:
                     updated = current.model_copy(update={"context_tags": (*kept, tag)})
                 else:

@@ -11,21 +11,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from core.resolution_types import Clarification
 from core.text import normalize_name
 from core.types import Entity, EntityType
 from resolution.describe import describe_all
 from resolution.identity import decide_weighed, stated_about, weigh
+from resolution.turn import EntityRead, Turn
 from resolution.types import Mention, ResolvedMention
-
-if TYPE_CHECKING:
-    from collections.abc import Sequence
-
-    from resolution.resolver import Resolver
-    from resolution.turn import Turn
 
 
 def settle_by_cues(turn: Turn, names: Sequence[tuple[int, Mention]]) -> None:
@@ -101,9 +96,10 @@ def namesakes(turn: Turn) -> set[str]:
     return found - meant - open_questions
 
 
-async def describe_turn(resolver: Resolver, turn: Turn) -> tuple[str, ...]:
+async def describe_turn(turn: Turn, read: EntityRead) -> tuple[str, ...]:
     """Describe the resolved entities (returned, in order of mention) and the clarification's
-    candidates (set on it): names with their key facts. One read for parents not at hand."""
+    candidates (set on it): names with their key facts. One read (``read``, the turn's entity
+    read) for parents not at hand."""
     resolved = list(
         {
             r.entity.id: r.entity
@@ -114,7 +110,7 @@ async def describe_turn(resolver: Resolver, turn: Turn) -> tuple[str, ...]:
     asked = list(turn.clarification.candidates) if turn.clarification else []
     everyone = [*resolved, *asked]
     parent_ids = [e.parent_id for e in everyone if e.parent_id]
-    parents = await resolver.turn_entities(turn, parent_ids) if parent_ids else {}
+    parents = await read(turn, parent_ids) if parent_ids else {}
     described = describe_all(everyone, parents)
     if turn.clarification is not None:
         turn.clarification = replace(

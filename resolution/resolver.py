@@ -34,16 +34,15 @@ from graph.store import GraphStore
 from resolution.disambiguate import Disambiguator, Scored
 from resolution.entity_cache import CacheRenewal, EntityCache
 from resolution.gazetteer import Gazetteer, GazetteerCache, KnownName
-from resolution.identity import PENDING
 from resolution.linking import link_new
-from resolution.names import DocumentNames
 from resolution.parse import PRONOUNS, Parser
 from resolution.profiles import ProfileBuilder
 from resolution.reading import describe_turn, namesakes, settle_by_cues
-from resolution.tracker import EntityTracker, dump_state, load_state
-from resolution.turn import Turn
+from resolution.tracker import FOCUSED, EntityTracker, dump_state, load_state
+from resolution.turn import PENDING, Turn
 from resolution.types import (
     Mention,
+    NameEvidence,
     Resolution,
     ResolvedMention,
     TrackerState,
@@ -58,7 +57,6 @@ MAX_SESSION_ID = 200
 GENERIC_SPEAKERS = frozenset(
     {"user", "assistant", "system", "tool", "bot", "me", "ai", "human", "agent", "customer"}
 )
-FOCUSED = 0.5  # tracker salience at which an entity counts as "in the conversation's focus"
 
 
 def check_coref_backend(settings: ResolutionSettings) -> None:
@@ -119,7 +117,7 @@ class Resolver:
         profiles_later: bool = False,
         source_memory_id: str | None = None,
         light: bool = False,
-        document: DocumentNames | None = None,
+        document: NameEvidence | None = None,
     ) -> Resolution:
         """Parse ``text`` and resolve its references (see ``EntityResolver.resolve``).
 
@@ -249,7 +247,7 @@ class Resolver:
         else:
             settle_by_cues(turn, names)
             others = tuple(sorted(namesakes(turn)))
-            described = await describe_turn(self, turn)
+            described = await describe_turn(turn, self.turn_entities)
         tracked: tuple[TrackedEntity, ...] = ()
         if turn.state is not None:
             await self._track(turn)

@@ -28,6 +28,7 @@ from resolution.types import TrackerState
 CAP = 2.0
 SCENE_PRONOUN_WEIGHT = 0.6
 SCENE, TOPIC, MENTION = "scene", "topic", "mention"
+FOCUSED = 0.5  # tracker salience at which an entity counts as "in the conversation's focus"
 
 
 class EntityTracker:

@@ -8,14 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from core.resolution_types import Clarification, NewIdentity, TrackedEntity
 from core.times import TimeMention
 from core.types import Entity, EntityType
-
-if TYPE_CHECKING:
-    from resolution.names import DocumentNames
 
 
 @dataclass(frozen=True)
@@ -106,6 +103,15 @@ class TrackerState:
     turn: int = 0
 
 
+class NameEvidence(Protocol):
+    """What a document says of the new names in its chunks (``names.DocumentNames``)."""
+
+    def admits(self, m: Mention, named: Sequence[tuple[int, int, str]]) -> bool:
+        """May ``m``, found in a chunk whose statistical entities are ``named``, become a new
+        entity?"""
+        ...
+
+
 class EntityResolver(Protocol):
     """The resolve step. Implemented in resolution/; used by ingest/ and retrieval/."""
 
@@ -121,7 +127,7 @@ class EntityResolver(Protocol):
         profiles_later: bool = False,
         source_memory_id: str | None = None,
         light: bool = False,
-        document: DocumentNames | None = None,
+        document: NameEvidence | None = None,
     ) -> Resolution:
         """Parse ``text`` and resolve its references for a tenant.
 
