@@ -148,6 +148,6 @@ class Brain:
     async def close_session(self, tenant_id: str, session_id: str) -> Session:
         """Close a session and flush its working memory (its window ends; used turns are
         promoted, and every turn stays): the ingest side's close, then the lifecycle's flush."""
-        session = await self.ingest.close_session(tenant_id, session_id)
+        session = await self.ingest.turns.close_session(tenant_id, session_id)
         await self.lifecycle.flush_session(tenant_id, session.id)
         return session

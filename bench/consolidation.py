@@ -218,7 +218,7 @@ async def build(brain: Brain, n: int, pool: int, turns: int, seed: int) -> dict[
     start = time.perf_counter()
     turn_texts = texts(turns, rng)
     for i, text in enumerate(turn_texts):
-        await brain.ingest.record_turn(
+        await brain.ingest.turns.record_turn(
             TENANT,
             TurnInput(
                 session_id=f"old-{i // 10}",

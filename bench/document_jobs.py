@@ -64,7 +64,7 @@ async def one_version(brain: Brain, text: str) -> dict[str, Any]:
     stop.set()
     await writer
     brain.graph.observer = None
-    final = await brain.ingest.document_job(TENANT, job.id)
+    final = await brain.ingest.document_jobs.get(TENANT, job.id)
     assert final.status is DocumentJobStatus.DONE, final
     slowest = {
         name: round(max(ms), 1)

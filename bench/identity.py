@@ -37,41 +37,23 @@ from pathlib import Path
 from typing import Any
 
 from bench.common import forget_query_vectors, machine, percentiles, write_json
+from bench.identity_converge import convergence, proposals
+from bench.identity_world import (
+    CITIES,
+    DAY,
+    KIN,
+    OTHERS,
+    ROLES,
+    SHARED,
+    T0,
+    TOPICS,
+    VAGUE,
+    VERBS,
+    shuffled_orgs,
+    shuffled_surnames,
+)
 
 RESULTS = Path(__file__).resolve().parent / "results"
-DAY = 86_400.0
-T0 = 1_609_459_200.0  # 2021-01-01
-SHARED = ("Peter", "Sarah")
-
-
-def _words(text: str, sep: str | None = None) -> list[str]:
-    return text.split(sep)
-
-
-OTHERS = _words(
-    "Anna Marco Lena Omar Sofia Jonas Priya Liam Chen Maya Felix Nora Hugo Ines Karl Zara Ivan "
-    "Leila Tomas Elsa Ravi Greta Pablo Yuki Amir Clara Dmitri Hanna Luca Mira Oscar Rosa Teo "
-    "Vera Emil Ada Bruno Dora Kofi Lotte"
-)
-_S1 = _words("Ok Bran Hal Nov Mur Fen Dal Kes Lor Var Bel Cor Dun Ash Mer Tal Rin Sor Vel Qui")
-_S2 = _words("afor dt ley ak phy wick stone ford mere holt by croft ton ridge well dale ski ova ez")
-_O1 = _words(
-    "Brightpath Dunmore Kestrel Northwind Harbour Ironleaf Bluefin Silverline Oakridge Redcliff "
-    "Greenway Stonebridge Clearwater Highgate Fairhaven Westmoor Eastgate Larkspur Copperfield "
-    "Maplewood Thornbury Ashford Riverside Goldcrest Whitehall"
-)
-_O2 = _words("Media Foods Labs Partners Logistics Consulting Digital Studio Group Ventures")
-ROLES = _words(
-    "designer,copywriter,SEO lead,accountant,developer,project manager,editor,photographer,"
-    "lawyer,recruiter,data analyst,sales director,office manager,translator,illustrator,"
-    "product owner,engineer,consultant,buyer,marketing lead",
-    ",",
-)
-KIN = _words("cousin sister brother neighbour friend aunt uncle niece nephew flatmate")
-CITIES = _words("Cork Galway Lisbon Porto Leeds Bristol Lyon Ghent Bergen Turin")
-TOPICS = _words("budget,invoice,logo drafts,contract,style guide,launch plan,report,quote", ",")
-VAGUE = ("Call {} tomorrow.", "Email {} later.", "Ping {}.", "Remind {} about it.", "Thank {}.")
-VERBS = _words("approved,reviewed,sent,questioned,signed off,rejected,updated,shared", ",")
 
 
 @dataclass
@@ -98,25 +80,13 @@ class Mention:
     phrasing: str = "main"
 
 
-def _surnames(rng: random.Random) -> list[str]:
-    out = [a + b for a in _S1 for b in _S2]
-    rng.shuffle(out)
-    return out
-
-
-def _orgs(rng: random.Random) -> list[str]:
-    out = [f"{a} {b}" for a in _O1 for b in _O2]
-    rng.shuffle(out)
-    return out
-
-
 def people(n: int, seed: int) -> list[Person]:
     """``n`` people: 20 Peters, 20 Sarahs, the rest four per other first name. Same-named
     people never share an organisation, a role at one, or a relation to the speaker."""
     rng = random.Random(seed)
     firsts = [*(SHARED[0] for _ in range(20)), *(SHARED[1] for _ in range(20))]
     firsts += [OTHERS[i // 4 % len(OTHERS)] for i in range(max(0, n - 40))]
-    surnames, orgs = iter(_surnames(rng)), _orgs(rng)
+    surnames, orgs = iter(shuffled_surnames(rng)), shuffled_orgs(rng)
     out: list[Person] = []
     by_first: dict[str, int] = defaultdict(int)
     for i, first in enumerate(firsts):
@@ -230,7 +200,7 @@ async def feed(
     linked: list[tuple[Mention, str | None]] = []
     started = time.perf_counter()
     for n, m in enumerate([*turns, *later]):
-        result = await brain.ingest.record_turn(
+        result = await brain.ingest.turns.record_turn(
             tenant,
             TurnInput(session_id=f"s{n}", user_id="u1", content=m.text, at=T0 + n * DAY),
         )
@@ -251,43 +221,6 @@ async def feed(
         if entity is not None:
             owner.setdefault(entity, m.person)
     return figures, owner
-
-
-async def proposals(brain: Any, tenant: str, owner: dict[str, int]) -> dict[str, Any]:
-    """Run the identity proposal job (after re-profiling) and score its proposals against
-    the truth: is the proposed candidate the provisional entity's person? Also the mean
-    profile similarity of true and false candidates (what the job's threshold stands on)."""
-    from core.lifecycle_types import JobName
-
-    await brain.lifecycle.consolidate(tenant, [JobName.REPROFILE, JobName.PROPOSE_IDENTITIES])
-    found = await brain.graph.tenant(tenant).identity_questions(10_000)
-    proposed = right = with_truth = top_right = 0
-    true_scores: list[float] = []
-    false_scores: list[float] = []
-    for q in found:
-        person = owner.get(q.entity.id)
-        truth = [c for c in q.candidates if owner.get(c.entity.id) == person]
-        with_truth += bool(truth)
-        for c in q.candidates:
-            (true_scores if c in truth else false_scores).append(c.score)
-        if q.candidates and q.candidates[0] in truth:
-            top_right += 1
-        for c in q.candidates:
-            if c.proposed:
-                proposed += 1
-                right += c in truth
-    return {
-        "questions": len(found),
-        "with_true_candidate": with_truth,
-        "true_candidate_first": top_right,
-        "proposed": proposed,
-        "proposal_precision": round(right / proposed, 4) if proposed else None,
-        "proposal_recall": round(right / with_truth, 4) if with_truth else None,
-        "mean_score_true": round(sum(true_scores) / len(true_scores), 4) if true_scores else None,
-        "mean_score_false": round(sum(false_scores) / len(false_scores), 4)
-        if false_scores
-        else None,
-    }
 
 
 def linking_figures(
@@ -383,13 +316,13 @@ async def latency(brain: Any, seed: int, sizes: tuple[int, ...] = (20, 100, 500)
 
     rng = random.Random(seed)
     out: dict[str, Any] = {}
-    surnames, orgs = _surnames(rng), _orgs(rng)
+    surnames, orgs = shuffled_surnames(rng), shuffled_orgs(rng)
     for size in sizes:
         tenant = f"lat{size}-{uuid.uuid4().hex[:6]}"
         for i in range(size):
             last, role = surnames[i % len(surnames)], ROLES[i % len(ROLES)]
             text = f"Peter {last} is the {role} at {orgs[i % len(orgs)]}."
-            await brain.ingest.record_turn(
+            await brain.ingest.turns.record_turn(
                 tenant, TurnInput(session_id=f"s{i}", user_id="u1", content=text)
             )
         if brain.ingest.queue is not None:
@@ -400,7 +333,7 @@ async def latency(brain: Any, seed: int, sizes: tuple[int, ...] = (20, 100, 500)
             org = orgs[rng.randrange(min(size, len(orgs)))]
             kind = "warm" if n % 2 else "after_write"
             if kind == "after_write":  # a turn arrives between two reads; its work settles
-                await brain.ingest.record_turn(
+                await brain.ingest.turns.record_turn(
                     tenant, TurnInput(session_id=f"w{n}", user_id="u1", content="Noted, thanks.")
                 )
                 if brain.ingest.queue is not None:
@@ -438,8 +371,6 @@ async def run(
                 tenant = f"id-{seed}-{phrasing}"
                 out[phrasing] |= await queries(brain, tenant, crowd, phrasing)
                 out[phrasing]["proposals"] = await proposals(brain, tenant, owners[phrasing])
-            from bench.identity_converge import convergence
-
             out["convergence"] = await convergence(brain, seed)
             if sizes:
                 out["latency_resolve"] = await latency(brain, seed, sizes)

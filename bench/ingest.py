@@ -183,7 +183,7 @@ async def warm_up(bench: Bench, seconds: float) -> int:
         if time.monotonic() >= deadline:
             break
         turn = TurnInput(session_id=f"warm-up-{warm // 20}", user_id="u", content=text)
-        await bench.service.record_turn(TENANT, turn)
+        await bench.service.turns.record_turn(TENANT, turn)
         warm += 1
     freeze_startup_heap()
     return warm
@@ -211,7 +211,7 @@ async def run(
             before, sent = embedder.seconds, graph.round_trips
             forget_query_vectors(embedder)
             t0 = time.perf_counter()
-            await service.record_turn(
+            await service.turns.record_turn(
                 TENANT, TurnInput(session_id=f"bench-{i // 20}", user_id="u", content=text)
             )
             if i >= 20:  # warm-up excluded
@@ -233,7 +233,7 @@ async def run(
         start = time.perf_counter()
         for k, (session, speaker, text) in enumerate(rows):
             role = Role.USER if k % 2 == 0 else Role.ASSISTANT
-            await service.record_turn(
+            await service.turns.record_turn(
                 "bench-locomo",
                 TurnInput(session_id=session, speaker=speaker, role=role, content=text),
             )

@@ -180,7 +180,7 @@ async def simulate(args: argparse.Namespace, data_dir: Path) -> dict[str, Any]:
 
 async def record(brain: Brain, variant: Variant, turn: TurnInput) -> None:
     start = time.perf_counter()
-    result = await brain.ingest.record_turn(variant.tenant, turn)
+    result = await brain.ingest.turns.record_turn(variant.tenant, turn)
     variant.turn_ms.append((time.perf_counter() - start) * 1000)
     variant.turn_ids.add(result.episode.id)
 
@@ -197,7 +197,7 @@ async def close(brain: Brain, variant: Variant, session: str) -> None:
     if variant.jobs:  # closed and flushed: used turns promoted, every turn kept
         await brain.close_session(variant.tenant, session)
     else:  # closed only: without the lifecycle every turn stays
-        await brain.ingest.close_session(variant.tenant, session)
+        await brain.ingest.turns.close_session(variant.tenant, session)
 
 
 def _pct(recall: dict[str, dict[str, int]], kind: str) -> str:

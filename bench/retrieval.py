@@ -190,7 +190,7 @@ async def measure_facade(brain: Brain, queries: int, rng: random.Random) -> dict
     session = "bench-facade"
     for i in range(10):
         text = f"{rng.choice(NAMES)} asked about the {rng.choice(TOPICS)} for order {i}."
-        await brain.ingest.record_turn(
+        await brain.ingest.turns.record_turn(
             TENANT, TurnInput(session_id=session, user_id="u", content=text)
         )
     combos = [(i, t) for i in range(200) for t in TOPICS]

@@ -112,7 +112,7 @@ async def run(n: int, turns: int, warmup: float, data_dir: Path) -> dict[str, An
                 forget_query_vectors(embedder)
                 marks.start()
                 turn = TurnInput(session_id=f"bench-{i // 20}", user_id="u", content=text)
-                await service.record_turn(TENANT, turn)
+                await service.turns.record_turn(TENANT, turn)
                 marks.reach("total")
                 if i < 20:
                     continue  # warm-up, as in bench.ingest

@@ -96,7 +96,7 @@ class MemoryOperations:
 
     async def record_turn(self, tenant_id: str, turn: TurnInput) -> TurnResult:
         async with self.admitted.of(tenant_id):
-            result = await self.ingest.record_turn(tenant_id, turn)
+            result = await self.ingest.turns.record_turn(tenant_id, turn)
         if any(m.pinned for m in result.extracted):  # learned core items (``ingest/learned``)
             self.core_cache.invalidate(tenant_id)
         return result

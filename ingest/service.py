@@ -3,7 +3,7 @@
     service = IngestService.build(settings, graph, index, embedder, resolver,
                                   profile_refresh=resolver.refresh_profiles)
     await service.start()                      # resume persisted jobs, start the workers
-    result = await service.record_turn("acme", TurnInput(session_id="s1", content="..."))
+    result = await service.turns.record_turn("acme", TurnInput(session_id="s1", content="..."))
     await service.stop()
 
 It owns the job queue and registers its handlers: ``profile_refresh`` (when a refresher is
@@ -25,11 +25,6 @@ from core.ingest_types import (
     DocumentJob,
     DocumentResult,
     FactConflict,
-    Session,
-    Task,
-    TaskStatus,
-    Turn,
-    TurnInput,
 )
 from core.settings import Settings
 from graph.store import GraphStore
@@ -39,7 +34,7 @@ from ingest.jobs.llm import LLMExtractor, build_llm_extractor
 from ingest.jobs.llm_job import LLMExtractJob
 from ingest.jobs.queue import JobQueue
 from ingest.tasks import TaskService
-from ingest.turns import LLM_JOB, PROFILE_JOB, TurnRecorder, TurnResult
+from ingest.turns import LLM_JOB, PROFILE_JOB, TurnRecorder
 from ingest.write.writer import MemoryWriter
 from resolution.types import EntityResolver
 from vectors.embedding.embedder import Embedder
@@ -73,7 +68,7 @@ class IngestService:
         self.document_jobs = DocumentJobs(
             writer.graph, self.documents, settings.ingest, self._after_document
         )
-        self.task_service = TaskService(writer.sync, settings.ingest)
+        self.tasks = TaskService(writer.sync, settings.ingest)
         if profile_refresh is not None:
             refresh = profile_refresh
 
@@ -119,15 +114,6 @@ class IngestService:
 
     # -- turns ---------------------------------------------------------------------------------
 
-    async def record_turn(self, tenant_id: str, turn: TurnInput) -> TurnResult:
-        return await self.turns.record_turn(tenant_id, turn)
-
-    async def close_session(self, tenant_id: str, session_id: str) -> Session:
-        return await self.turns.close_session(tenant_id, session_id)
-
-    async def working_memory(self, tenant_id: str, session_id: str) -> list[Turn]:
-        return await self.turns.working_memory(tenant_id, session_id)
-
     # -- documents -----------------------------------------------------------------------------
 
     async def ingest_document(
@@ -154,9 +140,6 @@ class IngestService:
             return await self.document_jobs.submit(tenant_id, source_path, text, project_id)
         return await self.ingest_document(tenant_id, source_path, text, project_id)
 
-    async def document_job(self, tenant_id: str, job_id: str) -> DocumentJob:
-        return await self.document_jobs.get(tenant_id, job_id)
-
     async def _after_document(self, tenant_id: str, result: DocumentResult) -> None:
         await self.refresh_profiles_later(tenant_id, [e.id for e in result.entities])
 
@@ -173,20 +156,6 @@ class IngestService:
             log.warning("could not queue a profile refresh of %d entities", len(ids), exc_info=True)
 
     # -- tasks and conflicts -------------------------------------------------------------------
-
-    async def tasks(
-        self, tenant_id: str, status: TaskStatus | None = None, limit: int = 100
-    ) -> list[Task]:
-        return await self.task_service.tasks(tenant_id, status, limit)
-
-    async def confirm_task(self, tenant_id: str, task_id: str) -> Task:
-        return await self.task_service.confirm(tenant_id, check_id(task_id))
-
-    async def dismiss_task(self, tenant_id: str, task_id: str) -> Task:
-        return await self.task_service.dismiss(tenant_id, check_id(task_id))
-
-    async def expire_tasks(self, tenant_id: str, at: float | None = None) -> list[str]:
-        return await self.task_service.expire(tenant_id, at)
 
     async def conflicts(self, tenant_id: str, open_only: bool = True) -> list[FactConflict]:
         return await self.writer.graph.tenant(tenant_id).conflicts(open_only)

@@ -103,7 +103,7 @@ class TaskService:
         self.sync = sync
         self.settings = settings
 
-    async def tasks(
+    async def page(
         self, tenant_id: str, status: TaskStatus | None = None, limit: int = 100
     ) -> list[Task]:
         return await self.graph.tenant(tenant_id).list_tasks(status, limit)
@@ -134,7 +134,7 @@ class TaskService:
     async def _move(
         self, tenant_id: str, task_id: str, status: TaskStatus, allowed: Sequence[TaskStatus]
     ) -> Task:
-        task_id = check_id(task_id, "taskId")
+        task_id = check_id(task_id)  # the API's argument is ``id``
         tenant = self.graph.tenant(tenant_id)
         when = now()
         expires = when if status is TaskStatus.DISMISSED else NEVER

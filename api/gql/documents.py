@@ -105,7 +105,7 @@ class DocumentQuery:
     @strawberry.field(description="A background document ingest: status, progress, result.")
     async def document_job(self, info: Info, id: strawberry.ID) -> DocumentJobUnion:
         ctx = info.context
-        return DocumentJob.of(await ctx.brain.ingest.document_job(ctx.tenant, str(id)))
+        return DocumentJob.of(await ctx.brain.ingest.document_jobs.get(ctx.tenant, str(id)))
 
 
 @strawberry.type

@@ -78,7 +78,7 @@ class TaskQuery:
         ctx = info.context
         if not 1 <= first <= ctx.brain.settings.api.max_page_size:
             raise InvalidInput("first is out of range", field="first")
-        tasks = await ctx.brain.ingest.tasks(ctx.tenant, status, first)
+        tasks = await ctx.brain.ingest.tasks.page(ctx.tenant, status, first)
         return TaskList(tasks=[TaskNode.of(t) for t in tasks])
 
 
@@ -87,11 +87,11 @@ class TaskMutation:
     @strawberry.mutation(description="Confirm a candidate task.")
     async def confirm_task(self, info: Info, id: strawberry.ID) -> TaskResult:
         ctx = info.context
-        task = await ctx.brain.ingest.confirm_task(ctx.tenant, str(id))
+        task = await ctx.brain.ingest.tasks.confirm(ctx.tenant, str(id))
         return TaskNode.of(task)
 
     @strawberry.mutation(description="Dismiss a candidate task.")
     async def dismiss_task(self, info: Info, id: strawberry.ID) -> TaskResult:
         ctx = info.context
-        task = await ctx.brain.ingest.dismiss_task(ctx.tenant, str(id))
+        task = await ctx.brain.ingest.tasks.dismiss(ctx.tenant, str(id))
         return TaskNode.of(task)

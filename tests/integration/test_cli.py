@@ -234,7 +234,7 @@ async def test_identity_questions_and_answers(
     brain_ = await Brain.open(Settings(data_dir=Path(data), graph=GraphSettings(heap="512m")))
     try:
         for session, text in [("a", "Tom is our accountant."), ("b", "Tom from Globex called.")]:
-            await brain_.ingest.record_turn(
+            await brain_.ingest.turns.record_turn(
                 "acme", TurnInput(session_id=session, user_id="u1", content=text)
             )
     finally:

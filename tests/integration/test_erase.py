@@ -31,7 +31,7 @@ async def say(
     brain: Brain, tenant: str, text: str, at: float, session: str = "s1", user: str = "u1"
 ) -> TurnResult:
     turn = TurnInput(session_id=session, user_id=user, content=text, at=at)
-    return await brain.ingest.record_turn(tenant, turn)
+    return await brain.ingest.turns.record_turn(tenant, turn)
 
 
 async def remember(brain: Brain, tenant: str, text: str, *entities: str) -> Memory:

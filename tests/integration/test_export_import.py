@@ -144,12 +144,12 @@ async def test_imported_tasks_are_listed_and_keep_their_status(
     brain: Brain, second_brain: Brain, tenant_id: str, tmp_path: Path
 ) -> None:
     said = TurnInput(session_id="s-task", content="TODO: update the style guide for the writers")
-    task = (await brain.ingest.record_turn(tenant_id, said)).tasks[0]
-    await brain.ingest.confirm_task(tenant_id, task.id)
+    task = (await brain.ingest.turns.record_turn(tenant_id, said)).tasks[0]
+    await brain.ingest.tasks.confirm(tenant_id, task.id)
     path = tmp_path / "export.jsonl"
     with path.open("w") as f:
         await export_tenant(brain, tenant_id, f)
     await second_brain.transfer.import_(tenant_id, read_export(path))
-    listed = await second_brain.ingest.tasks(tenant_id)
+    listed = await second_brain.ingest.tasks.page(tenant_id)
     assert [(t.id, t.status) for t in listed] == [(task.id, TaskStatus.CONFIRMED)]
     assert await second_brain.graph.tenant(tenant_id).confirmed_task_ids(10) == [task.id]

@@ -80,7 +80,7 @@ async def warm(brain: Brain, tenant_id: str, monkeypatch: pytest.MonkeyPatch) ->
         ],
     )
     for text in ("Anna Weber sent the invoice to the client.", "The client paid on Monday."):
-        await brain.ingest.record_turn(
+        await brain.ingest.turns.record_turn(
             tenant_id, TurnInput(session_id="s1", user_id="u1", content=text)
         )
     await brain.reads.search(
@@ -95,7 +95,7 @@ async def warm(brain: Brain, tenant_id: str, monkeypatch: pytest.MonkeyPatch) ->
 async def test_record_turn_round_trips(brain: Brain, warm: str) -> None:
     turn = TurnInput(session_id="s1", user_id="u1", content="Anna Weber reviewed the budget.")
     with observed(brain.graph):
-        result, sent = await statements(lambda: brain.ingest.record_turn(warm, turn))
+        result, sent = await statements(lambda: brain.ingest.turns.record_turn(warm, turn))
     assert result.entities and result.episode.indexed
     assert sent == Counter(
         {
@@ -127,7 +127,7 @@ async def test_a_turn_introducing_a_namesake_writes_once(
     monkeypatch.setattr(brain.graph, "_execute_write", counted)
     turn = TurnInput(session_id="s2", user_id="u1", content="My cousin Anna called.")
     with observed(brain.graph):
-        result, sent = await statements(lambda: brain.ingest.record_turn(warm, turn))
+        result, sent = await statements(lambda: brain.ingest.turns.record_turn(warm, turn))
     [anna] = [e for e in result.entities if e.name == "Anna"]
     assert anna.provisional
     assert len(transactions) == 1, sent
@@ -157,8 +157,8 @@ async def test_a_relation_stated_again_is_not_read_again(brain: Brain, warm: str
     first = TurnInput(session_id="s2", user_id="u1", content=text)
     again = TurnInput(session_id="s3", user_id="u1", content=text)
     with observed(brain.graph):
-        _, sent_first = await statements(lambda: brain.ingest.record_turn(warm, first))
-        result, sent = await statements(lambda: brain.ingest.record_turn(warm, again))
+        _, sent_first = await statements(lambda: brain.ingest.turns.record_turn(warm, first))
+        result, sent = await statements(lambda: brain.ingest.turns.record_turn(warm, again))
     assert sent_first["entity_relations"] == 1 and sent_first["entity_relate_once"] == 1
     assert "entity_relations" not in sent and "entity_relate_once" not in sent, sent
     [anna] = [e for e in result.entities if e.name == "Anna Weber"]

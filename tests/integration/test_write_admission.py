@@ -38,7 +38,8 @@ async def test_a_tenants_writes_run_a_few_at_a_time_and_all_land(
     limit = brain.settings.ingest.writes_at_once
     assert limit == 6  # the default
     inside: dict[str, int] = {}
-    monkeypatch.setattr(writes.ingest, "record_turn", _counted(inside, writes.ingest.record_turn))
+    turns = writes.ingest.turns
+    monkeypatch.setattr(turns, "record_turn", _counted(inside, turns.record_turn))
     monkeypatch.setattr(writes.writer, "supersede", _counted(inside, writes.writer.supersede))
     monkeypatch.setattr(writes.writer, "remember", _counted(inside, writes.writer.remember))
     first = await brain.memories.remember(tenant_id, NewMemory(content="Crate 0 ships from Oslo."))

@@ -22,7 +22,7 @@ T0 = 1_673_000_000.0
 
 
 async def say(ingest: IngestService, tenant: str, text: str, at: float, user: str = "u1"):  # noqa: ANN201
-    return await ingest.record_turn(
+    return await ingest.turns.record_turn(
         tenant, TurnInput(session_id=f"s-{user}", user_id=user, content=text, at=at)
     )
 

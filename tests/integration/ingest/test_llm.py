@@ -93,7 +93,7 @@ async def test_valid_llm_output_adds_linked_memories_once(
 
     service = make_service(handler, "openai")
     await service.start(tenants=[])
-    result = await service.record_turn(tenant_id, TurnInput(session_id="l", content=TURN))
+    result = await service.turns.record_turn(tenant_id, TurnInput(session_id="l", content=TURN))
     await service.queue.drain()
     await service.writer.sync.marks.flush()  # indexed marks are written shortly after, in batches
     assert seen and seen[0].url.path.endswith("/chat/completions")
@@ -130,7 +130,7 @@ async def test_llm_failure_keeps_the_rule_result(
 
     service = make_service(handler, "openai")
     await service.start(tenants=[])
-    result = await service.record_turn(tenant_id, TurnInput(session_id="l", content=TURN))
+    result = await service.turns.record_turn(tenant_id, TurnInput(session_id="l", content=TURN))
     await service.queue.drain()
     assert len(calls) == 2  # retried, then given up
     rule_fact = next(m for m in result.extracted if m.type is MemoryType.FACT)
@@ -159,7 +159,7 @@ async def test_a_topic_the_model_names_is_a_concept_with_its_own_chain(
     service = make_service(handler, "openai")
     await service.start(tenants=[])
     for text in ("staging box -> hetzner fwiw", "staging box: aws from today"):
-        await service.record_turn(tenant_id, TurnInput(session_id="l", content=text))
+        await service.turns.record_turn(tenant_id, TurnInput(session_id="l", content=text))
         await service.queue.drain()
     (concept,) = await brain.graph.tenant(tenant_id).find_by_alias("staging box")
     assert concept.type.value == "concept"
@@ -182,7 +182,7 @@ async def test_anthropic_messages_api_is_spoken_too(
 
     service = make_service(handler, "anthropic")
     await service.start(tenants=[])
-    result = await service.record_turn(tenant_id, TurnInput(session_id="a", content=TURN))
+    result = await service.turns.record_turn(tenant_id, TurnInput(session_id="a", content=TURN))
     await service.queue.drain()
     assert seen[0].url.path == "/v1/messages"
     assert seen[0].headers["x-api-key"] == "test-key"

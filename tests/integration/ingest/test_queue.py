@@ -120,7 +120,7 @@ async def test_jobs_are_tenant_scoped(brain: Brain, tenant_id: str, other_tenant
 async def test_record_turn_queues_profile_refresh_that_fills_profiles(
     ingest: IngestService, brain: Brain, tenant_id: str
 ) -> None:
-    result = await ingest.record_turn(
+    result = await ingest.turns.record_turn(
         tenant_id,
         TurnInput(session_id="p", content="Peter is one of our writers. He writes SEO articles."),
     )
@@ -277,7 +277,7 @@ async def test_turns_about_the_same_people_refresh_their_profiles_once(
             "Peter also edits the newsletter.",
         ]
         results = [
-            await service.record_turn(tenant_id, TurnInput(session_id="merge", content=text))
+            await service.turns.record_turn(tenant_id, TurnInput(session_id="merge", content=text))
             for text in texts
         ]
         await service.queue.drain()

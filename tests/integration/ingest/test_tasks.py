@@ -20,7 +20,7 @@ pytestmark = pytest.mark.integration
 
 
 async def say(ingest: IngestService, tenant: str, text: str, at: float | None = None):  # noqa: ANN201
-    return await ingest.record_turn(tenant, TurnInput(session_id="t", content=text, at=at))
+    return await ingest.turns.record_turn(tenant, TurnInput(session_id="t", content=text, at=at))
 
 
 async def test_a_todo_becomes_a_searchable_candidate_task(
@@ -45,12 +45,12 @@ async def test_vague_needs_and_assistant_turns_make_no_task(
     ingest: IngestService, tenant_id: str
 ) -> None:
     assert (await say(ingest, tenant_id, "I need to sleep.")).tasks == ()
-    said = await ingest.record_turn(
+    said = await ingest.turns.record_turn(
         tenant_id,
         TurnInput(session_id="t", role=Role.ASSISTANT, content="TODO: update the style guide"),
     )
     assert said.tasks == ()
-    assert await ingest.tasks(tenant_id) == []
+    assert await ingest.tasks.page(tenant_id) == []
 
 
 async def test_repetition_deduplicates_and_raises_priority(
@@ -62,7 +62,7 @@ async def test_repetition_deduplicates_and_raises_priority(
     third = (await say(ingest, tenant_id, text)).tasks[0]
     assert third.id == first.id and third.mentions == 3
     assert third.confidence > first.confidence and third.priority is TaskPriority.HIGH
-    assert len(await ingest.tasks(tenant_id)) == 1
+    assert len(await ingest.tasks.page(tenant_id)) == 1
 
 
 async def test_confirm_dismiss_and_expire(
@@ -72,40 +72,40 @@ async def test_confirm_dismiss_and_expire(
     b = (await say(ingest, tenant_id, "TODO: migrate the staging server to Hetzner")).tasks[0]
     old = 1_600_000_000.0
     c = (await say(ingest, tenant_id, "TODO: archive the old editorial calendar", at=old)).tasks[0]
-    confirmed = await ingest.confirm_task(tenant_id, a.id)
+    confirmed = await ingest.tasks.confirm(tenant_id, a.id)
     assert confirmed.status is TaskStatus.CONFIRMED
-    dismissed = await ingest.dismiss_task(tenant_id, b.id)
+    dismissed = await ingest.tasks.dismiss(tenant_id, b.id)
     assert dismissed.status is TaskStatus.DISMISSED
     assert not (await brain.memories.get(tenant_id, b.id)).is_live(10**12)
     with pytest.raises(Conflict):
-        await ingest.confirm_task(tenant_id, b.id)
-    expired = await ingest.expire_tasks(tenant_id)
+        await ingest.tasks.confirm(tenant_id, b.id)
+    expired = await ingest.tasks.expire(tenant_id)
     assert expired == [c.id]
-    statuses = {t.id: t.status for t in await ingest.tasks(tenant_id)}
+    statuses = {t.id: t.status for t in await ingest.tasks.page(tenant_id)}
     assert statuses == {
         a.id: TaskStatus.CONFIRMED,
         b.id: TaskStatus.DISMISSED,
         c.id: TaskStatus.EXPIRED,
     }
-    assert [t.id for t in await ingest.tasks(tenant_id, TaskStatus.CONFIRMED)] == [a.id]
+    assert [t.id for t in await ingest.tasks.page(tenant_id, TaskStatus.CONFIRMED)] == [a.id]
     hits = await brain.reads.search(tenant_id, SearchQuery(query="staging server hosting calendar"))
     assert b.id not in [h.memory.id for h in hits.hits]
     with pytest.raises(NotFound):
-        await ingest.confirm_task(tenant_id, new_id())
+        await ingest.tasks.confirm(tenant_id, new_id())
     with pytest.raises(InvalidInput):
-        await ingest.confirm_task(tenant_id, "not-an-id")
+        await ingest.tasks.confirm(tenant_id, "not-an-id")
 
 
 async def test_tasks_are_invisible_to_another_tenant(
     ingest: IngestService, tenant_id: str, other_tenant_id: str
 ) -> None:
     task = (await say(ingest, tenant_id, "TODO: renew the hosting contract for WOBS")).tasks[0]
-    assert await ingest.tasks(other_tenant_id) == []
+    assert await ingest.tasks.page(other_tenant_id) == []
     with pytest.raises(NotFound):
-        await ingest.confirm_task(other_tenant_id, task.id)
+        await ingest.tasks.confirm(other_tenant_id, task.id)
     with pytest.raises(NotFound):
-        await ingest.dismiss_task(other_tenant_id, task.id)
-    assert (await ingest.tasks(tenant_id))[0].status is TaskStatus.CANDIDATE
+        await ingest.tasks.dismiss(other_tenant_id, task.id)
+    assert (await ingest.tasks.page(tenant_id))[0].status is TaskStatus.CANDIDATE
 
 
 async def test_a_tenants_tasks_are_one_index_lookup_also_after_an_upgrade(
@@ -115,15 +115,15 @@ async def test_a_tenants_tasks_are_one_index_lookup_also_after_an_upgrade(
     index (the tenant id on task memories), never another tenant's; a database written
     before that key gets it at the next start; export leaves it out."""
     task = (await say(ingest, tenant_id, "TODO: update the style guide for the writers")).tasks[0]
-    await ingest.confirm_task(tenant_id, task.id)
+    await ingest.tasks.confirm(tenant_id, task.id)
     graph, ours, theirs = (
         brain.graph,
         brain.graph.tenant(tenant_id),
         brain.graph.tenant(other_tenant_id),
     )
-    assert [t.id for t in await ingest.tasks(tenant_id)] == [task.id]
+    assert [t.id for t in await ingest.tasks.page(tenant_id)] == [task.id]
     assert await ours.confirmed_task_ids(10) == [task.id]
-    assert await ingest.tasks(other_tenant_id) == []
+    assert await ingest.tasks.page(other_tenant_id) == []
     assert await theirs.confirmed_task_ids(10) == []
 
     async def as_before(tx: object) -> object:  # the state an older version left behind
@@ -131,9 +131,9 @@ async def test_a_tenants_tasks_are_one_index_lookup_also_after_an_upgrade(
         return await graph._run(tx, "MATCH (g:Migration {name: 'task_tenant'}) DELETE g", {})  # type: ignore[arg-type]
 
     await graph._execute_write(as_before)  # type: ignore[arg-type]
-    assert await ingest.tasks(tenant_id) == []
+    assert await ingest.tasks.page(tenant_id) == []
     await graph.install_schema()
-    assert [t.id for t in await ingest.tasks(tenant_id)] == [task.id]
+    assert [t.id for t in await ingest.tasks.page(tenant_id)] == [task.id]
     assert await ours.confirmed_task_ids(10) == [task.id]
     records = [r async for r in ours.export_records()]
     assert all("task_tenant" not in r.get("memory", {}) for r in records)
@@ -152,7 +152,7 @@ async def test_a_task_said_in_two_replicas_at_once_is_one_task(
         for _ in range(2):  # the race is not certain in one round
             results += await asyncio.gather(
                 *(
-                    service.record_turn(
+                    service.turns.record_turn(
                         tenant_id, TurnInput(session_id=f"r{i}", user_id="u1", content=text)
                     )
                     for i, service in enumerate((ingest, replica, ingest, replica))
@@ -160,7 +160,7 @@ async def test_a_task_said_in_two_replicas_at_once_is_one_task(
             )
     finally:
         await replica.stop()
-    (task,) = await ingest.tasks(tenant_id)
+    (task,) = await ingest.tasks.page(tenant_id)
     assert task.mentions == 8
     assert all([t.id for t in r.tasks] == [task.id] for r in results)
     assert [m.id for r in results for m in r.extracted if m.type is MemoryType.TASK] == [task.id]

@@ -30,7 +30,7 @@ SEED = (
 async def test_seed_turn_links_entities_and_extracts_the_role_fact(
     ingest: IngestService, brain: Brain, tenant_id: str
 ) -> None:
-    result = await ingest.record_turn(
+    result = await ingest.turns.record_turn(
         tenant_id, TurnInput(session_id="s1", user_id="u1", content=SEED, at=1_673_000_000.0)
     )
     names = {e.name for e in result.entities}
@@ -56,7 +56,9 @@ async def test_seed_turn_links_entities_and_extracts_the_role_fact(
 async def test_pleasantries_produce_nothing_but_the_audit_record(
     ingest: IngestService, tenant_id: str
 ) -> None:
-    result = await ingest.record_turn(tenant_id, TurnInput(session_id="s", content="Thanks a lot!"))
+    result = await ingest.turns.record_turn(
+        tenant_id, TurnInput(session_id="s", content="Thanks a lot!")
+    )
     assert result.extracted == () and result.tasks == ()
     assert result.episode.content == "Thanks a lot!"
     assert result.episode.importance < 0.4
@@ -66,12 +68,12 @@ async def test_a_one_sentence_event_is_stored_once_as_the_turn(
     ingest: IngestService, tenant_id: str
 ) -> None:
     said = "We met the new client at their office yesterday."
-    result = await ingest.record_turn(tenant_id, TurnInput(session_id="s", content=said))
+    result = await ingest.turns.record_turn(tenant_id, TurnInput(session_id="s", content=said))
     assert result.episode.content == said
     assert [m for m in result.extracted if m.type is MemoryType.EPISODIC] == []
     # In a longer turn the event sentence is a memory of its own (finer than the turn).
     longer = f"{said} The weather was awful all day, and the trains were late."
-    result = await ingest.record_turn(tenant_id, TurnInput(session_id="s", content=longer))
+    result = await ingest.turns.record_turn(tenant_id, TurnInput(session_id="s", content=longer))
     assert [m.content for m in result.extracted if m.type is MemoryType.EPISODIC] == [said]
 
 
@@ -80,10 +82,10 @@ async def test_working_memory_keeps_the_first_turn_and_a_sliding_window(
 ) -> None:
     for i in range(25):
         role = Role.USER if i % 2 == 0 else Role.ASSISTANT
-        await ingest.record_turn(
+        await ingest.turns.record_turn(
             tenant_id, TurnInput(session_id="w", role=role, content=f"message number {i}")
         )
-    turns = await ingest.working_memory(tenant_id, "w")
+    turns = await ingest.turns.working_memory(tenant_id, "w")
     assert len(turns) == 20
     assert turns[0].content == "message number 0" and turns[0].index == 1
     assert [t.content for t in turns[1:]] == [f"message number {i}" for i in range(6, 25)]
@@ -95,16 +97,16 @@ async def test_close_and_idle_expiry_empty_the_working_memory(
     ingest: IngestService, tenant_id: str
 ) -> None:
     t0 = 1_700_000_000.0
-    await ingest.record_turn(tenant_id, TurnInput(session_id="c", content="first", at=t0))
-    session = await ingest.close_session(tenant_id, "c")
+    await ingest.turns.record_turn(tenant_id, TurnInput(session_id="c", content="first", at=t0))
+    session = await ingest.turns.close_session(tenant_id, "c")
     assert session.closed_at is not None
-    assert await ingest.working_memory(tenant_id, "c") == []
+    assert await ingest.turns.working_memory(tenant_id, "c") == []
     with pytest.raises(NotFound):
-        await ingest.close_session(tenant_id, "never-opened")
+        await ingest.turns.close_session(tenant_id, "never-opened")
     # A turn long after the idle timeout starts a fresh window under the same id.
     idle = ingest.settings.ingest.session_idle_seconds
-    await ingest.record_turn(tenant_id, TurnInput(session_id="i", content="old turn", at=t0))
-    later = await ingest.record_turn(
+    await ingest.turns.record_turn(tenant_id, TurnInput(session_id="i", content="old turn", at=t0))
+    later = await ingest.turns.record_turn(
         tenant_id, TurnInput(session_id="i", content="new turn", at=t0 + idle + 5)
     )
     assert later.session is not None and later.session.window == (later.episode.id,)
@@ -125,7 +127,7 @@ async def test_bad_turns_are_rejected_and_change_nothing(
     ingest: IngestService, brain: Brain, tenant_id: str, turn: dict[str, str]
 ) -> None:
     with pytest.raises(InvalidInput):
-        await ingest.record_turn(tenant_id, TurnInput(**turn))  # type: ignore[arg-type]
+        await ingest.turns.record_turn(tenant_id, TurnInput(**turn))  # type: ignore[arg-type]
     assert await brain.graph.tenant(tenant_id).memory_counts() == (0, 0)
 
 
@@ -135,7 +137,7 @@ async def test_a_new_name_met_in_several_sessions_at_once_becomes_one_entity(
     people = ["Marta Quill", "Omar Reyes", "Lena Fox", "Ivan Petrov"]
     results = await asyncio.gather(
         *(
-            ingest.record_turn(
+            ingest.turns.record_turn(
                 tenant_id, TurnInput(session_id=f"s{i}", content=f"{p} works for Zephyr Labs.")
             )
             for i, p in enumerate(people)
@@ -158,32 +160,32 @@ async def test_one_task_said_in_several_sessions_at_once_is_one_task(
     todo = "TODO: send the traffic report to the Anderson team"
     results = await asyncio.gather(
         *(
-            ingest.record_turn(tenant_id, TurnInput(session_id=f"t{i}", content=todo))
+            ingest.turns.record_turn(tenant_id, TurnInput(session_id=f"t{i}", content=todo))
             for i in range(3)
         )
     )
     ids = {t.id for r in results for t in r.tasks}
     assert len(ids) == 1  # was three candidate tasks
-    (task,) = await ingest.tasks(tenant_id)
+    (task,) = await ingest.tasks.page(tenant_id)
     assert task.id in ids
 
 
 async def test_another_tenant_sees_nothing_of_a_recorded_turn(
     ingest: IngestService, brain: Brain, tenant_id: str, other_tenant_id: str
 ) -> None:
-    result = await ingest.record_turn(tenant_id, TurnInput(session_id="s", content=SEED))
+    result = await ingest.turns.record_turn(tenant_id, TurnInput(session_id="s", content=SEED))
     other = brain.graph.tenant(other_tenant_id)
     assert await other.get_memories([result.episode.id]) == {}
     assert await other.find_by_alias("WOBS") == []
-    assert await ingest.working_memory(other_tenant_id, "s") == []
+    assert await ingest.turns.working_memory(other_tenant_id, "s") == []
     with pytest.raises(NotFound):
-        await ingest.close_session(other_tenant_id, "s")
+        await ingest.turns.close_session(other_tenant_id, "s")
     hits = await brain.reads.search(
         other_tenant_id, SearchQuery(query="Wolf of Blog Street writers")
     )
     assert hits.hits == []
     # And the owner's session is untouched by the other tenant's attempt.
-    assert len(await ingest.working_memory(tenant_id, "s")) == 1
+    assert len(await ingest.turns.working_memory(tenant_id, "s")) == 1
 
 
 async def test_indexed_marks_are_batched_off_the_request_path(
@@ -195,7 +197,7 @@ async def test_indexed_marks_are_batched_off_the_request_path(
     before = marks.batches
     results = await asyncio.gather(
         *(
-            ingest.record_turn(
+            ingest.turns.record_turn(
                 tenant_id, TurnInput(session_id=f"m{i}", content=f"The crate {i} shipped today.")
             )
             for i in range(6)
@@ -217,7 +219,7 @@ async def test_the_next_turn_carries_the_previous_turns_marks(
     marks = ingest.writer.sync.marks
     delay, marks.delay = marks.delay, 60.0  # the background batch would come much later
     try:
-        first = await ingest.record_turn(
+        first = await ingest.turns.record_turn(
             tenant_id, TurnInput(session_id="carry", content="The crate left Lisbon today.")
         )
         before = marks.batches
@@ -226,7 +228,7 @@ async def test_the_next_turn_carries_the_previous_turns_marks(
         sent: list[str] = []
         brain.graph.observer = lambda name, seconds: sent.append(name)
         try:
-            await ingest.record_turn(
+            await ingest.turns.record_turn(
                 tenant_id, TurnInput(session_id="carry", content="It reaches Porto on Friday.")
             )
         finally:
@@ -291,7 +293,7 @@ async def test_a_new_client_named_once_becomes_an_entity(
     brain: Brain, ingest: IngestService, tenant_id: str
 ) -> None:
     text = "We signed a new client, Brightwave, last week."
-    result = await ingest.record_turn(tenant_id, TurnInput(session_id="c1", content=text))
+    result = await ingest.turns.record_turn(tenant_id, TurnInput(session_id="c1", content=text))
     found = await brain.graph.tenant(tenant_id).find_by_alias("Brightwave")
     assert [(e.name, e.type) for e in found] == [("Brightwave", EntityType.ORG)]
     assert found[0].id in result.episode.entity_ids
@@ -301,7 +303,7 @@ async def test_the_profile_job_embeds_facets_for_later_disambiguation(
     brain: Brain, ingest: IngestService, resolver: Resolver, tenant_id: str
 ) -> None:
     text = "Marisol is one of our editors. Marisol reviews the travel guides."
-    result = await ingest.record_turn(tenant_id, TurnInput(session_id="f1", content=text))
+    result = await ingest.turns.record_turn(tenant_id, TurnInput(session_id="f1", content=text))
     await ingest.queue.drain()
     (marisol,) = await brain.graph.tenant(tenant_id).find_by_alias("Marisol")
     assert marisol.id in result.episode.entity_ids and marisol.profile_summary
@@ -373,7 +375,7 @@ async def test_a_memory_with_the_turns_own_text_shares_its_vector(
     ingest: IngestService, brain: Brain, tenant_id: str, embedded: list[str]
 ) -> None:
     said = "I prefer short summaries for the quarterly report."
-    result = await ingest.record_turn(tenant_id, TurnInput(session_id="s", content=said))
+    result = await ingest.turns.record_turn(tenant_id, TurnInput(session_id="s", content=said))
     [preference] = [m for m in result.extracted if m.type is MemoryType.PREFERENCE]
     assert preference.content == said and result.episode.indexed and preference.indexed
     assert embedded.count(said) == 1  # embedded once, for the turn and its preference

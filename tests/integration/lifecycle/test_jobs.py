@@ -219,7 +219,7 @@ async def test_prune_hides_only_a_restatement_behind_the_first_statement(
 async def test_closing_a_session_promotes_used_turns_and_keeps_every_turn(
     brain: Brain, tenant_id: str
 ) -> None:
-    say = brain.ingest.record_turn
+    say = brain.ingest.turns.record_turn
     hello = await say(tenant_id, TurnInput(session_id="wm", content="Hi there, thanks!"))
     useful = await say(
         tenant_id,

@@ -178,11 +178,11 @@ async def _seed_session(brain: Brain, tenant_id: str) -> None:
     said = []
     for text in ("Hi, thanks!", "The Anderson order needs twelve articles.", "See you soon."):
         said.append(
-            await brain.ingest.record_turn(tenant_id, TurnInput(session_id="k", content=text))
+            await brain.ingest.turns.record_turn(tenant_id, TurnInput(session_id="k", content=text))
         )
     brain.access.note(tenant_id, [said[1].episode.id], now())  # retrieved once: promoted
     await brain.access.flush()
-    await brain.ingest.close_session(tenant_id, "k")  # closed, not yet flushed
+    await brain.ingest.turns.close_session(tenant_id, "k")  # closed, not yet flushed
 
 
 async def _check_session(brain: Brain, tenant_id: str) -> None:

@@ -151,7 +151,7 @@ async def test_a_speaker_is_learned_as_a_person_and_their_turns_are_about_them(
 async def test_a_turn_is_indexed_with_its_speaker_alike_on_every_path(
     brain: Brain, tenant_id: str
 ) -> None:
-    said = await brain.ingest.record_turn(
+    said = await brain.ingest.turns.record_turn(
         tenant_id,
         TurnInput(session_id="pets", speaker="Caroline", content="I adopted a cat named Biscuit."),
     )

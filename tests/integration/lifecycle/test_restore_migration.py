@@ -42,7 +42,7 @@ async def _raw(brain: Brain, text: str, **params: Any) -> None:
 async def test_restore_migrations_give_back_hidden_records_but_not_forgotten_ones(
     brain: Brain, tenant_id: str
 ) -> None:
-    say = brain.ingest.record_turn
+    say = brain.ingest.turns.record_turn
     at = now()
     expired = await say(
         tenant_id, TurnInput(session_id="old", content="The Gdansk warehouse door code is 4471.")

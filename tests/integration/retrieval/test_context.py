@@ -111,7 +111,7 @@ async def test_a_sentence_is_in_the_context_once(brain: Brain, tenant_id: str) -
     # and the turn may be in the recent conversation as well. (A one-sentence event turn is
     # stored once, as its episode: the rules' episodic copy of it is not stored.)
     said = "Peter Zhang visited the Berlin office yesterday."
-    result = await brain.ingest.record_turn(
+    result = await brain.ingest.turns.record_turn(
         tenant_id, TurnInput(session_id="s1", user_id="u1", content=said)
     )
     assert result.episode.content == said and result.extracted == ()
