@@ -343,6 +343,28 @@ class Focus:
         # "staging" beside "server"
         return not (head and other and any(missing & ss and head & ss for ss in subjects))
 
+    def owned_elsewhere(self, statement: Statement) -> bool:
+        """Whether ``statement`` is about what the question asks of the speaker's own ("my
+        manager", "our deadline") but of another owner: its subject shares that word and has
+        an owner the question does not name, said as a possessive ("my wife's manager, Gareth,
+        ..." for "who is my manager?"; "the client's deadline" for "what is our deadline?")."""
+        subject = [w.lower() for w in statement.subject]
+        heads = matching({stem(w) for w in subject}, self.words)
+        own = (
+            re.search(rf"(?<!\w)(?:my|our)\s+(?:\w+\s+)?{re.escape(t)}(?!\w)", self.text)
+            for t in re.findall(r"[a-z]+", self.text)
+            if stem(t) in heads
+        )
+        if not any(m is not None for m in own):
+            return False
+        text = statement.text.lower()
+        return any(
+            stem(w) not in self.words
+            and w not in self.text
+            and re.search(rf"(?<!\w){re.escape(w)}['’]s(?!\w)", text) is not None
+            for w in subject
+        )
+
     def answers(self, statement: Statement) -> list[Value]:
         """The statement's values of the kind the question asks for, other than the values
         the question itself names."""

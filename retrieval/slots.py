@@ -272,8 +272,14 @@ def _by_question(
     relevant.update(follow_ups(hits, said, relevant, focus))
     if len(relevant) < 2:
         return answering(hits, relevant)
+    # What the question asks of another owner ("my wife's manager" for "my manager") is no
+    # value of it: when another hit gives one, it goes after that hit, unlabelled.
+    elsewhere = {i for i, ss in relevant.items() if all(focus.owned_elsewhere(s) for s in ss)}
+    if len(elsewhere) == len(relevant):
+        elsewhere = set()
     newest = sorted(
-        (h for h in hits if h.memory.id in relevant), key=lambda h: -h.memory.valid_from
+        (h for h in hits if h.memory.id in relevant and h.memory.id not in elsewhere),
+        key=lambda h: -h.memory.valid_from,
     )
     # An assistant's value is the current one only as a user gave it (a restated correction:
     # "Got it, £1,350 including parking"), never one only it said ("That puts your fixed
@@ -324,6 +330,7 @@ def _by_question(
     def holds(h: Hit) -> bool:
         return (
             h.memory.id in relevant
+            and h.memory.id not in elsewhere
             and not stale(h)
             and any(focus.answers(s) for s in relevant[h.memory.id])
         )
@@ -332,8 +339,9 @@ def _by_question(
     if not keeping:
         return answering(hits, relevant)
     moved: list[Hit] = []
+    aside = [h for h in hits if h.memory.id in elsewhere]
     for h in hits:
-        if h.memory.id not in relevant or not stale(h):
+        if h.memory.id not in relevant or h.memory.id in elsewhere or not stale(h):
             continue
         later = [k.memory.valid_from for k in keeping if k.memory.valid_from > h.memory.valid_from]
         # A value only asked about, supposed, planned or someone's view was never the value:
@@ -383,7 +391,7 @@ def _by_question(
         return hits  # the current value ranks low: the question is not clearly about it
     rank = {h.memory.id: i for i, h in enumerate(hits)}
     labelled = {h.memory.id: h for h in moved}
-    above = [h for h in moved if rank[h.memory.id] < first]
+    above = [h for h in [*moved, *aside] if rank[h.memory.id] < first]
     gone = {h.memory.id for h in above}
     out = [labelled.get(h.memory.id, h) for h in hits if h.memory.id not in gone]
     at = next(i for i, h in enumerate(out) if holds(h))
