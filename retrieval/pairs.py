@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-from core.slots import same_slot
+from core.slots import GENERIC, same_slot, stem
 from core.statements import CONDITIONAL, MODAL, PLAN, QUESTION, REPORTED, Statement, moved
 from core.types import Hit, Memory, MemoryType
 
@@ -134,8 +134,10 @@ def unlinked_pairs(hits: list[Hit]) -> list[Hit]:
 
 
 def assertions_first(hits: list[Hit]) -> list[Hit]:
-    """A hit that only asks, supposes, plans or reports a value of a slot ("next quarter we'll
-    switch the CRM to Salesforce") goes after a hit that states the slot's value."""
+    """A hit that only asks, supposes, plans, reports or recalls a value of a slot ("next
+    quarter we'll switch the CRM to Salesforce"; "at my old company the lead designer was
+    Marco") goes after a hit that states the slot's value (one slot by the frame, or the same
+    subject as the parse read it)."""
     said = {h.memory.id: statements_of(h.memory) for h in hits}
     out = list(hits)
     for hit in list(out):
@@ -148,7 +150,8 @@ def assertions_first(hits: list[Hit]) -> list[Hit]:
                 j
                 for j in range(i + 1, len(out))
                 if any(
-                    s.slotted and same_slot(m, s, any_mood=True) is not None
+                    s.slotted
+                    and (same_slot(m, s, any_mood=True) is not None or _same_subject(m, s))
                     for s in said[out[j].memory.id]
                     for m in mine
                 )
@@ -158,6 +161,14 @@ def assertions_first(hits: list[Hit]) -> list[Hit]:
         if below is not None:
             out.insert(below, out.pop(i))
     return out
+
+
+def _same_subject(a: Statement, b: Statement) -> bool:
+    """Whether two statements are of one subject as the parse read it, a few words that say
+    what ("at my old company the lead designer was Marco" and "Priya is our lead designer"),
+    whatever else their sentences say."""
+    mine, theirs = {stem(w) for w in a.subject}, {stem(w) for w in b.subject}
+    return len(mine) >= 2 and mine == theirs and bool(mine - GENERIC)
 
 
 def replaces(new: list[Statement], old: list[Statement], slots: bool = True) -> bool:
