@@ -154,6 +154,10 @@ def values_in(doc: Any, first: int, last: int) -> list[Value]:
                 a += 1
         if a > first and doc[a - 1].text in _CURRENCY and a - 1 not in taken:
             a, kind = a - 1, MONEY  # "£2,000": the symbol is part of the amount
+        after = doc[b + 1] if b < last else None
+        if kind == NUMBER and doc[b].lower_ in _FRACTION_WORDS and after is not None:
+            # "half a tablet": the amount is "half a", written out as said ("half tablet" is not)
+            b += after.lower_ in ("a", "an") and after.i not in taken
         span = doc[a : b + 1]
         text, end_char = span.text, span.end_char
         if kind != NAME and text != _unstopped(text):  # "12B." closing a sentence, one token
@@ -247,6 +251,7 @@ def values_in(doc: Any, first: int, last: int) -> list[Value]:
 
 
 TITLES = frozenset({"mr", "mrs", "ms", "miss", "mx", "dr", "prof", "sir", "dame"})
+_FRACTION_WORDS = frozenset({"half", "quarter"})
 
 
 def _titled(doc: Any, found: list[Value]) -> list[Value]:

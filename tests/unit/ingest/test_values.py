@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from core.settings import Settings
-from core.slots import Focus, stem
+from core.slots import Focus, stem, substitute
 from core.statements import Statement
 from ingest.slots.analysis import statements
 
@@ -45,6 +45,16 @@ def test_half_an_hour_past_is_a_time(nlp: Any, text: str, clock: str) -> None:
 )
 def test_amounts_in_words_are_their_number(nlp: Any, text: str, norm: str) -> None:
     assert [v.norm for v in said(nlp, text).values if v.kind == "number"] == [norm]
+
+
+def test_a_fraction_with_its_article_is_written_out_as_said(nlp: Any) -> None:
+    # a correction written over "one tablet" reads "half a tablet", not "half tablet"
+    old = said(nlp, "Got it, one tablet twice a day with food.")
+    new = next(s for s in statements(nlp("no!! half a tablet.")) if s.values)
+    (half,) = new.values
+    assert (half.text, half.norm) == ("half a", "0.5")
+    (one,) = [v for v in old.values if v.norm == "1"]
+    assert substitute(old.text, [(one, half)], old.start).startswith("Got it, half a tablet")
 
 
 def test_a_list_of_facts_before_its_last_item_is_told_not_the_subject(nlp: Any) -> None:
