@@ -9,6 +9,7 @@ from core.clock import now
 from core.ids import new_id
 from core.text import content_hash
 from core.types import Memory, MemoryType
+from ingest.slots.analysis import statements
 
 
 def a_memory(
@@ -33,3 +34,10 @@ def a_memory(
             "content_hash": content_hash(text),
         }
     )
+
+
+def said(nlp: Any, text: str, at: float, **fields: Any) -> Memory:
+    """A turn saying ``text`` at ``at``, with the statements the write path stores for it
+    (``nlp``: the spaCy pipeline)."""
+    lines = tuple(s.dumps() for s in statements(nlp(text)))
+    return a_memory(text, MemoryType.EPISODIC, at, statements=lines, **fields)

@@ -7,29 +7,13 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
-from core.settings import Settings
-from core.types import Hit, Memory, MemoryType
-from ingest.slots.analysis import statements
+from core.types import Hit
 from retrieval.pairs import assertions_first
-from tests.memories import a_memory
+from tests.memories import said
 
 DAY = 86_400.0
 PRIYA = "Priya is our lead designer, loop her in on anything UI related"
 MARCO = "at my old company the lead designer was Marco and he would've hated this new layout lol"
-
-
-@pytest.fixture(scope="module")
-def nlp() -> Any:
-    import spacy
-
-    return spacy.load(Settings().resolution.spacy_model)
-
-
-def said(nlp: Any, text: str, at: float) -> Memory:
-    lines = tuple(s.dumps() for s in statements(nlp(text)))
-    return a_memory(text, MemoryType.EPISODIC, at, statements=lines)
 
 
 def test_a_recollection_of_the_same_subject_goes_after_its_current_value(nlp: Any) -> None:

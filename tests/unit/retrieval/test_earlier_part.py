@@ -6,33 +6,17 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
-from core.settings import Settings
 from core.slots import Focus
-from core.types import Hit, Memory, MemoryType
-from ingest.slots.analysis import statements
+from core.types import Hit, MemoryType
 from retrieval.formatting import memory_line
 from retrieval.slots import _by_question
-from tests.memories import a_memory
+from tests.memories import a_memory, said
 
 DAY = 86_400.0
 JOB = (
     "new job details so you have them: I start at Vantage Labs on March 3, my manager is "
     "Priyanka Rao, and the office is in the Harbor building, floor 6"
 )
-
-
-@pytest.fixture(scope="module")
-def nlp() -> Any:
-    import spacy
-
-    return spacy.load(Settings().resolution.spacy_model)
-
-
-def said(nlp: Any, text: str, at: float, **extra: Any) -> Memory:
-    lines = tuple(s.dumps() for s in statements(nlp(text)))
-    return a_memory(text, MemoryType.EPISODIC, at, statements=lines, **extra)
 
 
 def test_only_the_replaced_part_of_a_sentence_of_several_values_is_earlier(nlp: Any) -> None:

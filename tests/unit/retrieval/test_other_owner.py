@@ -9,28 +9,15 @@ from typing import Any
 
 import pytest
 
-from core.settings import Settings
 from core.slots import Focus
-from core.types import Hit, Memory, MemoryType
+from core.types import Hit
 from ingest.slots.analysis import statements
 from retrieval.slots import _by_question
-from tests.memories import a_memory
+from tests.memories import said
 
 DAY = 86_400.0
 MINE = "my manager is Tom Reyes, he's chill, we do 1:1s on Mondays"
 WIFES = "my wife's manager, Gareth, is an absolute nightmare. emails her at 11pm"
-
-
-@pytest.fixture(scope="module")
-def nlp() -> Any:
-    import spacy
-
-    return spacy.load(Settings().resolution.spacy_model)
-
-
-def said(nlp: Any, text: str, at: float) -> Memory:
-    lines = tuple(s.dumps() for s in statements(nlp(text)))
-    return a_memory(text, MemoryType.EPISODIC, at, statements=lines)
 
 
 def first_statement(nlp: Any, text: str) -> Any:
