@@ -61,3 +61,18 @@ def test_only_other_owners_values_keep_their_order(nlp: Any) -> None:
     out = _by_question(hits, Focus.of("who is my manager?"), False)
 
     assert [h.memory.id for h in out] == [wifes.id, sisters.id]
+
+
+def test_among_other_owners_values_the_newest_still_leads(nlp: Any) -> None:
+    """When every hit is another owner's, the question's check runs as it would without the
+    owner rule: the newer value of the wife's manager leads."""
+    old = said(nlp, "my wife's manager is Gareth Hale", 27 * DAY)
+    new = said(nlp, "my wife's manager is Dana Lee now", 40 * DAY)
+
+    out = _by_question(
+        [Hit(memory=old, score=1.0), Hit(memory=new, score=0.9)],
+        Focus.of("who is my manager?"),
+        False,
+    )
+
+    assert [h.memory.id for h in out] == [new.id, old.id]
