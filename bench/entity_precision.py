@@ -1,14 +1,17 @@
 """Entities made from text the project did not write (issue 39): documents and a conversation.
 
-    python -m bench.entity_precision --doc FILE [--doc FILE ...] [--locomo FILE --turns 150]
+    python -m bench.entity_precision --doc FILE [--doc FILE ...] [--locomo FILE ...] [--turns 150]
+        [--start 0] [--labels bench/data/entity_labels.json]
 
 Opens fresh embedded engines and goes through the public GraphQL API only: each document in a
 tenant of its own (after a few seeded turns naming people, so that linking to known entities
 shows), by ``ingestDocument`` (a job is waited for), then the LoCoMo conversation's first
-``--turns`` turns by ``recordTurn`` in another tenant. Prints, per document and for the
+``--turns`` turns by ``recordTurn`` in a tenant of its own. Prints, per document and per
 conversation, the entities before and after, every new entity (name and type) and the open
-identity questions; judging each name (named thing or junk) is left to the reader. With
-``--out`` the lists are written as JSON.
+identity questions. With ``--labels`` (names labelled by hand, ``bench/data/entity_labels.json``)
+it scores them too (``bench/entity_scores.py``): precision (a made entity is a named thing),
+typed precision (and of the right type), and recall per type. With ``--out`` the lists and
+the scores are written as JSON.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from api.app import create_app
 from api.auth import create_key
 from api.brain import Brain
 from bench.common import scratch_brain
+from bench.entity_scores import print_scores, scores
 
 SEED = (
     "Peter Novak is one of our writers at Wolf of Blog Street.",
@@ -112,28 +116,35 @@ async def one_document(brain: Brain, path: Path, n: int) -> dict[str, Any]:
     }
 
 
-async def conversation(brain: Brain, path: Path, turns: int) -> dict[str, Any]:
-    client = await tenant_client(brain, "locomo")
+async def conversation(brain: Brain, path: Path, turns: int, start: int) -> dict[str, Any]:
+    name = f"locomo-{path.stem}" + (f"@{start}" if start else "")
+    client = await tenant_client(brain, name)
     data = json.loads(path.read_text())
     said: list[tuple[str, str, str]] = []
     k = 1
-    while f"session_{k}" in data and len(said) < turns:
+    while f"session_{k}" in data and len(said) < start + turns:
         said += [(f"s{k}", t["speaker"], t["text"]) for t in data[f"session_{k}"]]
         k += 1
-    for session, speaker, text in said[:turns]:
+    said = said[start : start + turns]
+    for session, speaker, text in said:
         await client.data(TURN, s=session, c=text, speaker=speaker)
     found = await entities(client)
-    return {"turns": min(turns, len(said)), "entities": found, "questions": await questions(client)}
+    return {
+        "conversation": name,
+        "turns": len(said),
+        "new": found,
+        "questions": await questions(client),
+    }
 
 
-async def run(docs: list[Path], locomo: Path | None, turns: int) -> dict[str, Any]:
+async def run(docs: list[Path], locomo: list[Path], turns: int, start: int) -> dict[str, Any]:
     async with scratch_brain() as brain:
         try:
-            out: dict[str, Any] = {"documents": []}
+            out: dict[str, Any] = {"documents": [], "conversations": []}
             for n, path in enumerate(docs):
                 out["documents"].append(await one_document(brain, path, n))
-            if locomo is not None:
-                out["conversation"] = await conversation(brain, locomo, turns)
+            for path in locomo:
+                out["conversations"].append(await conversation(brain, path, turns, start))
             return out
         finally:
             await brain.ingest.document_jobs.wait()
@@ -142,22 +153,29 @@ async def run(docs: list[Path], locomo: Path | None, turns: int) -> dict[str, An
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--doc", type=Path, action="append", default=[])
-    parser.add_argument("--locomo", type=Path)
+    parser.add_argument("--locomo", type=Path, action="append", default=[])
     parser.add_argument("--turns", type=int, default=150)
+    parser.add_argument("--start", type=int, default=0, help="the conversations' first turn")
+    parser.add_argument("--labels", type=Path, help="names labelled by hand, to score against")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
-    out = asyncio.run(run(args.doc, args.locomo, args.turns))
+    out = asyncio.run(run(args.doc, args.locomo, args.turns, args.start))
     for d in out["documents"]:
         print(f"{d['document']} ({d['chars']} chars): {d['before']} -> {d['after']} entities")
         for name, etype in d["new"]:
             print(f"   + {etype:8} {name!r}")
         print(f"   identity questions: {d['questions']}")
-    if "conversation" in out:
-        c = out["conversation"]
-        print(f"LoCoMo, {c['turns']} turns: {len(c['entities'])} entities")
-        for name, etype in c["entities"]:
+    for c in out["conversations"]:
+        print(f"{c['conversation']}, {c['turns']} turns: {len(c['new'])} entities")
+        for name, etype in c["new"]:
             print(f"   + {etype:8} {name!r}")
         print(f"   identity questions: {c['questions']}")
+    if args.labels:
+        labels = json.loads(args.labels.read_text())
+        made = {d["document"]: d["new"] for d in out["documents"]}
+        made |= {c["conversation"]: c["new"] for c in out["conversations"]}
+        out["scores"] = scores(made, labels)
+        print_scores(out["scores"])
     if args.out:
         args.out.write_text(json.dumps(out, indent=1, ensure_ascii=False))
 

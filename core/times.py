@@ -62,6 +62,10 @@ _NUMBERS = {
     "eleven": 11,
     "twelve": 12,
 }
+# "next Fri", "last Tues": a weekday's short form, written with its capital only (an "on sat"
+# or "last wed" in lower case is more likely words than a day).
+_DAY_SHORT = r"(?-i:Mon|Tues?|Wed|Thu(?:rs?)?|Fri|Sat|Sun)"
+_DAY = "|".join(_WEEKDAYS) + "|" + _DAY_SHORT
 _NUM = r"(\d{1,3}|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
 _MONTH_RE = r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"  # noqa: E501
 
@@ -74,7 +78,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ),
     ("ago", re.compile(rf"\b{_NUM} (day|week|month|year)s? ago\b", re.I)),
     ("relday", re.compile(r"\b(yesterday|today|tonight|tomorrow)\b", re.I)),
-    ("weekday", re.compile(r"\b(last|this|next|on) (" + "|".join(_WEEKDAYS) + r")\b", re.I)),
+    ("weekday", re.compile(rf"\b(last|this|next|on) ({_DAY})\b", re.I)),
     ("period", re.compile(r"\b(last|this|next) (week|month|year)\b", re.I)),
     ("in_month", re.compile(rf"\b(?:in|since|during) {_MONTH_RE}(?: (\d{{4}}))?\b", re.I)),
     ("in_year", re.compile(r"\bin (19\d{2}|20\d{2})\b", re.I)),
@@ -136,7 +140,8 @@ def _resolve(kind: str, m: re.Match[str], today: date) -> tuple[float, float] | 
         offset = {"yesterday": -1, "today": 0, "tonight": 0, "tomorrow": 1}[g[0].lower()]
         return _day(today + timedelta(days=offset))
     if kind == "weekday":
-        which, target = g[0].lower(), _WEEKDAYS.index(g[1].lower())
+        which, day = g[0].lower(), g[1].lower()[:3]
+        target = next(i for i, w in enumerate(_WEEKDAYS) if w.startswith(day))
         delta = target - today.weekday()
         if which == "last":
             delta = delta - 7 if delta >= 0 else delta

@@ -309,9 +309,11 @@ async def settle(
             ]
             verdict = await decide(stated, m, pool or list(r.candidates), focused, context)
             entity = verdict.entity
-            if entity is None and turn.document is not None:
+            by_place = (m.start, m.end) in turn.parsed.by_place
+            if entity is None and (turn.document is not None or by_place):
                 # A document links a known person on a clear fit only: it neither opens an
-                # identity question nor makes a namesake of a name it merely mentions.
+                # identity question nor makes a namesake of a name it merely mentions. Nor
+                # does a turn's word capitalised by its place ("Dance is my passion").
                 done[key] = ResolvedMention(m, None, 0.0, "unsettled", r.candidates)
             elif entity is None:
                 links = [(w.entity.id, w.score) for w in verdict.possible]

@@ -145,9 +145,12 @@ async def link_new(resolver: Linking, turn: Turn, names: Sequence[tuple[int, Men
 
 def _may_create(turn: Turn, m: Mention) -> bool:
     """May this unknown name become an entity? (``names.py``: a document must vouch for it.)"""
-    if not plausible_name(m.text):
+    span = (m.start, m.end)
+    if not plausible_name(m.text) or span in turn.parsed.by_place:
         return False
-    return turn.document is None or turn.document.admits(m, turn.parsed.named)
+    if turn.document is None:
+        return True
+    return span not in turn.parsed.modifiers and turn.document.admits(m, turn.parsed.named)
 
 
 def _current(turn: Turn, ids: set[str]) -> None:

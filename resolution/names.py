@@ -25,17 +25,45 @@ an entity only when
 ('Dana Whitfield', 'Peter', 'Hale')
 >>> looks_like_name("StopIteration"), looks_like_name("os.path"), looks_like_name("≤ 2")
 (True, False, False)
+
+A turn's word that opens a sentence is capitalised by its place, whatever it is ("Glad you
+came", "Clay is incredible", "Woohoo!"): an unknown one-word name there becomes an entity only
+when the parse and the model's own word lists agree it is no common word (``Lexicon``,
+``capitalised_by_place``); said again inside a sentence, or declared ("Clay is our potter"),
+it is a name as anywhere. A title in quotes is one name ("Charlotte's Web", not "Charlotte":
+``quoted_titles``), and a day of the week is a time, not a name ("Last Fri").
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import Any
 
 from spacy.lang.en.stop_words import STOP_WORDS
 
+from core.types import EntityType
 from resolution.kinds import TITLES
 from resolution.types import Mention
+
+# The interjections and spoken contractions a turn opens with, which the small model tags as
+# proper nouns and often as people ("Woohoo", "Wanna"): a closed class of the language.
+INTERJECTIONS = frozenset({
+    "aw", "aww", "awww", "woohoo", "woo", "wow", "yay", "yep", "yup", "nope", "hey", "hi",
+    "hiya", "oof", "ugh", "whoa", "hmm", "haha", "lol", "omg", "ooh", "oh", "ah", "cheers",
+    "congrats", "thanks", "thx", "wanna", "gonna", "gotta", "lemme", "gimme", "dunno", "kinda",
+    "sorta", "btw", "bye", "okay", "ok", "yeah", "yikes", "phew", "oops", "ha", "meh",
+})  # fmt: skip
+_ELONGATED = re.compile(r"(\w)\1\1", re.I)  # "Awww", "Sooo": a word stretched in speech
+# A weekday or its short form, alone or with "last/next/this/on": a time ("Last Fri").
+_CALENDAR = re.compile(
+    r"(?:(?:last|next|this|on|every)\s+)?(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)"
+    r"(?:day)?s?\.?",
+    re.I,
+)
+_QUOTED = re.compile(r"[\"“]([^\"“”\n]{2,80}?)[.,!?]?[\"”]")
+# Sentence-internal punctuation after which a word opens a clause as a sentence's first does.
+_CLAUSE_OPENERS = frozenset({".", "!", "?", ":", ";", "-", "–", "—", "(", '"', "“", "\n"})
 
 HONORIFICS = frozenset({"dr", "mr", "mrs", "ms", "miss", "mx", "prof", "sir", "dame"})
 # Words inside a name that stay lower case: "Wolf of Blog Street", "Ludwig van Beethoven".
@@ -43,18 +71,28 @@ CONNECTORS = frozenset({"of", "the", "and", "&", "de", "van", "von", "der", "den
                         "du", "la", "le", "del", "for", "y", "bin", "al"})  # fmt: skip
 # Statistical labels that are evidence of a named thing in a document.
 EVIDENCE_LABELS = frozenset({"PERSON", "ORG", "PRODUCT", "GPE", "LOC", "NORP", "FAC"})
+BRAND_USES = 5  # a CamelCase word a document uses this often in its prose is a name there
 _SELF = re.compile(r"^(?:i\s*['’]\s*m|i\s+am|this\s+is|it\s*['’]\s*s)\s+", re.I)
 _POSSESSIVE = re.compile(r"(?:['’]s|(?<=s)['’])$")
-_WORD = re.compile(r"[A-Za-zÀ-ÖØ-öø-ÿ](?:[A-Za-zÀ-ÖØ-öø-ÿ'’.-]*[A-Za-zÀ-ÖØ-öø-ÿ.])?|&")
+_LETTER = r"[^\W\d_]"  # any alphabet's letter ("Łukasz", "Zoë")
+_WORD = re.compile(rf"{_LETTER}(?:(?:{_LETTER}|['’.-])*(?:{_LETTER}|\.))?|&")
 _DOTTED = re.compile(r"\w\.\w")
 _FENCED = re.compile(r"^[ \t]*(```|~~~)[^\n]*\n.*?(?:^[ \t]*\1[^\n]*$|\Z)", re.M | re.S)
-_INLINE = re.compile(r"``.+?``|`[^`\n]+`")
+_INLINE = re.compile(r"``.+?``|`[^`\n]+`(?!_)")
+# A reStructuredText link ("`Mozilla trust store`_", "`Rust RFC <https://…>`_"): its words are
+# prose; its target and its marks are not.
+_RST_LINK = re.compile(r"`([^`<]+?)(\s*<[^>`]*>)?`__?")
 _LITERAL = re.compile(r"::[ \t]*\n(?:[ \t]*\n)*(?:(?:[ \t]+[^\n]*)?\n)*", re.M)
 _DIRECTIVE = re.compile(r"^\.\. [\w-]+::[^\n]*\n(?:(?:[ \t]+[^\n]*)?\n)*", re.M)
 _URL = re.compile(r"\b(?:https?|ftp)://\S+|\]\([^)]*\)|<[^>\s]+>|\S+@\S+\.\w+")
 _MARKUP = re.compile(r"[|#*_>=~^\[\]{}<>\\]|:\w+:")
 _HEADING = re.compile(r"^#{1,6}[ \t]+(.+)$|^([^\n]+)\n[=\-~^\"'`#*+]{3,}[ \t]*$", re.M)
 _CAMEL = re.compile(r"[a-z][A-Z]|[A-Z]{2}[a-z]")
+_SURNAME = re.compile(r"(?:Mc|Mac|O['’]|D['’])[A-Z][a-z]+")  # "McGinnis": no identifier
+# A brand's shape: capitalised humps of lower-case letters ("GitHub", "OpenStack"), no acronym.
+_BRAND = re.compile(r"[A-Z][a-z]+(?:[A-Z][a-z]+)+")
+UNDERLINE = 5  # fences are three or four marks long; reStructuredText underlines the title
+_LIST_ITEM = re.compile(r"[ \t]*(?:[-*+]|\d+[.)]|#\.)[ \t]")
 # What comes before a word that opens a sentence, a paragraph or a list item (a hard-wrapped
 # line's start is none of them: "…reported by\n    Matthew Daley of …").
 _OPENER = re.compile(
@@ -97,12 +135,94 @@ def cleaned(m: Mention) -> Mention | None:
 
 
 def plausible_name(text: str) -> bool:
-    """The least a name has, in a turn too: a capital letter, and no lower-case function word
-    first ("the kids & work", "ya")."""
+    """The least a name has, in a turn too: a capital letter, no lower-case function word
+    first ("the kids & work", "ya"), and not a day of the week ("Last Fri")."""
     words = text.split()
-    if not words or not any(c.isupper() for c in text):
+    if not words or not any(c.isupper() for c in text) or _CALENDAR.fullmatch(text.strip()):
         return False
     return words[0][:1].isupper() or words[0] not in STOP_WORDS
+
+
+class Lexicon:
+    """The English words the parser's model ships with: its lemmatizer's index of adjectives,
+    adverbs and verbs (WordNet's). A name is rarely an adjective or an adverb ("Glad",
+    "Awesome", "Blue", "Cozy") or a verb's participle ("Deferred", "Unsupported"); the index
+    of nouns is no help, as it holds given names and places too ("John", "Paris"), nor are
+    verbs themselves ("Mark", "Bill", "Rob"). Empty when the model has no such table (then
+    only the parse decides)."""
+
+    def __init__(self, nlp: object) -> None:
+        self.modifiers: frozenset[str] = frozenset()
+        self.verbs: frozenset[str] = frozenset()
+        try:
+            table = nlp.get_pipe("lemmatizer").lookups.get_table("lemma_index")  # type: ignore[attr-defined]
+            self.modifiers = frozenset(table["adj"]) | frozenset(table["adv"])
+            self.verbs = frozenset(table["verb"])
+        except (KeyError, ValueError, AttributeError):
+            pass
+
+    def common(self, word: str) -> bool:
+        """Is ``word`` (any case) an adjective, an adverb or a verb's participle?"""
+        low = word.lower()
+        return low in self.modifiers or self._participle(low)
+
+    def _participle(self, low: str) -> bool:
+        for ending in ("ed", "ing"):
+            stem = low.removesuffix(ending)
+            if stem == low or len(stem) < 3:
+                continue
+            doubled = stem[:-1] if len(stem) > 3 and stem[-1] == stem[-2] else stem
+            if {stem, stem + "e", doubled, low[:-1]} & self.verbs:
+                return True
+        return False
+
+
+def _opens_clause(doc: Any, i: int) -> bool:
+    """Does token ``i`` open a sentence or a clause set off by punctuation?"""
+    if i == 0 or doc[i].is_sent_start:
+        return True
+    before = doc[i - 1]
+    return before.text in _CLAUSE_OPENERS or "\n" in before.text_with_ws
+
+
+def capitalised_by_place(doc: Any, m: Mention, lexicon: Lexicon, declared: bool = False) -> bool:
+    """Is ``m``, a one-word name opening a sentence, a common word there rather than a name?
+    The parse says so (a noun, verb or adjective, not a proper noun: "Clay is incredible",
+    "Kickboxing is a way to…"), or the word is an adjective or adverb of the model's lexicon
+    ("Glad you came", "Blue's my fave"), or an interjection ("Woohoo!", "Awww"). A name a
+    pattern declared ("Frank is my brother") is a common word only when the parse says so
+    ("Dance is my passion")."""
+    span = doc.char_span(m.start, m.end)
+    if span is None or len(span) != 1 or not _opens_clause(doc, span[0].i):
+        return False
+    if any(c.isupper() for c in m.text[1:]):
+        return False  # "VAT", "GitHub": capitals beyond the first are not the place's
+    tok = span[0]
+    low = tok.lower_
+    if tok.pos_ != "PROPN" or low in INTERJECTIONS:
+        return True
+    if declared:
+        return False
+    if lexicon.common(low):
+        return True
+    return _ELONGATED.search(low) is not None
+
+
+def quoted_titles(text: str) -> list[Mention]:
+    """Titles in quotes ("Charlotte's Web", “Little Women”): capitalised words, neither the
+    first nor the last a function word (so not "In Review" or "Thank You"), one name."""
+    out: list[Mention] = []
+    for m in _QUOTED.finditer(text):
+        title = m.group(1).strip()
+        words = title.split()
+        if not looks_like_name(title) or _POSSESSIVE.search(words[-1]):
+            continue
+        first, last = words[0].lower(), words[-1].lower()
+        if (first in STOP_WORDS and first not in ("the", "a", "an")) or last in STOP_WORDS:
+            continue
+        start = text.index(title, m.start(1))
+        out.append(Mention(title, start, start + len(title), EntityType.CONCEPT, "heuristic"))
+    return out
 
 
 def never_person(name: str) -> bool:
@@ -127,9 +247,11 @@ def looks_like_name(text: str) -> bool:
 
 
 def mask_markup(text: str) -> str:
-    """``text`` with code, headings, URLs and markup characters blanked (same length, lines
-    kept): what is left is prose to look for names in. A heading is evidence of its own
-    (``DocumentNames``), never a sentence: its words are capitalised whatever they are."""
+    """``text`` with code, headings, URLs and markup characters blanked (same length, every
+    line break a line break or a space): what is left is prose to look for names in. A
+    heading is evidence of its own (``DocumentNames``), never a sentence: its words are
+    capitalised whatever they are. A paragraph's hard-wrapped lines are joined (the break a
+    space), so a name split over two lines is one ("Anders\\nHejlsberg")."""
     chars = list(text)
 
     def blank(start: int, end: int) -> None:
@@ -137,14 +259,59 @@ def mask_markup(text: str) -> str:
             if chars[i] != "\n":
                 chars[i] = " "
 
-    for pattern in (_FENCED, _DIRECTIVE, _LITERAL, _INLINE, _URL, _HEADING):
+    for start, end in _fences(text):
+        blank(start, end)
+    for m in _RST_LINK.finditer("".join(chars)):
+        blank(m.start(), m.start(1))
+        blank(m.end(1), m.end())
+    for pattern in (_DIRECTIVE, _LITERAL, _INLINE, _URL, _HEADING):
         for m in pattern.finditer("".join(chars)):
             blank(m.start(), m.end())
     for m in _MARKUP.finditer("".join(chars)):
         # A table cell or a markup character ends a phrase: a line break, not a space.
         chars[m.start()] = "\n" if m.group() == "|" else " "
         blank(m.start() + 1, m.end())
+    _unwrap(text, chars)
     return "".join(chars)
+
+
+def _unwrap(text: str, chars: list[str]) -> None:
+    """Join the hard-wrapped lines of a paragraph in ``chars`` (the masked ``text``): a line
+    break between two lines with prose on both, the second no list item, becomes a space."""
+    breaks = [i for i, c in enumerate(text) if c == "\n"]
+    for n, i in enumerate(breaks):
+        begin = breaks[n - 1] + 1 if n else 0
+        end = breaks[n + 1] if n + 1 < len(breaks) else len(text)
+        before = "".join(chars[begin:i])
+        after = "".join(chars[i + 1 : end])
+        if "\n" in before or "\n" in after or not before.strip() or not after.strip():
+            continue  # a table's cells, or a blank line: no paragraph goes on here
+        if _LIST_ITEM.match(text, i + 1):
+            continue
+        chars[i] = " "
+
+
+def _fences(text: str) -> list[tuple[int, int]]:
+    """Spans of fenced code blocks. A line of tildes or backticks right under a line no longer
+    than itself underlines a heading (reStructuredText: "Rust\\n~~~~"), it opens no fence;
+    nor does a bare one that nothing closes, or a bare one longer than a fence is written
+    (``UNDERLINE``: a chunk that begins under a heading's title)."""
+    spans: list[tuple[int, int]] = []
+    at = 0
+    while (m := _FENCED.search(text, at)) is not None:
+        line_end = text.find("\n", m.start())
+        opener = text[m.start() : line_end].strip()
+        bare = set(opener) == {opener[0]}
+        before = text[: m.start()].rstrip("\n").rsplit("\n", 1)[-1].strip()
+        under = text[: m.start()].endswith("\n") and not text[: m.start()].endswith("\n\n")
+        underline = under and before and len(opener) >= len(before)
+        unclosed = m.end() == len(text) and not text.rstrip().endswith(opener[:3])
+        if bare and (underline or unclosed or len(opener) >= UNDERLINE):
+            at = line_end + 1 if line_end >= 0 else len(text)
+            continue
+        spans.append((m.start(), m.end()))
+        at = max(m.end(), m.start() + 1)
+    return spans
 
 
 class DocumentNames:
@@ -162,12 +329,17 @@ class DocumentNames:
         )
         self._counts: dict[str, tuple[int, bool]] = {}
         self._lower: dict[str, int] = {}  # lower-case uses of a word
+        spans = [*_fences(text), *((m.start(), m.end()) for m in _INLINE.finditer(text))]
+        self.code = {w for a, b in spans for w in re.findall(r"\w+", text[a:b])}
 
     def evidence(self, name: str) -> tuple[int, bool]:
         """Occurrences of ``name`` in running text away from a sentence's start, and whether
         a heading names it."""
         if name not in self._counts:
-            pattern = re.compile(rf"(?<!\w){re.escape(name)}(?!\w)")
+            # A word is its own name where no capitalised word follows it ("Jacob" counts
+            # not in "Jacob Kaplan-Moss", "Digest" not in "Digest Auth").
+            then = r"(?![\w-]|[ \t]+[A-Z])" if " " not in name else r"(?!\w)"
+            pattern = re.compile(rf"(?<!\w){re.escape(name)}{then}")
             inside = sum(1 for m in pattern.finditer(self.prose) if not self._opens(m.start()))
             self._counts[name] = (inside, pattern.search(self.headings) is not None)
         return self._counts[name]
@@ -193,30 +365,81 @@ class DocumentNames:
         lower = self._lower[low]
         return lower > self.evidence(word)[0] if alone else lower > 0
 
+    def short_form(self, word: str) -> bool:
+        """Is ``word`` the last word of a longer name this prose uses inside a sentence ("the
+        Board" after "the Technical Board", "Foundation" after "the OpenStack Foundation")?
+        Then alone it is that name said short, not a name of its own."""
+        last = rf"{re.escape(word)}(?![\w-]|[ \t]+[A-Z])"
+        first = r"(?!(?:The|A|An|I)\b)[A-Z][\w'’-]*[ \t]+"
+        pattern = re.compile(rf"(?<![\w-])(?:{first}){{1,3}}{last}")
+        return any(not self._opens(m.start()) for m in pattern.finditer(self.prose))
+
+    def brand(self, word: str) -> bool:
+        """Is the CamelCase ``word`` a name here ("GitHub", "OpenStack")? A brand's shape, never
+        in the document's code, and used inside its sentences often (``BRAND_USES``): a class
+        name the prose mentions ("PoolManager") is rarer, or in the code too."""
+        return (
+            _BRAND.fullmatch(word) is not None
+            and word not in self.code
+            and self.evidence(word)[0] >= BRAND_USES
+        )
+
+    def _standalone(self, word: str) -> bool:
+        """Does the prose use ``word`` alone as a name: inside a sentence, no capitalised word
+        on either side ("Django" in "Django's core team"; not "Transport" of "Transport
+        Adapter"), and not an acronym?"""
+        if never_person(word) or self.common(word, True) or self.short_form(word):
+            return False
+        pattern = re.compile(rf"(?<![\w-]){re.escape(word)}(?![\w-]|[ \t]+[A-Z])")
+        for m in pattern.finditer(self.prose):
+            if self._opens(m.start()):
+                continue
+            before = re.search(r"(\S+)\s+$", self.prose[max(0, m.start() - 40) : m.start()])
+            named = before is not None and before.group(1)[:1].isupper()
+            if not named or self._opens(m.start() - len(before.group(0))):  # type: ignore[union-attr]
+                return True  # no name before it, or a sentence's first word ("Then Django")
+        return False
+
     def admits(self, m: Mention, named: Sequence[tuple[int, int, str]]) -> bool:
         """May ``m`` (found in a chunk whose statistical entities are ``named``) become a new
         entity? Its shape must be a name's, not an identifier's or a term's, its first word
         no word of the prose, and the model or the document must vouch for it."""
-        if not looks_like_name(m.text) or identifier(m.text):
+        if not looks_like_name(m.text) or all(never_person(w) for w in m.text.split()):
             return False
+        if any(camel(w) and not self.brand(w) for w in m.text.split()):
+            return False  # "PoolManager", "Unbreak HTTPDigestAuth"; not "OpenStack Foundation"
         words = m.text.split()
         alone = len(words) == 1 and "-" not in m.text
-        if self.common(words[0].split("-")[0], alone) or self.common(words[-1], alone):
-            # "Update Werkzeug", "Content-Encoding", "CA Bundle", "Transport Adapter":
-            # a name neither starts nor ends with a word this prose uses in lower case.
+        if self.common(words[0].split("-")[0], alone):
+            # "Update Werkzeug", "Content-Encoding": a name does not start with a word this
+            # prose uses in lower case.
+            return False
+        if self.common(words[-1], alone) and not any(self._standalone(w) for w in words[:-1]):
+            # "CA Bundle", "Transport Adapter": nor end with one, unless a word before it
+            # is a name of this prose by itself ("the Django Project" beside "Django").
             return False
         labels = {label for start, end, label in named if start < m.end and m.start < end}
         # Used inside a sentence at least once: a word that only ever opens a sentence or a
-        # list item ("Drop RC4 …", "Bugfixes", "Generate …") is capitalised for that alone.
+        # list item ("Drop RC4 …", "Bugfixes", "Generate …") is capitalised for that alone;
+        # a full name the model takes for a person or an organisation may open one ("Jeremy
+        # Stanley, Chris Dent and … contributed").
         inside, heading = self.evidence(m.text)
-        if inside == 0:
+        people = len(words) > 1 and bool(labels & {"PERSON", "ORG"})
+        if (inside == 0 and not people) or (alone and self.short_form(m.text)):
             return False
         vouched = labels & EVIDENCE_LABELS or m.source == "declaration"
         return bool(vouched) or inside >= 2 or heading
 
 
+def camel(word: str) -> bool:
+    """Is ``word`` CamelCase ("PoolManager", "HTTPError"; a surname's "McGinnis" is not)?"""
+    return _CAMEL.search(word) is not None and _SURNAME.fullmatch(word) is None
+
+
 def identifier(text: str) -> bool:
-    """A code identifier or a technical term rather than a name: CamelCase ("PoolManager",
-    "HTTPError") or acronyms only ("SSL", "CA BUNDLE"). Conversation keeps them (a turn names
-    "IBM" or "PayPal" as it means them); a document does not."""
-    return bool(_CAMEL.search(text)) or all(never_person(w) for w in text.split())
+    """A code identifier or a technical term rather than a name: a CamelCase word in it
+    ("PoolManager", "Unbreak HTTPDigestAuth") or acronyms only ("SSL", "CA BUNDLE").
+    Conversation keeps them (a turn names "IBM" or "PayPal" as it means them); a document
+    does not, unless it uses the word as a name (``DocumentNames.brand``)."""
+    words = text.split()
+    return any(camel(w) for w in words) or all(never_person(w) for w in words)

@@ -25,7 +25,14 @@ from core.types import EntityType
 from resolution.cues import LEADING
 from resolution.gazetteer import Gazetteer
 from resolution.kinds import ORG_ROLES, hosted_names, is_title, kind_of
-from resolution.names import clean_name, cleaned, never_person
+from resolution.names import (
+    Lexicon,
+    capitalised_by_place,
+    clean_name,
+    cleaned,
+    never_person,
+    quoted_titles,
+)
 from resolution.patterns import find_aliases, find_relations, find_type_declarations
 from resolution.types import AliasDeclaration, Mention, ParsedText, RelationMention
 
@@ -81,6 +88,7 @@ class Parser:
         self.max_chars = max_chars
         self._nlp: Any = None
         self._ops: Any = None
+        self.lexicon: Lexicon | None = None
         self._lock = asyncio.Lock()
 
     async def load(self) -> Any:
@@ -111,6 +119,7 @@ class Parser:
         finally:
             set_current_ops(before)
         self._ops = ops
+        self.lexicon = Lexicon(nlp)
         return nlp
 
     async def parse(
@@ -194,6 +203,7 @@ class Parser:
         for ent_text, start, end, label in ner:  # the model's guesses, before the ruler
             if label in _NER_TYPES:
                 found.append(Mention(ent_text, start, end, _NER_TYPES[label], "ner"))
+        found.extend(quoted_titles(text))
         # Declarations first; then the longest span wins ("Peter Novak" over a known
         # "Peter"), known names before heuristics before statistical guesses on equal length.
         # A span that swallows known names is dropped unless it only extends a known first
@@ -203,6 +213,16 @@ class Parser:
         found = [_mention_without_opener(m, doc) for m in found]
         found = _retyped([c for c in map(cleaned, found) if c is not None], text)
         found.sort(key=lambda m: (-(m.end - m.start), _RANK[m.source], m.start))
+        lexicon = self.lexicon or Lexicon(nlp)
+        declared_at = {(m.start, m.end) for m in declared_mentions}
+        known_at = {(m.start, m.end) for m in found if m.source == "ruler"}
+        by_place = tuple(
+            (m.start, m.end)
+            for m in ([] if light else found)
+            if m.source in ("ner", "heuristic")
+            and (m.start, m.end) not in known_at
+            and capitalised_by_place(doc, m, lexicon, (m.start, m.end) in declared_at)
+        )
         mentions = declared_mentions + found
         for tok in doc:
             if tok.lower_ in PRONOUNS and not (tok.lower_ == "it" and _pleonastic(tok)):
@@ -217,6 +237,12 @@ class Parser:
             times=tuple(find_times(text, at)),
             doc=None if light else doc,
             named=tuple((start, end, label) for _, start, end, label in ner),
+            by_place=by_place,
+            modifiers=tuple(
+                (m.start, m.end)
+                for m in found
+                if m.source in ("ner", "heuristic") and lexicon.common(m.text)
+            ),
         )
 
 
@@ -452,9 +478,24 @@ def _propn_runs(doc: Any) -> list[tuple[int, int, EntityType | None]]:
         after_det = i > 0 and doc[i - 1].lower_ in _DETERMINERS
         if j < n and doc[j].lower_ in _PROJECT_NOUNS and after_det:
             j, etype = j + 1, EntityType.PROJECT
-        runs.append((doc[i].idx, doc[j - 1].idx + len(doc[j - 1].text), etype))
+        start = doc[i].idx
+        if i > 1 and _title_word(doc[i - 1]):  # "brands like Under Armour", "read The Hobbit"
+            start = doc[i - 1].idx
+        runs.append((start, doc[j - 1].idx + len(doc[j - 1].text), etype))
         i = j
     return runs
+
+
+def _title_word(tok: Any) -> bool:
+    """A capitalised preposition or article inside a sentence: the first word of a name."""
+    return (
+        tok.text[:1].isupper()
+        and tok.text != "I"
+        and tok.is_stop
+        and tok.pos_ in ("ADP", "DET")
+        and not tok.is_sent_start
+        and tok.doc[tok.i - 1].text not in (".", "!", "?", ":", ";", '"', "“", "(", "-")
+    )
 
 
 def _non_overlapping(mentions: list[Mention]) -> list[Mention]:

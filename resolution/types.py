@@ -55,6 +55,12 @@ class ParsedText:
     doc: Any = field(default=None, compare=False, repr=False)
     # The statistical model's entities (start, end, label): a document's evidence of a name.
     named: tuple[tuple[int, int, str], ...] = ()
+    # Spans of one-word names that open a sentence and are common words there ("Glad you
+    # came"): resolved when the tenant knows them, never made entities (``names.py``).
+    by_place: tuple[tuple[int, int], ...] = ()
+    # Spans of one-word names the model's lexicon lists as adjectives or adverbs ("False",
+    # "Benevolent"): a document's new name is never one of them (``names.Lexicon``).
+    modifiers: tuple[tuple[int, int], ...] = ()
 
 
 @dataclass(frozen=True)

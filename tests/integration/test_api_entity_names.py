@@ -91,3 +91,24 @@ async def test_conversation_names_are_cleaned_and_typed_by_evidence(
     assert found.get("Maria Lopez") == "PERSON", found
     assert found.get("Adyen") == "ORG", found
     assert not [n for n in found if "I'm" in n or n.endswith(("'s", "’s")) or "Dr" in n], found
+
+
+async def test_a_word_capitalised_by_its_place_is_no_entity(brain: Brain, tenant_id: str) -> None:
+    """A turn's opening word is capitalised whatever it is: "Glad", "Clay", "Woohoo" and "Last
+    Fri" make no entity, a quoted title is one name, and the names beside them are kept."""
+    _, key = await create_key(brain.graph, tenant_id)
+    client = Client(brain, key)
+    for said in (
+        "Sounds great, Mel! Glad you had a great time.",
+        "Clay is incredible, it brings me so much joy!",
+        "Woohoo! Awesome, Melanie! Blue's my fave colour.",
+        "Last Fri I finally took my kids to a pottery workshop.",
+        'I loved reading "Charlotte\'s Web" as a kid.',
+        "Luna and Oliver! They are so sweet and playful.",
+        "Anthony and I went to this charity thing.",
+    ):
+        await client.data(TURN, s="a", c=said)
+    found = await names(client)
+    junk = {"Glad", "Clay", "Woohoo", "Awesome", "Blue", "Last Fri", "Fri", "Charlotte"}
+    assert not junk & set(found), found
+    assert {"Mel", "Melanie", "Luna", "Oliver", "Anthony", "Charlotte's Web"} <= set(found), found

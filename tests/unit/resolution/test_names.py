@@ -68,7 +68,18 @@ def test_prose_keeps_sentences_and_blanks_code_headings_and_markup() -> None:
 def test_prose_has_the_text_length_and_its_lines(text: str) -> None:
     prose = mask_markup(text)
     assert len(prose) == len(text)
-    assert all(c == "\n" for c, o in zip(prose, text, strict=True) if o == "\n")
+    # A line break stays one, or joins a paragraph's wrapped lines as a space.
+    assert all(c in "\n " for c, o in zip(prose, text, strict=True) if o == "\n")
+
+
+def test_a_paragraphs_wrapped_lines_are_one_line_of_prose() -> None:
+    text = (
+        "The main person is Anders\nHejlsberg now.\n\n- one item\n- another\n| a | b |\n| c | d |\n"
+    )
+    prose = mask_markup(text)
+    assert "Anders Hejlsberg now." in prose
+    assert "one item\n" in prose  # the next line is a list item of its own
+    assert "\n\n" in prose
 
 
 def test_a_document_vouches_for_repeated_or_recognised_names_only() -> None:
@@ -105,6 +116,48 @@ def test_a_document_word_identifier_or_term_is_no_name_whatever_the_model_says()
 
 
 @pytest.mark.parametrize(("text", "ok"), [("the kids & work", False), ("ya", False),
-                                           ("eBay", True), ("Caroline", True)])  # fmt: skip
+                                           ("eBay", True), ("Caroline", True), ("Last Fri", False),
+                                           ("Friday", False), ("Fridman", True)])  # fmt: skip
 def test_even_a_turn_needs_a_capital_and_no_function_word_first(text: str, ok: bool) -> None:
     assert plausible_name(text) is ok
+
+
+def test_a_restructuredtext_links_words_are_prose() -> None:
+    prose = mask_markup("Sourced from the `Mozilla trust store`_ and `Rust RFC <https://x.y>`_.")
+    assert "Mozilla trust store" in prose and "Rust RFC" in prose
+    assert "https" not in prose and "`" not in prose
+
+
+def test_a_tilde_underlined_heading_opens_no_code_block() -> None:
+    """reStructuredText underlines headings with tildes too: the prose after "Rust\\n~~~~"
+    is prose, not the inside of a fence running to the next tilde line."""
+    text = "Rust\n~~~~\n\nDecisions are held at Microsoft by Anders Hejlsberg.\n\nDjango\n~~~~~~\n"
+    prose = mask_markup(text)
+    assert "held at Microsoft by Anders Hejlsberg" in prose
+    fenced = "Example:\n~~~\nclass Kestrel: ...\n~~~\nThen Grace Hopper came.\n"
+    prose = mask_markup(fenced)
+    assert "Kestrel" not in prose and "Grace Hopper" in prose
+
+
+def test_a_word_that_ends_a_longer_name_is_that_name_said_short() -> None:
+    doc = DocumentNames(
+        "Votes go to the Technical Board, and the Board decides. Flask CLI runs Flask apps.\n"
+        "The OpenStack Foundation hosts it; the Foundation pays for it.\n"
+    )
+    assert doc.short_form("Board") and doc.short_form("Foundation")
+    assert not doc.short_form("Flask")  # it starts "Flask CLI", it ends none
+
+
+def test_a_word_is_its_own_name_only_where_no_capitalised_word_follows() -> None:
+    doc = DocumentNames(
+        "Django had two leaders: Jacob Kaplan-Moss and Adrian Holovaty. Then Django grew, "
+        "and the Django Project kept the Digest Auth scheme. The project mounts a Transport "
+        "Adapter; an adapter sends.\n"
+    )
+    assert doc.evidence("Jacob") == (0, False)  # only ever the first word of a full name
+    assert doc.evidence("Digest") == (0, False)
+    assert doc.evidence("Django")[0] == 1  # "Then Django grew"; not "the Django Project"
+    mention = Mention("Django Project", 0, 14, EntityType.ORG, "heuristic")
+    assert doc.admits(mention, [(0, 14, "ORG")])  # "project" is prose, "Django" a name
+    adapter = Mention("Transport Adapter", 0, 17, EntityType.ORG, "heuristic")
+    assert not doc.admits(adapter, [(0, 17, "ORG")])  # "adapter" is prose, "Transport" too

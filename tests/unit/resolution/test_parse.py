@@ -302,3 +302,55 @@ async def test_the_parse_multiplies_with_numpy_on_one_blas_thread(parser: Parser
         return [(t.pos_, t.dep_, t.head.i, t.ent_type_) for t in doc]  # type: ignore[attr-defined]
 
     assert [read(d) for d in parsed] == [read(blis(t)) for t in texts]
+
+
+@pytest.mark.parametrize(
+    ("text", "word", "by_place"),
+    [
+        ("Sounds great, Mel! Glad you had a great time.", "Glad", True),  # an adjective
+        ("Clay is incredible, it brings me so much joy!", "Clay", True),  # a common noun
+        ("Woohoo! We did it.", "Woohoo", True),  # an interjection
+        ("Awww! How long have you had them?", "Awww", True),
+        ("Sounds great, Mel! Glad you had a great time.", "Mel", False),
+        ("Oliver is my cat.", "Oliver", False),
+        ("Frank is my brother.", "Frank", False),  # declared, and a proper noun to the parse
+        ("Anthony and I went to this charity thing.", "Anthony", False),
+        ("Yesterday I met Glad at the market.", "Glad", False),  # inside a sentence
+    ],
+)
+async def test_a_word_capitalised_by_its_place(
+    parser: Parser, text: str, word: str, by_place: bool
+) -> None:
+    parsed = await parser.parse(text, AT)
+    at = text.index(word)
+    assert ((at, at + len(word)) in parsed.by_place) is by_place
+
+
+async def test_a_quoted_title_is_one_name_and_a_day_is_a_time(parser: Parser) -> None:
+    parsed = await parser.parse('I loved reading "Charlotte\'s Web" as a kid.', AT)
+    assert ("Charlotte's Web", EntityType.CONCEPT, "heuristic") in spans(parsed)
+    assert "Charlotte" not in [m.text for m in parsed.mentions]
+    parsed = await parser.parse('She said "Thank You" and left.', AT)
+    assert "Thank You" not in [m.text for m in parsed.mentions]
+    parsed = await parser.parse("Last Fri I took my kids to a pottery workshop.", AT)
+    assert [t.text for t in parsed.times] == ["Last Fri"]
+    parsed = await parser.parse("I'm considering sports brands like Nike and Under Armour.", AT)
+    assert "Under Armour" in [m.text for m in parsed.mentions]
+
+
+async def test_a_documents_adjective_is_no_name(parser: Parser) -> None:
+    parsed = await parser.parse("Set verify to False when Benevolent Ltd asks.", AT)
+    at = parsed.text.index("False")
+    assert (at, at + 5) in parsed.modifiers
+
+
+@pytest.mark.parametrize(
+    ("word", "common"),
+    [("Glad", True), ("Benevolent", True), ("Deferred", True), ("Unsupported", True),
+     ("Oliver", False), ("Mark", False), ("Rob", False), ("Gina", False), ("Paris", False)],
+)  # fmt: skip
+async def test_the_models_lexicon_knows_modifiers_and_participles(
+    parser: Parser, word: str, common: bool
+) -> None:
+    assert parser.lexicon is not None
+    assert parser.lexicon.common(word) is common
