@@ -118,7 +118,7 @@ async def one_document(brain: Brain, path: Path, n: int) -> dict[str, Any]:
 
 async def conversation(brain: Brain, path: Path, turns: int, start: int) -> dict[str, Any]:
     name = f"locomo-{path.stem}" + (f"@{start}" if start else "")
-    client = await tenant_client(brain, name)
+    client = await tenant_client(brain, name.replace("@", "-from-"))
     data = json.loads(path.read_text())
     said: list[tuple[str, str, str]] = []
     k = 1

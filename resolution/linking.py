@@ -149,7 +149,7 @@ def _may_create(turn: Turn, m: Mention) -> bool:
     if not plausible_name(m.text) or span in turn.parsed.by_place:
         return False
     if turn.document is None:
-        return True
+        return not m.text.startswith("@")  # a handle in a turn names no one new
     return span not in turn.parsed.modifiers and turn.document.admits(m, turn.parsed.named)
 
 

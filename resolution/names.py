@@ -26,19 +26,14 @@ an entity only when
 >>> looks_like_name("StopIteration"), looks_like_name("os.path"), looks_like_name("≤ 2")
 (True, False, False)
 
-A turn's word that opens a sentence is capitalised by its place, whatever it is ("Glad you
-came", "Clay is incredible", "Woohoo!"): an unknown one-word name there becomes an entity only
-when the parse and the model's own word lists agree it is no common word (``Lexicon``,
-``capitalised_by_place``); said again inside a sentence, or declared ("Clay is our potter"),
-it is a name as anywhere. A title in quotes is one name ("Charlotte's Web", not "Charlotte":
-``quoted_titles``), and a day of the week is a time, not a name ("Last Fri").
+A turn reads names as they are spoken (``spoken.py``); a day of the week is a time, not a name
+("Last Fri").
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
 
 from spacy.lang.en.stop_words import STOP_WORDS
 
@@ -46,25 +41,12 @@ from core.types import EntityType
 from resolution.kinds import TITLES
 from resolution.types import Mention
 
-# The interjections and spoken contractions a turn opens with, which the small model tags as
-# proper nouns and often as people ("Woohoo", "Wanna"): a closed class of the language.
-INTERJECTIONS = frozenset({
-    "aw", "aww", "awww", "woohoo", "woo", "wow", "yay", "yep", "yup", "nope", "hey", "hi",
-    "hiya", "oof", "ugh", "whoa", "hmm", "haha", "lol", "omg", "ooh", "oh", "ah", "cheers",
-    "congrats", "thanks", "thx", "wanna", "gonna", "gotta", "lemme", "gimme", "dunno", "kinda",
-    "sorta", "btw", "bye", "okay", "ok", "yeah", "yikes", "phew", "oops", "ha", "meh",
-})  # fmt: skip
-_ELONGATED = re.compile(r"(\w)\1\1", re.I)  # "Awww", "Sooo": a word stretched in speech
 # A weekday or its short form, alone or with "last/next/this/on": a time ("Last Fri").
 _CALENDAR = re.compile(
     r"(?:(?:last|next|this|on|every)\s+)?(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)"
     r"(?:day)?s?\.?",
     re.I,
 )
-_QUOTED = re.compile(r"[\"“]([^\"“”\n]{2,80}?)[.,!?]?[\"”]")
-# Sentence-internal punctuation after which a word opens a clause as a sentence's first does.
-_CLAUSE_OPENERS = frozenset({".", "!", "?", ":", ";", "-", "–", "—", "(", '"', "“", "\n"})
-
 HONORIFICS = frozenset({"dr", "mr", "mrs", "ms", "miss", "mx", "prof", "sir", "dame"})
 # Words inside a name that stay lower case: "Wolf of Blog Street", "Ludwig van Beethoven".
 CONNECTORS = frozenset({"of", "the", "and", "&", "de", "van", "von", "der", "den", "da", "di",
@@ -87,6 +69,9 @@ _DIRECTIVE = re.compile(r"^\.\. [\w-]+::[^\n]*\n(?:(?:[ \t]+[^\n]*)?\n)*", re.M)
 _URL = re.compile(r"\b(?:https?|ftp)://\S+|\]\([^)]*\)|<[^>\s]+>|\S+@\S+\.\w+")
 _MARKUP = re.compile(r"[|#*_>=~^\[\]{}<>\\]|:\w+:")
 _HEADING = re.compile(r"^#{1,6}[ \t]+(.+)$|^([^\n]+)\n[=\-~^\"'`#*+]{3,}[ \t]*$", re.M)
+# "@Lukasa", "@edgarrmondragon": not an e-mail's "@" (a word before it) nor a decorator's
+# (code is blanked before names are read).
+_HANDLE = re.compile(r"(?<![\w@.])@[A-Za-z][A-Za-z0-9-]{1,38}\b(?!\.\w|@)")
 _CAMEL = re.compile(r"[a-z][A-Z]|[A-Z]{2}[a-z]")
 _SURNAME = re.compile(r"(?:Mc|Mac|O['’]|D['’])[A-Z][a-z]+")  # "McGinnis": no identifier
 # A brand's shape: capitalised humps of lower-case letters ("GitHub", "OpenStack"), no acronym.
@@ -101,9 +86,10 @@ _OPENER = re.compile(
 
 
 def clean_name(name: str) -> str:
-    """The name without what a sentence put around it ("I'm ", a possessive, a title)."""
+    """The name without what a sentence put around it ("I'm ", a lower-case "the", a
+    possessive, a title)."""
     text = " ".join(name.split())
-    text = _SELF.sub("", text)
+    text = _SELF.sub("", text).removeprefix("the ")
     text = _POSSESSIVE.sub("", text).rstrip(",;:")
     words = text.split()
     while len(words) > 1:
@@ -134,95 +120,28 @@ def cleaned(m: Mention) -> Mention | None:
     return Mention(name, m.start + at, m.start + at + len(name), m.entity_type, m.source)
 
 
+def handles(text: str) -> list[Mention]:
+    """Account handles ("thanks to @Lukasa"): a person's, in a document (``DocumentNames``)."""
+    return [
+        Mention(m.group(), m.start(), m.end(), EntityType.PERSON, "heuristic")
+        for m in _HANDLE.finditer(text)
+    ]
+
+
 def plausible_name(text: str) -> bool:
     """The least a name has, in a turn too: a capital letter, no lower-case function word
-    first ("the kids & work", "ya"), and not a day of the week ("Last Fri")."""
+    first ("the kids & work", "ya"), and not a day of the week ("Last Fri"); or a handle."""
+    if _HANDLE.fullmatch(text):
+        return True
     words = text.split()
     if not words or not any(c.isupper() for c in text) or _CALENDAR.fullmatch(text.strip()):
         return False
     return words[0][:1].isupper() or words[0] not in STOP_WORDS
 
 
-class Lexicon:
-    """The English words the parser's model ships with: its lemmatizer's index of adjectives,
-    adverbs and verbs (WordNet's). A name is rarely an adjective or an adverb ("Glad",
-    "Awesome", "Blue", "Cozy") or a verb's participle ("Deferred", "Unsupported"); the index
-    of nouns is no help, as it holds given names and places too ("John", "Paris"), nor are
-    verbs themselves ("Mark", "Bill", "Rob"). Empty when the model has no such table (then
-    only the parse decides)."""
-
-    def __init__(self, nlp: object) -> None:
-        self.modifiers: frozenset[str] = frozenset()
-        self.verbs: frozenset[str] = frozenset()
-        try:
-            table = nlp.get_pipe("lemmatizer").lookups.get_table("lemma_index")  # type: ignore[attr-defined]
-            self.modifiers = frozenset(table["adj"]) | frozenset(table["adv"])
-            self.verbs = frozenset(table["verb"])
-        except (KeyError, ValueError, AttributeError):
-            pass
-
-    def common(self, word: str) -> bool:
-        """Is ``word`` (any case) an adjective, an adverb or a verb's participle?"""
-        low = word.lower()
-        return low in self.modifiers or self._participle(low)
-
-    def _participle(self, low: str) -> bool:
-        for ending in ("ed", "ing"):
-            stem = low.removesuffix(ending)
-            if stem == low or len(stem) < 3:
-                continue
-            doubled = stem[:-1] if len(stem) > 3 and stem[-1] == stem[-2] else stem
-            if {stem, stem + "e", doubled, low[:-1]} & self.verbs:
-                return True
-        return False
-
-
-def _opens_clause(doc: Any, i: int) -> bool:
-    """Does token ``i`` open a sentence or a clause set off by punctuation?"""
-    if i == 0 or doc[i].is_sent_start:
-        return True
-    before = doc[i - 1]
-    return before.text in _CLAUSE_OPENERS or "\n" in before.text_with_ws
-
-
-def capitalised_by_place(doc: Any, m: Mention, lexicon: Lexicon, declared: bool = False) -> bool:
-    """Is ``m``, a one-word name opening a sentence, a common word there rather than a name?
-    The parse says so (a noun, verb or adjective, not a proper noun: "Clay is incredible",
-    "Kickboxing is a way to…"), or the word is an adjective or adverb of the model's lexicon
-    ("Glad you came", "Blue's my fave"), or an interjection ("Woohoo!", "Awww"). A name a
-    pattern declared ("Frank is my brother") is a common word only when the parse says so
-    ("Dance is my passion")."""
-    span = doc.char_span(m.start, m.end)
-    if span is None or len(span) != 1 or not _opens_clause(doc, span[0].i):
-        return False
-    if any(c.isupper() for c in m.text[1:]):
-        return False  # "VAT", "GitHub": capitals beyond the first are not the place's
-    tok = span[0]
-    low = tok.lower_
-    if tok.pos_ != "PROPN" or low in INTERJECTIONS:
-        return True
-    if declared:
-        return False
-    if lexicon.common(low):
-        return True
-    return _ELONGATED.search(low) is not None
-
-
-def quoted_titles(text: str) -> list[Mention]:
-    """Titles in quotes ("Charlotte's Web", “Little Women”): capitalised words, neither the
-    first nor the last a function word (so not "In Review" or "Thank You"), one name."""
-    out: list[Mention] = []
-    for m in _QUOTED.finditer(text):
-        title = m.group(1).strip()
-        words = title.split()
-        if not looks_like_name(title) or _POSSESSIVE.search(words[-1]):
-            continue
-        first, last = words[0].lower(), words[-1].lower()
-        if (first in STOP_WORDS and first not in ("the", "a", "an")) or last in STOP_WORDS:
-            continue
-        start = text.index(title, m.start(1))
-        out.append(Mention(title, start, start + len(title), EntityType.CONCEPT, "heuristic"))
-    return out
+def possessive(word: str) -> bool:
+    """Does ``word`` end in a possessive ("Peter's", "James'")?"""
+    return _POSSESSIVE.search(word) is not None
 
 
 def never_person(name: str) -> bool:
@@ -404,6 +323,8 @@ class DocumentNames:
         """May ``m`` (found in a chunk whose statistical entities are ``named``) become a new
         entity? Its shape must be a name's, not an identifier's or a term's, its first word
         no word of the prose, and the model or the document must vouch for it."""
+        if _HANDLE.fullmatch(m.text):
+            return self.evidence(m.text)[0] > 0  # an account the prose thanks or names
         if not looks_like_name(m.text) or all(never_person(w) for w in m.text.split()):
             return False
         if any(camel(w) and not self.brand(w) for w in m.text.split()):

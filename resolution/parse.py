@@ -22,18 +22,11 @@ from core.errors import BackendError, InvalidInput
 from core.settings import LimitSettings, ResolutionSettings
 from core.times import find_times
 from core.types import EntityType
-from resolution.cues import LEADING
 from resolution.gazetteer import Gazetteer
 from resolution.kinds import ORG_ROLES, hosted_names, is_title, kind_of
-from resolution.names import (
-    Lexicon,
-    capitalised_by_place,
-    clean_name,
-    cleaned,
-    never_person,
-    quoted_titles,
-)
+from resolution.names import clean_name, cleaned, handles, never_person
 from resolution.patterns import find_aliases, find_relations, find_type_declarations
+from resolution.spoken import RUN_CONNECTORS, Lexicon, places, propn_runs, quoted_titles
 from resolution.types import AliasDeclaration, Mention, ParsedText, RelationMention
 
 PRONOUNS: dict[str, frozenset[EntityType] | None] = {
@@ -52,16 +45,6 @@ _NER_TYPES = {
     "WORK_OF_ART": EntityType.CONCEPT,
     "LAW": EntityType.CONCEPT,
 }
-_PROJECT_NOUNS = frozenset(
-    {"order", "project", "account", "campaign", "deal", "contract", "launch", "migration"}
-)
-_CONNECTORS = frozenset({"of", "the", "&", "de", "van", "von", "for"})
-_DETERMINERS = frozenset({"the", "our", "their", "this", "that", "my", "his", "her"})
-_NOT_NAMES = frozenset(
-    {"i", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
-     "january", "february", "march", "april", "june", "july", "august", "september",
-     "october", "november", "december", "ok", "okay", "thanks", "hi", "hello", "todo"}
-)  # fmt: skip
 _OUR_LABELS = frozenset(t.value for t in EntityType)
 _RELATION_OBJECTS = {
     "works_for": EntityType.ORG,
@@ -190,7 +173,7 @@ class Parser:
             declared_mentions.extend(_find_all(text, name, etype, "declaration"))
         for a in aliases:
             declared_mentions.extend(_find_all(text, a.alias, declared[a.name], "declaration"))
-        runs = _propn_runs(doc)
+        runs = propn_runs(doc)
         found: list[Mention] = []
         for ent in doc.ents:
             if ent.label_ in _OUR_LABELS:
@@ -204,6 +187,7 @@ class Parser:
             if label in _NER_TYPES:
                 found.append(Mention(ent_text, start, end, _NER_TYPES[label], "ner"))
         found.extend(quoted_titles(text))
+        found.extend(handles(text))
         # Declarations first; then the longest span wins ("Peter Novak" over a known
         # "Peter"), known names before heuristics before statistical guesses on equal length.
         # A span that swallows known names is dropped unless it only extends a known first
@@ -214,15 +198,7 @@ class Parser:
         found = _retyped([c for c in map(cleaned, found) if c is not None], text)
         found.sort(key=lambda m: (-(m.end - m.start), _RANK[m.source], m.start))
         lexicon = self.lexicon or Lexicon(nlp)
-        declared_at = {(m.start, m.end) for m in declared_mentions}
-        known_at = {(m.start, m.end) for m in found if m.source == "ruler"}
-        by_place = tuple(
-            (m.start, m.end)
-            for m in ([] if light else found)
-            if m.source in ("ner", "heuristic")
-            and (m.start, m.end) not in known_at
-            and capitalised_by_place(doc, m, lexicon, (m.start, m.end) in declared_at)
-        )
+        by_place = () if light else places(doc, found, declared_mentions, lexicon)
         mentions = declared_mentions + found
         for tok in doc:
             if tok.lower_ in PRONOUNS and not (tok.lower_ == "it" and _pleonastic(tok)):
@@ -422,7 +398,7 @@ def _swallows(m: Mention, known: list[Mention], text: str) -> bool:
         len(inside) == 1
         and inside[0].start == m.start
         and " " not in inside[0].text
-        and not set(text[m.start : m.end].lower().split()) & _CONNECTORS
+        and not set(text[m.start : m.end].lower().split()) & RUN_CONNECTORS
         and text[inside[0].end : m.end].strip()[:1].isupper()  # a surname, not "John later"
     )
     return not extends_first_name
@@ -441,61 +417,6 @@ def _pleonastic(tok: Any) -> bool:
             and after[2].lower_ in {"that", "to"}
         )
     return bool(tok.head.lemma_ in _IMPERSONAL or tok.dep_ == "expl")
-
-
-def _leading_word(doc: Any, i: int) -> bool:
-    """A capitalised sentence-initial word like "Email" or "Ask" before a proper noun."""
-    first = i == 0 or doc[i - 1].text in {".", "!", "?", "\n", ":"}
-    return first and doc[i].lower_ in LEADING and i + 1 < len(doc) and doc[i + 1].pos_ == "PROPN"
-
-
-def _propn_runs(doc: Any) -> list[tuple[int, int, EntityType | None]]:
-    """Character spans of proper-noun runs ("Wolf of Blog Street", "the Anderson order")."""
-    runs: list[tuple[int, int, EntityType | None]] = []
-    i, n = 0, len(doc)
-    while i < n:
-        tok = doc[i]
-        if tok.pos_ != "PROPN" or tok.lower_ in _NOT_NAMES or not tok.text[:1].isalnum():
-            i += 1
-            continue
-        if _leading_word(doc, i):  # "Email Peter later": the verb is not part of the name
-            i += 1
-            continue
-        j = i + 1
-        while j < n:
-            if doc[j].pos_ == "PROPN" and doc[j].lower_ not in _NOT_NAMES:
-                j += 1
-            elif (
-                doc[j].lower_ in _CONNECTORS
-                and j + 1 < n
-                and doc[j + 1].pos_ == "PROPN"
-                and doc[j + 1].text[:1].isupper()
-            ):
-                j += 2
-            else:
-                break
-        etype: EntityType | None = None
-        after_det = i > 0 and doc[i - 1].lower_ in _DETERMINERS
-        if j < n and doc[j].lower_ in _PROJECT_NOUNS and after_det:
-            j, etype = j + 1, EntityType.PROJECT
-        start = doc[i].idx
-        if i > 1 and _title_word(doc[i - 1]):  # "brands like Under Armour", "read The Hobbit"
-            start = doc[i - 1].idx
-        runs.append((start, doc[j - 1].idx + len(doc[j - 1].text), etype))
-        i = j
-    return runs
-
-
-def _title_word(tok: Any) -> bool:
-    """A capitalised preposition or article inside a sentence: the first word of a name."""
-    return (
-        tok.text[:1].isupper()
-        and tok.text != "I"
-        and tok.is_stop
-        and tok.pos_ in ("ADP", "DET")
-        and not tok.is_sent_start
-        and tok.doc[tok.i - 1].text not in (".", "!", "?", ":", ";", '"', "“", "(", "-")
-    )
 
 
 def _non_overlapping(mentions: list[Mention]) -> list[Mention]:

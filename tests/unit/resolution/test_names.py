@@ -10,6 +10,7 @@ from core.types import EntityType
 from resolution.names import (
     DocumentNames,
     clean_name,
+    handles,
     looks_like_name,
     mask_markup,
     plausible_name,
@@ -161,3 +162,13 @@ def test_a_word_is_its_own_name_only_where_no_capitalised_word_follows() -> None
     assert doc.admits(mention, [(0, 14, "ORG")])  # "project" is prose, "Django" a name
     adapter = Mention("Transport Adapter", 0, 17, EntityType.ORG, "heuristic")
     assert not doc.admits(adapter, [(0, 17, "ORG")])  # "adapter" is prose, "Transport" too
+
+
+def test_a_documents_handles_are_people_it_names() -> None:
+    text = "Special thanks to @bastimeyer and @Lukasa; mail dana@example.com.\n"
+    found = handles(mask_markup(text))
+    assert [m.text for m in found] == ["@bastimeyer", "@Lukasa"]
+    assert all(m.entity_type is EntityType.PERSON for m in found)
+    doc = DocumentNames(text)
+    assert all(doc.admits(m, []) for m in found)
+    assert plausible_name("@bastimeyer") and not plausible_name("bastimeyer")
