@@ -46,7 +46,7 @@ def score_text(made: list[tuple[str, str]], labels: dict[str, Any]) -> dict[str,
     for name, etype in made:
         thing = by_name.get(name.lower())
         made_type = etype.lower()
-        if name == name.lower():
+        if made_type == "concept" and name == name.lower():
             # A statement's subject that is no name ("the store", "the deploy target"): the
             # concept its supersede chain hangs on (ingest/write/topics.py), counted apart.
             c["topics"] += 1

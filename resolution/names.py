@@ -54,6 +54,7 @@ CONNECTORS = frozenset({"of", "the", "and", "&", "de", "van", "von", "der", "den
 # Statistical labels that are evidence of a named thing in a document.
 EVIDENCE_LABELS = frozenset({"PERSON", "ORG", "PRODUCT", "GPE", "LOC", "NORP", "FAC"})
 BRAND_USES = 5  # a CamelCase word a document uses this often in its prose is a name there
+_AROUND = "\"'“”‘’!?,;:()[]*_ "  # quotes and punctuation a name is said between ("Jo!")
 _SELF = re.compile(r"^(?:i\s*['’]\s*m|i\s+am|this\s+is|it\s*['’]\s*s)\s+", re.I)
 _POSSESSIVE = re.compile(r"(?:['’]s|(?<=s)['’])$")
 _LETTER = r"[^\W\d_]"  # any alphabet's letter ("Łukasz", "Zoë")
@@ -88,7 +89,7 @@ _OPENER = re.compile(
 def clean_name(name: str) -> str:
     """The name without what a sentence put around it ("I'm ", a lower-case "the", a
     possessive, a title)."""
-    text = " ".join(name.split())
+    text = " ".join(name.split()).strip(_AROUND)
     text = _SELF.sub("", text).removeprefix("the ")
     text = _POSSESSIVE.sub("", text).rstrip(",;:")
     words = text.split()

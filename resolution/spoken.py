@@ -29,7 +29,8 @@ INTERJECTIONS = frozenset({
     "aw", "aww", "awww", "woohoo", "woo", "wow", "yay", "yep", "yup", "nope", "hey", "hi",
     "hiya", "oof", "ugh", "whoa", "hmm", "haha", "lol", "omg", "ooh", "oh", "ah", "cheers",
     "congrats", "thanks", "thx", "wanna", "gonna", "gotta", "lemme", "gimme", "dunno", "kinda",
-    "sorta", "btw", "bye", "okay", "ok", "yeah", "yikes", "phew", "oops", "ha", "meh",
+    "sorta", "btw", "bye", "okay", "ok", "yeah", "yikes", "phew", "oops", "ha", "meh", "nah",
+    "fyi", "looky", "yo", "aha", "duh", "geez", "gosh", "wowza", "omw", "tbh", "imo", "idk",
 })  # fmt: skip
 _ELONGATED = re.compile(r"(\w)\1\1", re.I)  # "Awww", "Sooo": a word stretched in speech
 _QUOTED = re.compile(r"[\"“]([^\"“”\n]{2,80}?)[.,!?]?[\"”]")
@@ -70,9 +71,10 @@ class Lexicon:
     def common(self, word: str) -> bool:
         """Is ``word`` (any case) an adjective, an adverb or a verb's participle?"""
         low = word.lower()
-        return low in self.modifiers or self._participle(low)
+        return low in self.modifiers or self.participle(low)
 
-    def _participle(self, low: str) -> bool:
+    def participle(self, low: str) -> bool:
+        """Is ``low`` (lower case) a verb's -ed or -ing form ("deferred", "acting")?"""
         for ending in ("ed", "ing"):
             stem = low.removesuffix(ending)
             if stem == low or len(stem) < 3:
@@ -91,21 +93,27 @@ def _opens_clause(doc: Any, i: int) -> bool:
     return before.text in _CLAUSE_OPENERS or "\n" in before.text_with_ws
 
 
-def capitalised_by_place(doc: Any, m: Mention, lexicon: Lexicon, declared: bool = False) -> bool:
+def capitalised_by_place(
+    doc: Any, m: Mention, lexicon: Lexicon, declared: bool = False, parsed: bool = True
+) -> bool:
     """Is ``m``, a one-word name opening a sentence, a common word there rather than a name?
-    The parse says so (a noun, verb or adjective, not a proper noun: "Clay is incredible",
-    "Kickboxing is a way to…"), or the word is an adjective or adverb of the model's lexicon
-    ("Glad you came", "Blue's my fave"), or an interjection ("Woohoo!", "Awww"). A name a
-    pattern declared ("Frank is my brother") is a common word only when the parse says so
-    ("Dance is my passion")."""
+    It is an interjection ("Woohoo!", "Awww", "Nah") or a verb's participle ("Acting is my
+    passion"); or the parse says so (a noun, verb or adjective, not a proper noun: "Clay is
+    incredible", "Kickboxing is a way to…"), or the word is an adjective or adverb of the
+    model's lexicon ("Glad you came", "Blue's my fave"). A name a pattern declared ("Frank
+    is my brother") is one only by the first two, or by the parse where the model found it
+    too ("Dance is my passion"; ``parsed``): a declared name the model did not find is often
+    a common noun to the parse and a name all the same ("Stripe is our payment provider")."""
     span = doc.char_span(m.start, m.end)
     if span is None or len(span) != 1 or not _opens_clause(doc, span[0].i):
         return False
-    if any(c.isupper() for c in m.text[1:]):
-        return False  # "VAT", "GitHub": capitals beyond the first are not the place's
     tok = span[0]
     low = tok.lower_
-    if tok.pos_ != "PROPN" or low in INTERJECTIONS:
+    if low in INTERJECTIONS or lexicon.participle(low):
+        return True
+    if any(c.isupper() for c in m.text[1:]):
+        return False  # "VAT", "GitHub": capitals beyond the first are not the place's
+    if parsed and tok.pos_ != "PROPN":
         return True
     if declared:
         return False
@@ -134,17 +142,24 @@ def quoted_titles(text: str) -> list[Mention]:
 def places(
     doc: Any, found: Sequence[Mention], declared: Sequence[Mention], lexicon: Lexicon
 ) -> tuple[tuple[int, int], ...]:
-    """Spans of the found names capitalised by their place (``capitalised_by_place``); a name
-    the tenant knows (the ruler's) is never one."""
+    """Spans of the names capitalised by their place (``capitalised_by_place``), found by the
+    model or declared by a pattern; a name the tenant knows (the ruler's) is never one."""
     declared_at = {(m.start, m.end) for m in declared}
     known_at = {(m.start, m.end) for m in found if m.source == "ruler"}
-    return tuple(
+    model_at = {(m.start, m.end) for m in found if m.source in ("ner", "heuristic")}
+    spans = {
         (m.start, m.end)
         for m in found
-        if m.source in ("ner", "heuristic")
-        and (m.start, m.end) not in known_at
+        if (m.start, m.end) in model_at
         and capitalised_by_place(doc, m, lexicon, (m.start, m.end) in declared_at)
-    )
+    }
+    spans |= {
+        (m.start, m.end)
+        for m in declared
+        if (m.start, m.end) not in model_at
+        and capitalised_by_place(doc, m, lexicon, declared=True, parsed=False)
+    }
+    return tuple(sorted(spans - known_at))
 
 
 def _leading_word(doc: Any, i: int) -> bool:

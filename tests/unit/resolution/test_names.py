@@ -31,6 +31,10 @@ from resolution.types import Mention
         ("CTO Peter Alvarez", "Peter Alvarez"),
         ("U.S. Steel Co.", "U.S. Steel Co."),
         ("Wolf of Blog Street", "Wolf of Blog Street"),
+        ("Jo!", "Jo"),
+        ('"The Lean Startup', "The Lean Startup"),
+        ("the Astropy Project", "Astropy Project"),
+        ("James'", "James"),
     ],
 )
 def test_clean_name(said: str, name: str) -> None:

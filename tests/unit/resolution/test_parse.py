@@ -316,6 +316,10 @@ async def test_the_parse_multiplies_with_numpy_on_one_blas_thread(parser: Parser
         ("Frank is my brother.", "Frank", False),  # declared, and a proper noun to the parse
         ("Anthony and I went to this charity thing.", "Anthony", False),
         ("Yesterday I met Glad at the market.", "Glad", False),  # inside a sentence
+        ("Nah, I am fine.", "Nah", True),
+        ("Acting is my passion.", "Acting", True),  # declared, but a verb's participle
+        ("Stripe is our payment provider.", "Stripe", False),  # declared; a noun to the parse
+        ("VAT is our biggest cost this quarter.", "VAT", False),  # an acronym
     ],
 )
 async def test_a_word_capitalised_by_its_place(
