@@ -227,7 +227,7 @@ class Resolver:
 
     async def _resolve_turn(self, turn: Turn, create_missing: bool) -> Resolution:
         names = [(i, m) for i, m in enumerate(turn.parsed.mentions) if m.source != "pronoun"]
-        pools = self._pools(turn.gazetteer, names)
+        pools = self._pools(turn.gazetteer, names, set(turn.parsed.by_place))
         # One read for every entity this turn may need: the candidates (with the profile
         # embeddings only where context may have to choose) and the tracked entities.
         tracked_ids = list(turn.state.salience) if turn.state is not None else []
@@ -306,9 +306,10 @@ class Resolver:
         await self.renewal.close()
 
     def _pools(
-        self, g: Gazetteer, names: Sequence[tuple[int, Mention]]
+        self, g: Gazetteer, names: Sequence[tuple[int, Mention]], by_place: set[tuple[int, int]]
     ) -> dict[str, tuple[set[str], str]]:
-        """Candidate ids (and how they were found) per normalized name."""
+        """Candidate ids (and how they were found) per normalized name; a word capitalised by
+        its place ("Glad you came") as written only, not by a scan for misspellings."""
         pools: dict[str, tuple[set[str], str]] = {}
         for _, m in names:
             key = normalize_name(m.text)
@@ -318,7 +319,7 @@ class Resolver:
             ids |= g.first_token(m.text)
             if len(ids) > len(g.exact(m.text)) and not g.exact(m.text):
                 method = "similarity"
-            if not ids:
+            if not ids and (m.start, m.end) not in by_place:
                 ids, method = g.similar(m.text, self.settings.name_similarity), "similarity"
             # Every namesake is a candidate: stated attributes are checked on all of them
             # (a cheap read); only context scoring is bounded by ``max_candidates``.
