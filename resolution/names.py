@@ -11,15 +11,22 @@ word in it is usually a heading, a sentence opener or an identifier, not a named
 length, so offsets hold); ``DocumentNames.admits`` lets a name the tenant does not know become
 an entity only when
 
-- its shape is a name's (``looks_like_name``: capitalised words of letters; no digits,
-  symbols, dotted paths, snake_case or lone stop words), not an identifier's or a term's
-  (CamelCase, acronyms only);
-- it neither starts nor ends with a word the document uses in lower case ("Update Werkzeug",
-  "Transport Adapter": words of the prose, capitalised by a sentence or a title; a one-word
-  name, only when the prose writes it in lower case more often than capitalised);
-- it is used inside a sentence at least once (not only opening sentences or list items, as
-  "Drop RC4 …" in a changelog), and the model labels it a person, organisation, product or
-  place, or a pattern declared it, or it recurs in running text, or a heading names it too.
+- its shape is a name's (``looks_like_name``: capitalised words of any alphabet's letters; no
+  digits, symbols, dotted paths, snake_case or lone stop words), not an identifier's or a
+  term's (a CamelCase word, unless the prose uses it as a name, ``DocumentNames.brand``;
+  acronyms only); or it is an account handle ("@Lukasa");
+- it does not start with a word the document uses in lower case ("Update Werkzeug"), nor end
+  with one unless a word before it is a name by itself ("Transport Adapter" no, "the Django
+  Project" yes); a one-word name only when the prose writes it in lower case less often than
+  capitalised, and never the short form of a longer name ("the Board");
+- it is used inside a sentence at least once, a word counting where no capitalised word
+  follows it (not only opening sentences or list items, as "Drop RC4 …" in a changelog; a
+  full name the model takes for a person or an organisation may), and the model labels it a
+  person, organisation, product or place, or a pattern declared it, or it recurs in running
+  text, or a heading names it too.
+
+Hard-wrapped lines are joined (a name split over two lines is one), a reStructuredText link's
+words are prose, and a tilde-underlined heading opens no code block.
 
 >>> clean_name("I'm Dana Whitfield"), clean_name("Peter’s"), clean_name("Mrs Hale")
 ('Dana Whitfield', 'Peter', 'Hale')
