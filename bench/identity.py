@@ -1,6 +1,6 @@
 """People told apart from conversation alone (issue 21): a benchmark built only from turns.
 
-    HF_HUB_OFFLINE=1 .venv/bin/python -m bench.identity [--seed N] [--people 200]
+    HF_HUB_OFFLINE=1 .venv/bin/python -m bench.identity [--seed N] [--people 200] [--out F]
 
 A generated company's conversations over three years, one session per turn: 200+ people of
 whom 20 are called Peter and 20 Sarah (the rest share 40 other first names four by four),
@@ -387,13 +387,14 @@ def main() -> None:
     parser.add_argument(
         "--sets", nargs="*", choices=SETS[1:], default=list(SETS[1:]), help="held-out sets"
     )
+    parser.add_argument("--out", type=Path, help="default: bench/results/identity[-seedN].json")
     args = parser.parse_args()
     phrasings = ("main", *args.sets)  # main first: its follow-ups define the order numbers
     out = asyncio.run(run(args.seed, args.people, tuple(args.sizes), phrasings))
     suffix = f"-seed{args.seed}" if args.seed else ""
     for key in (*phrasings, "convergence", "latency_resolve"):
         print(key, out.get(key))
-    write_json(RESULTS / f"identity{suffix}.json", out)
+    write_json(args.out or RESULTS / f"identity{suffix}.json", out)
 
 
 if __name__ == "__main__":
