@@ -256,6 +256,8 @@ class DocumentNames:
         )
         self._counts: dict[str, tuple[int, bool]] = {}
         self._lower: dict[str, int] = {}  # lower-case uses of a word
+        self._short: dict[str, bool] = {}  # ``short_form``, per word
+        self._alone: dict[str, bool] = {}  # ``_standalone``, per word
         spans = [*_fences(text), *((m.start(), m.end()) for m in _INLINE.finditer(text))]
         self.code = {w for a, b in spans for w in re.findall(r"\w+", text[a:b])}
 
@@ -293,6 +295,12 @@ class DocumentNames:
         return lower > self.evidence(word)[0] if alone else lower > 0
 
     def short_form(self, word: str) -> bool:
+        """``_short_form``, read once per word of the document."""
+        if word not in self._short:
+            self._short[word] = self._short_form(word)
+        return self._short[word]
+
+    def _short_form(self, word: str) -> bool:
         """Is ``word`` the last word of a longer name this prose uses inside a sentence ("the
         Board" after "the Technical Board", "Foundation" after "the OpenStack Foundation")?
         Then alone it is that name said short, not a name of its own."""
@@ -312,6 +320,12 @@ class DocumentNames:
         )
 
     def _standalone(self, word: str) -> bool:
+        """``_alone_uses``, read once per word of the document."""
+        if word not in self._alone:
+            self._alone[word] = self._alone_uses(word)
+        return self._alone[word]
+
+    def _alone_uses(self, word: str) -> bool:
         """Does the prose use ``word`` alone as a name: inside a sentence, no capitalised word
         on either side ("Django" in "Django's core team"; not "Transport" of "Transport
         Adapter"), and not an acronym?"""

@@ -197,7 +197,9 @@ class Parser:
         found = [_mention_without_opener(m, doc) for m in found]
         found = _retyped([c for c in map(cleaned, found) if c is not None], text)
         found.sort(key=lambda m: (-(m.end - m.start), _RANK[m.source], m.start))
-        lexicon = self.lexicon or Lexicon(nlp)
+        if self.lexicon is None:  # a model loaded elsewhere: its lexicon, once
+            self.lexicon = Lexicon(nlp)
+        lexicon = self.lexicon
         by_place = () if light else places(doc, found, declared_mentions, lexicon)
         mentions = declared_mentions + found
         for tok in doc:

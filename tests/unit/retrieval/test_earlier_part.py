@@ -10,7 +10,7 @@ from core.slots import Focus
 from core.types import Hit, MemoryType
 from retrieval.formatting import memory_line
 from retrieval.slots import _by_question
-from tests.memories import a_memory, said
+from tests.memories import a_memory, ranked, said
 
 DAY = 86_400.0
 JOB = (
@@ -22,7 +22,7 @@ JOB = (
 def test_only_the_replaced_part_of_a_sentence_of_several_values_is_earlier(nlp: Any) -> None:
     turn = said(nlp, JOB, 10 * DAY)
     moved = said(nlp, "they moved our whole team up to floor 11, the view is ridiculous", 60 * DAY)
-    hits = [Hit(memory=turn, score=1.0), Hit(memory=moved, score=0.9)]
+    hits = ranked(turn, moved)
 
     out = _by_question(hits, Focus.of("which floor is my desk on?"), False)
 
@@ -39,7 +39,7 @@ def test_a_memory_that_says_only_the_earlier_value_is_earlier_whole(nlp: Any) ->
     old = said(nlp, "the office is on floor 6", 10 * DAY)
     new = said(nlp, "they moved our whole team up to floor 11", 60 * DAY)
     out = _by_question(
-        [Hit(memory=old, score=1.0), Hit(memory=new, score=0.9)],
+        ranked(old, new),
         Focus.of("which floor is my desk on?"),
         False,
     )
@@ -61,7 +61,7 @@ def test_an_assistant_value_no_user_gave_is_not_the_current_one(nlp: Any) -> Non
     echo = said(
         nlp, "Got it, the standup is at 9:45 every day.", 30 * DAY + 60, source="turn:assistant"
     )
-    hits = [Hit(memory=m, score=1.0 - k / 10) for k, m in enumerate((user, echo, moved))]
+    hits = ranked(user, echo, moved)
     out = _by_question(hits, focus, False)
     assert out[0].memory.id == echo.id
     assert next(h for h in out if h.memory.id == user.id).memory.earlier_until is not None

@@ -10,10 +10,9 @@ from typing import Any
 import pytest
 
 from core.slots import Focus
-from core.types import Hit
 from ingest.slots.analysis import statements
 from retrieval.slots import _by_question
-from tests.memories import said
+from tests.memories import ranked, said
 
 DAY = 86_400.0
 MINE = "my manager is Tom Reyes, he's chill, we do 1:1s on Mondays"
@@ -44,7 +43,7 @@ def test_another_owners_value_goes_after_the_speakers_own_unlabelled(nlp: Any) -
     wifes = said(nlp, WIFES, 27 * DAY)  # newer, and ranked first by the search
 
     out = _by_question(
-        [Hit(memory=wifes, score=1.0), Hit(memory=mine, score=0.9)],
+        ranked(wifes, mine),
         Focus.of("who is my manager?"),
         False,
     )
@@ -56,7 +55,7 @@ def test_another_owners_value_goes_after_the_speakers_own_unlabelled(nlp: Any) -
 def test_only_other_owners_values_keep_their_order(nlp: Any) -> None:
     wifes = said(nlp, WIFES, 27 * DAY)
     sisters = said(nlp, "my sister's manager, Dana Lee, just quit", 30 * DAY)
-    hits = [Hit(memory=wifes, score=1.0), Hit(memory=sisters, score=0.9)]
+    hits = ranked(wifes, sisters)
 
     out = _by_question(hits, Focus.of("who is my manager?"), False)
 
@@ -70,7 +69,7 @@ def test_among_other_owners_values_the_newest_still_leads(nlp: Any) -> None:
     new = said(nlp, "my wife's manager is Dana Lee now", 40 * DAY)
 
     out = _by_question(
-        [Hit(memory=old, score=1.0), Hit(memory=new, score=0.9)],
+        ranked(old, new),
         Focus.of("who is my manager?"),
         False,
     )
