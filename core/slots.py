@@ -204,6 +204,7 @@ def _reason(changed: Sequence[tuple[Value, Value]], how: str) -> str:
 
 # -- the question's slot (the read path) ------------------------------------------------------
 
+_THE = r"\bwhat(?:'s|\s+is|\s+are|\s+was|\s+were)?\s+the\s+"  # "what is the ..."
 _QUESTION_FAMILIES: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = (
     (re.compile(r"\b(?:who|whom|whose)\b", re.I), frozenset({"thing"})),
     (
@@ -214,6 +215,9 @@ _QUESTION_FAMILIES: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = (
         re.compile(r"\bwhen\b|\bwhat (?:time|day|date)\b|\bwhich (?:day|date)\b", re.I),
         frozenset({"time", "date"}),
     ),  # fmt: skip
+    # the thing a question names it asks for: "What is the date of departure flight?"
+    (re.compile(rf"{_THE}(?:[\w-]+\s+)?(?:date|day)\b", re.I), frozenset({"date"})),
+    (re.compile(rf"{_THE}(?:[\w-]+\s+)?(?:time|hour)\b", re.I), frozenset({"time"})),
     (re.compile(r"\bwhere\b", re.I), frozenset({"thing"})),
 )
 _WH = re.compile(r"\b(?:who|whom|whose|what|which|when|where|how)\b", re.I)

@@ -58,6 +58,7 @@ class About:
 
     texts: frozenset[str] = frozenset()
     kin: frozenset[str] = frozenset()
+    first: frozenset[str] = frozenset()  # of the search's first hits, nearly as close (``WIDE``)
 
 
 NOTHING = About()  # no statement about the question by meaning
@@ -68,6 +69,9 @@ FIRST = 8  # hits whose statements are compared
 FLOOR = 0.35  # a statement this close to the question or closer ...
 MARGIN = 0.1  # ... and at most this much less close than the closest one
 PAIR = 0.45  # a statement this close to one about the question is about it too
+FIRST_FOUND = 4  # the search's first hits: about the question by its own measure ...
+WIDE = 0.2  # ... for a statement this near the closest one ...
+WIDE_FLOOR = 0.2  # ... and at least this close to the question
 MOST = 24  # statements compared at most (the closest hits' first)
 _GENERIC = frozenset(stem(w) for w in GENERIC)
 _COUNTED = re.compile(r"\s+([a-z]{3,})\b", re.I)  # the word a number counts: "40 *guests*"
@@ -116,8 +120,14 @@ async def close_to(
     seeds = near | {
         i for i, (_, s, h) in enumerate(pool) if focus.relevant(s, h.memory.indexed_text)
     }
+    leading = {h.memory.id for h in hits[:FIRST_FOUND]}
+    first = frozenset(
+        text
+        for (text, _, h), sim in zip(pool, sims.to_query, strict=True)
+        if h.memory.id in leading and sim >= max(WIDE_FLOOR, top - WIDE)
+    )
     if not seeds:
-        return NOTHING
+        return About(first=first)
     # kinship only reaches back from the newest statement about the question
     newest = max(pool[i][2].memory.valid_from for i in seeds)
     words = [_words(p) for p in pool]  # each statement's, read once
@@ -147,6 +157,7 @@ async def close_to(
     return About(
         frozenset(pool[i][0] for i in near | kin),
         frozenset(pool[i][0] for i in (kin - near) | bound),
+        first,
     )
 
 

@@ -31,7 +31,7 @@ def with_sentence_statements(hits: Sequence[Hit]) -> list[Hit]:
     for k, h in enumerate(hits):
         m = h.memory
         source = m.source or ""
-        if m.statements or m.type is not MemoryType.FACT or not source.startswith("rule:"):
+        if m.statements or m.type is MemoryType.EPISODIC or not source.startswith("rule:"):
             continue
         episode = episodes.get(source.rsplit(":", 1)[-1])
         if episode is None or not episode.statements:
@@ -47,7 +47,7 @@ def with_sentence_statements(hits: Sequence[Hit]) -> list[Hit]:
             for line in episode.statements
             if (s := _loaded(line, episode.content)) is not None and at <= s.start and s.end <= end
         ]
-        if sum(bool(s.values) for _, s in inside) >= 2:
+        if any(s.values for _, s in inside):
             lines = [moved(line, -at) for line, _ in inside]
             out[k] = h.model_copy(update={"memory": m.model_copy(update={"statements": lines})})
     return out
@@ -70,7 +70,9 @@ def earlier(hit: Hit, until: float, part: tuple[int, int] | None = None) -> Hit:
 
 
 def by_user(m: Memory) -> bool:
-    return (m.source or "").startswith("turn:user") or m.type is MemoryType.FACT
+    """Said by the user: a user's turn, or what the rules drew from one (they read only
+    the user's turns), or a fact."""
+    return (m.source or "").startswith(("turn:user", "rule:")) or m.type is MemoryType.FACT
 
 
 def by_assistant(m: Memory) -> bool:

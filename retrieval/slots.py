@@ -268,6 +268,7 @@ def _by_question(
         ]
         if found:
             (relevant if m.earlier_until is None else earlier)[m.id] = found
+    relevant.update(_first_found(hits, said, relevant, focus, subjects, named, close))
     relevant.update(found_for(hits, said, relevant, focus, named))
     relevant.update(follow_ups(hits, said, relevant, focus))
     if len(relevant) < 2:
@@ -397,6 +398,39 @@ def _by_question(
     at = next(i for i, h in enumerate(out) if holds(h))
     out[at + 1 : at + 1] = above
     return answering(_lead(out, at) if as_of else out, relevant)
+
+
+def _first_found(
+    hits: list[Hit],
+    said: dict[str, list[Statement]],
+    relevant: dict[str, list[Statement]],
+    focus: Focus,
+    subjects: Sequence[frozenset[str]],
+    named: set[str | None],
+    close: About,
+) -> dict[str, list[Statement]]:
+    """The search's first hits are about the question by its own measure, whatever their
+    words: of the user's among them, the statements said as so that give a value of the kind
+    asked for, nearly as close to the question as the closest (``About.first``), and pass
+    every other check of ``Focus.relevant`` (what the question names, not another subject
+    of the same kind)."""
+    out: dict[str, list[Statement]] = {}
+    for h in hits:
+        m = h.memory
+        if m.id in relevant or m.earlier_until is not None or not by_user(m):
+            continue
+        by_session = m.session_id is not None and m.session_id in named
+        if not any(s.change or s.correction for s in said[m.id]):
+            continue  # a newer value in words of its own is one only when said as a change
+        found = [
+            s
+            for s in said[m.id]
+            if s.text in close.first
+            and focus.relevant(s, m.indexed_text, subjects, names_ok=by_session, close=True)
+        ]
+        if found:
+            out[m.id] = found
+    return out
 
 
 def answering(hits: list[Hit], ids: Collection[str]) -> list[Hit]:

@@ -57,6 +57,8 @@ from ingest.slots.mood import mood_of, says_correction
 from ingest.slots.positions import after_not, fragment_value, positional, said_not
 from ingest.slots.values import is_when, tokens_in, values_in
 
+_FROM_ON = re.compile(r"\bgoing forward\b|\bfrom (?:now|here|then|today) on\b|\bhenceforth\b", re.I)
+
 
 def statements(doc: Any, text: str | None = None) -> list[Statement]:
     """Every sentence of a parsed turn as a ``Statement``, in order."""
@@ -270,7 +272,8 @@ def _statement(
             t.lemma_.lower() == "take" and any(c.lower_ == "over" for c in t.children)
             for t in tokens
         )  # fmt: skip
-        or "going forward" in text.lower()  # "a 30% deposit going forward"
+        # from a time on: "a 30% deposit going forward", "Tobias runs atlas from here on"
+        or _FROM_ON.search(text) is not None
         # back to an earlier value: "CI is back on Jenkins", "we've rolled prod back to X"
         or any(t.lower_ == "back" and t.dep_ in ("advmod", "prt") for t in tokens)
         or "as of" in text.lower()  # "... as of this week"

@@ -123,6 +123,12 @@ def mood_of(
     ):
         return CONDITIONAL
     reported = [c for c in root.children if c.dep_ in ("ccomp", "xcomp")]
+    if lemma not in REPORTING:  # "my brother keeps insisting Vanguard is better": the verb
+        for c in root.children:  # that reports is the one the root goes on doing
+            said = [g for g in c.children if g.dep_ == "ccomp"]
+            if c.dep_ == "xcomp" and c.lemma_.lower() in REPORTING and said:
+                lemma, reported = c.lemma_.lower(), said
+                break
     within = {t.i for c in reported for t in c.subtree}
     # the values said inside what is reported (a comma splice, "schedule posts for 7am now, our
     # analytics say earlier does better", reports nothing of its values)

@@ -16,7 +16,7 @@ from core.types import Hit
 from ingest.slots.analysis import statements
 from retrieval.closeness import About, Similar, Similarities, close_to
 from retrieval.slots import _by_question
-from tests.memories import a_memory
+from tests.memories import a_memory, said
 from vectors.embedding.embedder import Embedder
 
 
@@ -261,3 +261,37 @@ async def test_a_later_change_that_counts_the_same_things_again_joins_the_questi
     )
     assert later & about.kin  # it need not name Dad
     assert not other & about.kin
+
+
+async def test_the_search_first_hits_nearly_as_close_are_about_the_question(
+    nlp: Any, embedder: Embedder
+) -> None:
+    """Omar's line shares no word with the question and is less close to it than Rachel's,
+    but near enough among the search's first hits (``About.first``); said as a change, it
+    holds the current value. A boiler booking below the first hits is not (the embedder finds
+    it about as close to the question as Omar's line: rank and a change said decide)."""
+    day = 86_400.0
+    old = Hit(
+        memory=said(nlp, "Rachel runs the Beacon rollout, she wants the notes every monday", day),
+        score=1.0,
+    )
+    text = "reorg news: Omar is running point on beacon from here on, send him the monday notes"
+    new = Hit(memory=said(nlp, text, 30 * day), score=0.9)
+    other = Hit(
+        memory=said(nlp, "The boiler service is booked with Hearth & Co on the 14th.", 31 * day),
+        score=0.5,
+    )
+    chatter = [hit("Sure, happy to help with that."), hit("ok thanks")]
+    hits = [old, new, *chatter, other]
+    parsed = {h.memory.id: statements(nlp(h.memory.content)) for h in hits}
+    question = "who gets my weekly update on the rollout?"
+    focus = Focus.of(question)
+    assert not any(focus.relevant(s, new.memory.content) for s in parsed[new.memory.id])
+
+    close = await close_to(hits, parsed, focus, similarities(embedder, question), lambda h: True)
+
+    assert close.first & {s.text for s in parsed[new.memory.id]}
+    assert not close.first & {s.text for s in parsed[other.memory.id]}
+    out = _by_question(hits, focus, False, close=close)
+    assert out[0].memory.id == new.memory.id
+    assert next(h for h in out if h.memory.id == old.memory.id).memory.earlier_until is not None

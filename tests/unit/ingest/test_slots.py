@@ -70,6 +70,9 @@ def test_a_value_has_one_normal_form_whatever_its_words(text: str, kind: str, no
         ("Earlier I told you the wrong time, school lets out at 2:55 on normal days.", "assert"),
         ("The office is in Leeds, I heard.", "reported"),  # hearsay wherever it stands
         ("The launch is on May 3, Tom says.", "reported"),  # his word
+        # the verb that reports is the one the subject goes on doing
+        ("My brother keeps insisting Vanguard is better.", "reported"),
+        ("I keep telling them the office is in Leeds.", "assert"),
         (
             "Hannah shifted our one-on-one to Monday mornings, she says it sets up her week.",
             "assert",
@@ -189,6 +192,12 @@ def test_a_question_asks_for_the_kind_its_question_word_asks(nlp: Any) -> None:
     )
     assert Focus.of("When is the call?").families == frozenset({"time", "date"})
     assert Focus.of("Remind me, what's the price of the set?").families == frozenset({"amount"})
+    # "what is the <date>": the noun names the kind, and is no topic of the question
+    departure = Focus.of("What is the date of departure flight?")
+    assert departure.families == frozenset({"date"})
+    assert departure.words == frozenset({"departure", "flight"})
+    assert Focus.of("What is the starting time of the event?").families == frozenset({"time"})
+    assert Focus.of("What is the name of the city?").families is None
     # a question for an amount is answered by a sentence that names what it names, in any words
     price = Focus.of("How much does the Ceramic Pour-Over Set cost?")
     text = "Noted, the Ceramic Pour-Over Set retails at £38 with roughly 55% margin."
@@ -316,6 +325,12 @@ def test_going_back_to_a_value_is_a_change(nlp: Any) -> None:
     back = said(nlp, "the runner bill was brutal so CI is back on Jenkins as of this week")
     assert back.change and back.mood == "assert"
     assert "Jenkins" in [v.text for v in back.values]
+
+
+def test_a_value_from_a_time_on_is_a_change(nlp: Any) -> None:
+    text = "reorg news: Tobias is running point on atlas from here on, so route the status to him"
+    assert said(nlp, text).change
+    assert not said(nlp, "Tobias is running point on atlas, so route the status to him").change
 
 
 def test_a_correction_binds_to_the_value_it_fixes_a_slip_of(nlp: Any) -> None:
