@@ -268,7 +268,15 @@ def _by_question(
         ]
         if found:
             (relevant if m.earlier_until is None else earlier)[m.id] = found
-    relevant.update(_first_found(hits, said, relevant, focus, subjects, named, close))
+    # what the search ranked first, in words of its own: one not said as a change may be an
+    # earlier value, never the current one (unless a check below finds it too)
+    ranked_first = _first_found(hits, said, relevant, focus, subjects, named, close)
+    unsaid = {i for i in ranked_first if not any(s.change or s.correction for s in said[i])}
+    unsaid -= {
+        *found_for(hits, said, relevant, focus, named),
+        *follow_ups(hits, said, relevant, focus),
+    }
+    relevant.update(ranked_first)
     relevant.update(found_for(hits, said, relevant, focus, named))
     relevant.update(follow_ups(hits, said, relevant, focus))
     if len(relevant) < 2:
@@ -279,7 +287,7 @@ def _by_question(
     if len(elsewhere) == len(relevant):
         elsewhere = set()
     newest = sorted(
-        (h for h in hits if h.memory.id in relevant and h.memory.id not in elsewhere),
+        (h for h in hits if h.memory.id in relevant and h.memory.id not in elsewhere | unsaid),
         key=lambda h: -h.memory.valid_from,
     )
     # An assistant's value is the current one only as a user gave it (a restated correction:
@@ -420,8 +428,6 @@ def _first_found(
         if m.id in relevant or m.earlier_until is not None or not by_user(m):
             continue
         by_session = m.session_id is not None and m.session_id in named
-        if not any(s.change or s.correction for s in said[m.id]):
-            continue  # a newer value in words of its own is one only when said as a change
         found = [
             s
             for s in said[m.id]

@@ -66,3 +66,19 @@ def test_what_the_rules_drew_from_a_turn_reads_with_its_statements(nlp: Any) -> 
     earlier = {h.memory.id for h in out if h.memory.earlier_until is not None}
     assert earlier == {drawn.id, turn.id}
     assert out[0].memory.id == new.id
+
+
+def test_an_older_value_in_words_of_its_own_is_marked_earlier(nlp: Any) -> None:
+    """Not said as a change, a value the search ranked first in other words can still be the
+    one a newer statement replaced: after the current value, marked earlier."""
+    old = said(nlp, "Rachel runs the Beacon project, she wants the notes every monday", 10 * DAY)
+    new = said(nlp, "Omar gets my weekly update on the rollout, every monday", 40 * DAY)
+    close = About(first=frozenset(s.text for s in statements_of(old)))
+
+    out = _by_question(ranked(old, new), QUESTION, False, close=close)
+
+    assert [h.memory.id for h in out] == [new.id, old.id]
+    assert out[1].memory.earlier_until == new.valid_from
+    # without the search's word for it, the older line is no value of the question
+    plain = _by_question(ranked(old, new), QUESTION, False)
+    assert all(h.memory.earlier_until is None for h in plain)
