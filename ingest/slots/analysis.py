@@ -187,7 +187,9 @@ def _carried(doc: Any, said: list[Statement]) -> list[Statement]:
         elif pronoun in ("he", "she", "they") and not s.named:
             name = next((v for v in [*before.named, *before.values] if v.kind == NAME), None)
             if name is not None:
-                out[i] = replace(s, subject=(*s.subject, *name.norm.split()))
+                # whom the pronoun names is named by the statement ("Imani Cole started
+                # monday. she moved our pipeline review": who runs the review)
+                out[i] = replace(s, subject=(*s.subject, *name.norm.split()), named=(name,))
     return out
 
 

@@ -227,6 +227,14 @@ def test_a_pronoun_subject_is_about_what_the_sentence_before_was(nlp: Any) -> No
         nlp("Turns out I had Akiko wrong. She works out of the Singapore office.")
     )
     assert "akiko" in akiko.subject
+    # and names whom it stands for: "who runs the review?" is answered by it
+    _, review = statements(
+        nlp(
+            "Sales has a new boss, Imani Cole started monday. she moved our pipeline review to mondays"
+        )
+    )
+    assert [v.text for v in review.named] == ["Imani"]
+    assert [v.text for v in Focus.of("who runs the pipeline review?").answers(review)] == ["Imani"]
     # a pronoun after a sentence about something else names no subject of its own
     _, great = statements(nlp("Our CRM is HubSpot. It is great."))
     assert not great.values and great.subject == ()
