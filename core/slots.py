@@ -19,8 +19,8 @@ reads on its own in a context years later.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
 
 from core.statements import (
@@ -282,6 +282,19 @@ class Focus:
         # "what *time* is standup": the kind of value asked, not what it is asked of
         content -= {stem(w) for w in asking.lower().split() if w in ("time", "day", "date")}
         return Focus(frozenset(w for w in content if len(w) > 2), names, families, query.lower())
+
+    def as_said(self, texts: Iterable[str]) -> Focus:
+        """This focus with an acronym it names that none of ``texts`` says dropped from its
+        names: "who's my ISP?" asks about the user's internet provider, which no one needs to
+        have called an ISP ("I'm back with Comcast"). A name in letters stays asked."""
+        said = [t.lower() for t in texts]
+        names = tuple(
+            n
+            for n in self.names
+            if not (n.isupper() and n.isalpha() and len(n) <= 5)
+            or any(re.search(rf"(?<!\w){re.escape(n.lower())}(?!\w)", t) for t in said)
+        )
+        return self if names == self.names else replace(self, names=names)
 
     def names_in(self, said: str) -> bool:
         """Whether ``said`` names what the question names (one of its names is enough: "Akiko"

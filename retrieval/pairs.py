@@ -21,25 +21,24 @@ def statements_of(m: Memory) -> list[Statement]:
 
 
 def with_sentence_statements(hits: Sequence[Hit]) -> list[Hit]:
-    """Hits where a fact the rules drew from a turn's sentence without statements of its own
-    (a sentence of several values, "venue is Hengrave Hall, date is 20 September, the band
-    is The Velvet Tones": one memory stands for no one slot) and is all its turn said reads
-    with the statements of that turn, when its episode is among the hits. The read
-    path's checks then see which of its values a later statement replaced."""
+    """Hits where what the rules drew from a turn without statements of its own (a fact of
+    several values, "venue is Hengrave Hall, date is 20 September, the band is The Velvet
+    Tones": one memory stands for no one slot; a preference; a sentence kept as an episode)
+    reads with the statements the turn holds in its words, when its episode is among the
+    hits. The read path's checks then see which of its values a later statement replaced
+    (the statements were read from the whole turn: a pronoun stands for whom it names)."""
     episodes = {h.memory.id: h.memory for h in hits if h.memory.type is MemoryType.EPISODIC}
     out = list(hits)
     for k, h in enumerate(hits):
         m = h.memory
         source = m.source or ""
-        if m.statements or m.type is MemoryType.EPISODIC or not source.startswith("rule:"):
+        if m.statements or not source.startswith("rule:"):
             continue
         episode = episodes.get(source.rsplit(":", 1)[-1])
         if episode is None or not episode.statements:
             continue
-        # only a fact that is its whole turn: a sentence after another ("Northwind is
-        # signing. Marco will be their account manager") reads with the one before it
         at = episode.content.casefold().find(m.content.casefold())
-        if at < 0 or episode.content[:at].strip() or episode.content[at + len(m.content) :].strip():
+        if at < 0:
             continue
         end = at + len(m.content)
         inside = [

@@ -116,7 +116,7 @@ async def settle(
     ordered = assertions_first(ordered)
     ordered = misheard(denied(_passing_mentions(ordered, stale_after)))
     if query:
-        focus = Focus.of(query)
+        focus = Focus.of(query).as_said(h.memory.indexed_text for h in ordered)
         close = NOTHING
         if similar is not None:
             said = {h.memory.id: statements_of(h.memory) for h in ordered}

@@ -206,6 +206,15 @@ def test_a_question_asks_for_the_kind_its_question_word_asks(nlp: Any) -> None:
     assert not price.relevant(said(nlp, other), other)
 
 
+def test_an_acronym_no_memory_says_is_no_name_the_answer_must_say() -> None:
+    isp = Focus.of("who's my ISP?")
+    assert isp.names == ("ISP",)
+    assert isp.as_said(["so I'm back with Comcast Xfinity"]).names == ()
+    assert isp.as_said(["the ISP is Comcast"]).names == ("ISP",)
+    # a name in letters stays asked, said or not
+    assert Focus.of("who is Noah's teacher?").as_said(["he's with mr. petrov"]).names == ("Noah",)
+
+
 def test_the_role_a_verb_gives_is_a_value(nlp: Any) -> None:
     joining = said(nlp, "Oh, correction: she's joining as the senior designer.")
     assert [v.text for v in joining.values] == ["senior designer"]

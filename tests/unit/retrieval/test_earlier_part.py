@@ -9,6 +9,7 @@ from typing import Any
 from core.slots import Focus
 from core.types import Hit, MemoryType
 from retrieval.formatting import memory_line
+from retrieval.pairs import statements_of
 from retrieval.slots import _by_question
 from tests.memories import a_memory, ranked, said
 
@@ -70,8 +71,8 @@ def test_an_assistant_value_no_user_gave_is_not_the_current_one(nlp: Any) -> Non
 def test_a_fact_that_is_its_whole_turn_reads_with_the_turns_statements(nlp: Any) -> None:
     """The rules' fact of a sentence of several values has no statement of its own (no one
     slot it stands for); read beside its turn, it takes the turn's, so its replaced part is
-    marked too. A fact that is one sentence of a longer turn does not: the sentence before
-    may say whose it is ("Northwind is signing. Marco will be their account manager")."""
+    marked too. A fact that is one sentence of a longer turn takes the statements of its
+    part only (read from the whole turn: a pronoun there stands for whom it names)."""
     from retrieval.pairs import with_sentence_statements
 
     turn = said(nlp, JOB, 10 * DAY)
@@ -93,7 +94,8 @@ def test_a_fact_that_is_its_whole_turn_reads_with_the_turns_statements(nlp: Any)
         source=f"rule:fact:{longer.id}",
     )
     kept = with_sentence_statements([Hit(memory=m, score=1.0) for m in (part, longer)])
-    assert kept[0].memory.statements == ()
+    values = [v.text for s in statements_of(kept[0].memory) for v in s.values]
+    assert "Vantage Labs" in values and "Northwind" not in values
 
 
 SAID = 1674054000.0  # Wednesday 18 January 2023, 15:00 UTC

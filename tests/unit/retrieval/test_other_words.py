@@ -82,3 +82,22 @@ def test_an_older_value_in_words_of_its_own_is_marked_earlier(nlp: Any) -> None:
     # without the search's word for it, the older line is no value of the question
     plain = _by_question(ranked(old, new), QUESTION, False)
     assert all(h.memory.earlier_until is None for h in plain)
+
+
+def test_a_sentence_the_rules_kept_reads_with_its_part_of_the_turn(nlp: Any) -> None:
+    """The rules keep "Switched to Verizon Fios last week" of a longer turn as an episode of
+    its own: it reads with the statements of its part of the turn, not the others'."""
+    turn = said(
+        nlp, "Gave up on them. Switched to Verizon Fios last week, fibre. Night and day.", DAY
+    )
+    kept = a_memory(
+        "Switched to Verizon Fios last week, fibre.",
+        MemoryType.EPISODIC,
+        DAY,
+        source=f"rule:episode:{turn.id}",
+    )
+
+    (hit, _) = with_sentence_statements(ranked(kept, turn))
+
+    values = [v.text for s in statements_of(hit.memory) for v in s.values]
+    assert "Verizon Fios" in values and not any("Night" in v for v in values)
