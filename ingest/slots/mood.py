@@ -209,6 +209,7 @@ _VIEWS = frozenset({"hear", "read", "gather", "think", "believe", "reckon", "fee
 # ("X moved it to Monday, she says it sets up her week")
 _SPEECH = frozenset({"say", "tell", "claim", "mention", "suggest", "argue", "reckon", "add"})
 _BREAKS = (",", ";", "—", "-", ":")
+_JOINS = frozenset({"and", "so", "but"})  # words that join a clause of its own
 
 
 def _values_clause(root: Token, values: list[Value]) -> Token:
@@ -237,6 +238,10 @@ def _values_clause(root: Token, values: list[Value]) -> Token:
         doc = root.doc
         before = c.i < root.i and max(span) + 1 < root.i and doc[max(span) + 1].text in _BREAKS
         after = c.i > root.i and min(span) > 0 and doc[min(span) - 1].text in _BREAKS
+        # "the invite came and it's Sept 27th": a clause of its own after "and", "so", "but"
+        after = after or (
+            c.dep_ == "conj" and min(span) > 0 and doc[min(span) - 1].lower_ in _JOINS
+        )
         if before or after:
             return c
     return root

@@ -73,6 +73,8 @@ def test_a_value_has_one_normal_form_whatever_its_words(text: str, kind: str, no
         # the verb that reports is the one the subject goes on doing
         ("My brother keeps insisting Vanguard is better.", "reported"),
         ("I keep telling them the office is in Leeds.", "assert"),
+        # a clause of its own after "and" that holds the values: its mood, not the event's
+        ("omg I had her date wrong, the invite came and it's Sept 27th.", "assert"),
         (
             "Hannah shifted our one-on-one to Monday mornings, she says it sets up her week.",
             "assert",
