@@ -100,6 +100,12 @@ def clean_name(name: str) -> str:
     text = _SELF.sub("", text).removeprefix("the ")
     text = _POSSESSIVE.sub("", text).rstrip(",;:")
     words = text.split()
+    # an honorific starts a name: what a run holds before it is the sentence's ("your GP
+    # Dr Amara Osei")
+    at = next(
+        (k for k, w in enumerate(words[1:-1], 1) if w.rstrip(".").lower() in HONORIFICS), 0
+    )
+    words = words[at:]
     while len(words) > 1:
         first = words[0].rstrip(".").lower()
         two = " ".join(w.lower() for w in words[:2])

@@ -29,6 +29,8 @@ from resolution.types import Mention
         ("Dr. Maria Lopez", "Maria Lopez"),
         ("Mrs Hale", "Hale"),
         ("CTO Peter Alvarez", "Peter Alvarez"),
+        ("GP Dr Amara Osei", "Amara Osei"),  # an honorific starts the name
+        ("Dr", "Dr"),
         ("U.S. Steel Co.", "U.S. Steel Co."),
         ("Wolf of Blog Street", "Wolf of Blog Street"),
         ("Jo!", "Jo"),
