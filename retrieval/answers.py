@@ -9,12 +9,13 @@ from __future__ import annotations
 import re
 
 from core.slots import Focus
-from core.statements import ASSERT, NAME, REQUEST, Statement, Value
+from core.statements import ASSERT, NAME, QUESTION, REQUEST, Statement, Value
 from core.types import Hit
 from retrieval.pairs import by_assistant, by_user, statements_of
 from retrieval.pairs import earlier as marked_earlier
 
 TOP_FOUND = 5  # the search's first hits taken as about the question (``found_for``)
+ASKED_FIRST = 6  # the first hits a conversation of requests is read in (``latest_asked``)
 
 
 def found_for(
@@ -207,3 +208,34 @@ def _values(hit: Hit) -> list[Value]:
 def _other(v: Value, u: Value, was: list[Value]) -> bool:
     """Whether ``v`` gives ``u``'s kind of value otherwise, and the user never said it."""
     return u.family == v.family and not v.same(u) and not any(w.same(v) for w in was)
+
+
+def latest_asked(hits: list[Hit], focus: Focus) -> list[Hit]:
+    """In a conversation of requests ("What is the forecast on March 4th in Alamo?", then
+    "What is the forecast the 1st of March?"), what the user asks for last is what they want
+    now: when no statement of the user's among the first hits says a value of the kind the
+    question asks (a date, a time, an amount), the user's questions and requests of one
+    session among them that give one go newest first, in the places they hold. None is
+    labelled, and nothing moves when a value was said as so: a question never replaces one."""
+    if focus.families is None or "thing" in focus.families:
+        return hits
+    first = hits[:ASKED_FIRST]
+    asked: list[int] = []
+    for i, h in enumerate(first):
+        m = h.memory
+        if not by_user(m) or m.earlier_until is not None:
+            continue
+        giving = [s for s in statements_of(m) if focus.answers(s)]
+        if any(s.mood not in (QUESTION, REQUEST) for s in giving):
+            return hits  # a value said as so (or done, planned, supposed): not a matter of asking
+        if giving:
+            asked.append(i)
+    sessions = {first[i].memory.session_id for i in asked}
+    if len(asked) < 2 or len(sessions) != 1 or None in sessions:
+        return hits
+    out = list(hits)
+    for place, i in zip(
+        asked, sorted(asked, key=lambda i: -first[i].memory.valid_from), strict=True
+    ):
+        out[place] = first[i]
+    return out

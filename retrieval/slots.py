@@ -32,6 +32,7 @@ from core.statements import (
 )
 from core.types import Hit, LineageLink, Memory, MemoryType
 from graph.tenant import TenantGraph
+from retrieval import answers
 from retrieval.answers import denied, follow_ups, found_for, holding, misheard, names_other
 from retrieval.closeness import NOTHING, About, Similar, close_to
 from retrieval.pairs import (
@@ -124,6 +125,7 @@ async def settle(
                 ordered, said, focus, similar, lambda h: by_user(h.memory), as_of=as_of
             )
         ordered = _by_question(ordered, focus, as_of, lead_rank, close)
+        ordered = answers.latest_asked(ordered, focus) if context else ordered
     # A context leaves out a correction turn its result says otherwise (a search keeps every
     # hit: what is found is the caller's to weigh)
     return _monotone(_without_restatements(ordered) if context else ordered)
