@@ -287,13 +287,16 @@ class Focus:
         """This focus with an acronym it names that none of ``texts`` says dropped from its
         names: "who's my ISP?" asks about the user's internet provider, which no one needs to
         have called an ISP ("I'm back with Comcast"). A name in letters stays asked."""
+        acronyms = [n for n in self.names if n.isupper() and n.isalpha() and len(n) <= 5]
+        if not acronyms:
+            return self
         said = [t.lower() for t in texts]
-        names = tuple(
+        unsaid = {
             n
-            for n in self.names
-            if not (n.isupper() and n.isalpha() and len(n) <= 5)
-            or any(re.search(rf"(?<!\w){re.escape(n.lower())}(?!\w)", t) for t in said)
-        )
+            for n in acronyms
+            if not any(re.search(rf"(?<!\w){re.escape(n.lower())}(?!\w)", t) for t in said)
+        }
+        names = tuple(n for n in self.names if n not in unsaid)
         return self if names == self.names else replace(self, names=names)
 
     def names_in(self, said: str) -> bool:

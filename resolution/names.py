@@ -102,9 +102,7 @@ def clean_name(name: str) -> str:
     words = text.split()
     # an honorific starts a name: what a run holds before it is the sentence's ("your GP
     # Dr Amara Osei")
-    at = next(
-        (k for k, w in enumerate(words[1:-1], 1) if w.rstrip(".").lower() in HONORIFICS), 0
-    )
+    at = next((k for k, w in enumerate(words[1:-1], 1) if w.rstrip(".").lower() in HONORIFICS), 0)
     words = words[at:]
     while len(words) > 1:
         first = words[0].rstrip(".").lower()

@@ -1,8 +1,9 @@
 """Which hits answer a question (``retrieval/slots._by_question``), beyond the statements
 that share its words: the top hits giving the kind of value asked for, a conversation's later
 corrections, and, of the newest turn, the sentence that gives what the earlier values gave;
-and which lines hold a value a later correction said is not so (``denied``) or an assistant
-misheard (``misheard``)."""
+which lines hold a value a later correction said is not so (``denied``) or an assistant
+misheard (``misheard``); and, in a conversation of requests, which one the user asked last
+(``latest_asked``)."""
 
 from __future__ import annotations
 

@@ -271,15 +271,16 @@ def _by_question(
         if found:
             (relevant if m.earlier_until is None else earlier)[m.id] = found
     # what the search ranked first, in words of its own: one not said as a change may be an
-    # earlier value, never the current one (unless a check below finds it too)
+    # earlier value, never the current one, unless it gives the time, date or amount asked
+    of_kind = found_for(hits, said, relevant, focus, named)
     ranked_first = _first_found(hits, said, relevant, focus, subjects, named, close)
-    unsaid = {i for i in ranked_first if not any(s.change or s.correction for s in said[i])}
-    unsaid -= {
-        *found_for(hits, said, relevant, focus, named),
-        *follow_ups(hits, said, relevant, focus),
+    unsaid = {
+        i
+        for i in ranked_first
+        if i not in of_kind and not any(s.change or s.correction for s in said[i])
     }
     relevant.update(ranked_first)
-    relevant.update(found_for(hits, said, relevant, focus, named))
+    relevant.update({i: of_kind[i] for i in of_kind.keys() - ranked_first.keys()})
     relevant.update(follow_ups(hits, said, relevant, focus))
     if len(relevant) < 2:
         return answering(hits, relevant)
