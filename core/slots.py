@@ -108,7 +108,13 @@ def corrects(
         if fixed:  # ("er 10.0.4.71 sorry" fixes 10.0.4.17, not the "one" of "one-liner")
             primary = (i, Replacement(old, new, fixed, 1.0, _reason(fixed, "correction")))
             break
-    for i, (old, _) in enumerate(recent if primary is None else ()):
+    # the user's own words first: "actually make that 28k total" after the user's "budget is
+    # 18k" and the assistant's "maybe 60% / 40%" fixes the budget; the assistant's line is
+    # corrected only when the user said no value of the kind ("no, Saturday" after "booked
+    # for Friday")
+    ordered = sorted(range(len(recent)), key=lambda i: not recent[i][1])
+    for i in ordered if primary is None else ():
+        old = recent[i][0]
         if old.mood == QUESTION and not old.values:
             continue
         if not (new.correction or new.negated) and not (new.words - GENERIC) <= old.words:

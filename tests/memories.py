@@ -37,9 +37,9 @@ def a_memory(
 
 
 def said(nlp: Any, text: str, at: float, **fields: Any) -> Memory:
-    """A turn saying ``text`` at ``at``, with the statements the write path stores for it
-    (``nlp``: the spaCy pipeline)."""
-    lines = tuple(s.dumps() for s in statements(nlp(text)))
+    """A turn saying ``text`` at ``at``, with the statements the write path stores for it:
+    those that say a value (``ingest/turns.py``; ``nlp``: the spaCy pipeline)."""
+    lines = tuple(s.dumps() for s in statements(nlp(text)) if s.values or s.negated or s.named)
     return a_memory(text, MemoryType.EPISODIC, at, statements=lines, **fields)
 
 

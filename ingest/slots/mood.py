@@ -104,6 +104,10 @@ def mood_of(
         and subj is not None
         and subj.i > tokens[0].i
     )
+    if not asking and tokens[0].tag_ == "MD" and asks_to_do(root, subj):
+        return REQUEST  # "Can you help me find a therapist in Santa Clara."
+    if "what if" in text.lower():
+        return CONDITIONAL  # "what if we went to 30k?": supposed, not asked
     if asking:
         # after an opener ("actually, how about Saturday?", "ok what about the 9th?")
         opened = next((i for i, t in enumerate(tokens) if not _opener(t)), 0)
@@ -195,10 +199,20 @@ def _opener(t: Token) -> bool:
 
 def asks_to_do(root: Token, subj: Token | None) -> bool:
     """ "Could you book a table for 3 at 18:45?": a request, not a question about a value."""
-    you = subj is not None and subj.lower_ == "you"
+    you = subj is not None and subj.lower_ in ("you", "u")
     modal = any(c.dep_ == "aux" and c.lower_ in ("can", "could", "would", "will") for c in
                 root.children)  # fmt: skip
-    return you and modal and root.lemma_.lower() not in CHECKING
+    lemma = root.lemma_.lower()
+    # "can you find me a table in Los Gatos?", "could you look for a flight?" ask for a thing;
+    # "can you find out if ..." and "can you check the booking?" ask what is so
+    getting = (
+        lemma
+        == "find"  # a thing found for someone: "find me a psychologist" (a noun, however parsed)
+        and any(c.dep_ in ("dobj", "dative") or c.pos_ in ("NOUN", "PROPN") for c in root.children)
+        or lemma == "look"
+        and any(c.dep_ == "prep" and c.lower_ == "for" for c in root.children)
+    )
+    return you and modal and (lemma not in CHECKING or getting)
 
 
 # the modals of what would be so under a condition

@@ -172,6 +172,20 @@ def test_a_correction_binds_to_the_value_it_names(nlp: Any) -> None:
     )
 
 
+def test_a_correction_without_a_named_value_fixes_the_users_own_first(nlp: Any) -> None:
+    own = said(nlp, "The social push budget is 18k, split across Meta and TikTok.")
+    suggestion = said(nlp, "I would split it 60% TikTok and 40% Meta.")
+    fix = said(nlp, "Actually make that 28k total.")
+    ((index, replaced),) = corrects(fix, [(suggestion, False), (own, True)])
+    assert index == 1
+    assert [(o.norm, n.norm) for o, n in replaced.changed] == [("18000", "28000")]
+    # the assistant's line is corrected when the user said no value of the kind
+    booked = said(nlp, "Booked your table for Friday at 7.")
+    party = said(nlp, "A table for 2 people please.")
+    ((index, _),) = corrects(said(nlp, "Sorry, Saturday."), [(booked, False), (party, True)])
+    assert index == 0
+
+
 def test_a_question_asks_for_a_kind_of_value_about_what_it_names(nlp: Any) -> None:
     focus = Focus.of("Who is leading the Atlas migration?")
     assert focus.families == frozenset({"thing"}) and focus.names == ("Atlas",)
