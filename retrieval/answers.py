@@ -2,21 +2,20 @@
 that share its words: the top hits giving the kind of value asked for, a conversation's later
 corrections, and, of the newest turn, the sentence that gives what the earlier values gave;
 which lines hold a value a later correction said is not so (``denied``) or an assistant
-misheard (``misheard``); and, in a conversation of requests, which one the user asked last
-(``latest_asked``)."""
+misheard (``misheard``); and, in one conversation, which line was said last (``newest_said``)."""
 
 from __future__ import annotations
 
 import re
 
 from core.slots import Focus
-from core.statements import ASSERT, NAME, QUESTION, REQUEST, Statement, Value
+from core.statements import ASSERT, EVENT, NAME, NEGATION, QUESTION, REQUEST, Statement, Value
 from core.types import Hit
 from retrieval.pairs import by_assistant, by_user, statements_of
 from retrieval.pairs import earlier as marked_earlier
 
 TOP_FOUND = 5  # the search's first hits taken as about the question (``found_for``)
-ASKED_FIRST = 6  # the first hits a conversation of requests is read in (``latest_asked``)
+SAID_FIRST = 6  # the first hits a conversation is read newest first in (``newest_said``)
 
 
 def found_for(
@@ -211,32 +210,87 @@ def _other(v: Value, u: Value, was: list[Value]) -> bool:
     return u.family == v.family and not v.same(u) and not any(w.same(v) for w in was)
 
 
-def latest_asked(hits: list[Hit], focus: Focus) -> list[Hit]:
-    """In a conversation of requests ("What is the forecast on March 4th in Alamo?", then
-    "What is the forecast the 1st of March?"), what the user asks for last is what they want
-    now: when no statement of the user's among the first hits says a value of the kind the
-    question asks (a date, a time, an amount), the user's questions and requests of one
-    session among them that give one go newest first, in the places they hold. None is
-    labelled, and nothing moves when a value was said as so: a question never replaces one."""
-    if focus.families is None or "thing" in focus.families:
-        return hits
-    first = hits[:ASKED_FIRST]
-    asked: list[int] = []
-    for i, h in enumerate(first):
-        m = h.memory
-        if not by_user(m) or m.earlier_until is not None:
+def newest_said(hits: list[Hit], focus: Focus) -> list[Hit]:
+    """In one conversation, what was said last is what holds now: among the first hits, the
+    user's lines of one session go newest first ("Find something in Redwood City", then "Can
+    you find some alternatives in Los Gatos?"), each followed by the earlier values labelled
+    after it, and above the lines of that session that do not move.
+
+    What keeps a question or a suggestion from replacing a value (``level``):
+    - nothing passes a value the user said as so ("the call is at 3"; between two such lines
+      the slots decide, not the clock);
+    - a request is passed only by a later request or value, a question only by a later
+      question, request or value;
+    - the assistant's lines and the user's suppositions, plans and reports of others never
+      move up;
+    - where the question says the kind of value it asks (a date, a time, an amount), only a
+      line that gives one moves up.
+    A question that names someone reads only the lines that name them."""
+    blocks: list[list[Hit]] = []  # a line, with the earlier values labelled after it
+    for h in hits:
+        if h.memory.earlier_until is not None and blocks:
+            blocks[-1].append(h)
+        else:
+            blocks.append([h])
+    first, seen = [], 0
+    for block in blocks:
+        if seen >= SAID_FIRST:
+            break
+        first.append(block)
+        seen += len(block)
+    by_session: dict[str, list[int]] = {}
+    for i, block in enumerate(first):
+        m = block[0].memory
+        if m.session_id is None or m.earlier_until is not None:
             continue
-        giving = [s for s in statements_of(m) if focus.answers(s)]
-        if any(s.mood not in (QUESTION, REQUEST) for s in giving):
-            return hits  # a value said as so (or done, planned, supposed): not a matter of asking
-        if giving:
-            asked.append(i)
-    sessions = {first[i].memory.session_id for i in asked}
-    if len(asked) < 2 or len(sessions) != 1 or None in sessions:
-        return hits
-    out = list(hits)
-    for place, i in zip(
-        asked, sorted(asked, key=lambda i: -first[i].memory.valid_from), strict=True
-    ):
-        out[place] = first[i]
-    return out
+        if not focus.names_in(m.indexed_text):
+            continue
+        by_session.setdefault(m.session_id, []).append(i)
+    kind = focus.families is not None and "thing" not in focus.families
+
+    def level(h: Hit) -> int:
+        """How far a line may move up: a value said as so (3) past anything; a request (2)
+        past requests, questions and the rest; a question or a line with no value (1) past
+        questions and the rest; the assistant's lines and the user's plans, suppositions and
+        reports of others (0) past nothing. A line gives the kind asked, where it is said."""
+        m = h.memory
+        said = statements_of(m)
+        if not by_user(m):
+            return 0
+        if _said_as_so(h):
+            grade = 3
+        elif not said:  # no value in it ("now do the same for my savings account")
+            return 0 if kind else 1
+        elif any(s.mood == REQUEST for s in said):
+            grade = 2
+        elif all(s.mood == QUESTION for s in said):
+            grade = 1
+        else:
+            return 0
+        return grade if not kind or any(focus.answers(s) for s in said) else 0
+
+    for places in by_session.values():
+        line = [first[i] for i in places]
+        moved = True
+        while moved:  # a line passes the one above it while it may, until none can
+            moved = False
+            for k in range(len(line) - 1):
+                above, below = level(line[k][0]), level(line[k + 1][0])
+                newer = line[k + 1][0].memory.valid_from > line[k][0].memory.valid_from
+                if below and above < 3 and (not above or newer and below >= above):
+                    line[k], line[k + 1] = line[k + 1], line[k]
+                    moved = True
+        scores = [first[i][0].score for i in places]
+        for place, block, score in zip(places, line, scores, strict=True):
+            # a line takes the score of the place it takes: the lines after it keep theirs
+            first[place] = [block[0].model_copy(update={"score": score}), *block[1:]]
+    return [h for block in first + blocks[len(first) :] for h in block]
+
+
+def _said_as_so(hit: Hit) -> bool:
+    """A user's line that says a value as so (not asked, requested, planned or supposed), or
+    corrects one."""
+    m = hit.memory
+    return by_user(m) and any(
+        s.mood in (ASSERT, EVENT, NEGATION) and s.values or s.correction for s in statements_of(m)
+    )

@@ -46,6 +46,7 @@ from retrieval.pairs import (
 from retrieval.pairs import (
     earlier as marked_earlier,
 )
+from retrieval.stale import old_values, passing_mentions, replaced
 
 Admits = Callable[[Memory], bool]
 LEAD_RANK = 3  # the question's current value must rank this high for the order to change
@@ -74,10 +75,10 @@ async def settle(
     corrected = [h for h in hits if _corrected(h.memory, at)]
     chains = await tenant.chains([c for h in corrected for c in h.memory.corrected_chains])
     current = {_chain(links): _current(links, at, admits) for links in chains}
-    stale = {_chain(links): _old_values(links, at) for links in chains}
+    stale = {_chain(links): old_values(links, at) for links in chains}
     ordered: list[Hit] = []
     placed: dict[str, int] = {}
-    stale_after: list[tuple[str, set[str], set[str]]] = []  # (head id, old norms, head norms)
+    stale_after: list[tuple[str, set[str], set[str]]] = []  # (head id, gone norms, kept norms)
 
     def put(hit: Hit, after: str | None = None) -> None:
         if after is not None and after in placed:
@@ -110,12 +111,12 @@ async def settle(
                 signals = {**hit.signals, ANSWERS: 1.0}
                 put(Hit(memory=head, score=hit.score, paths=hit.paths, signals=signals))
             chain = head.chain_id or head.id
-            stale_after.append((head.id, stale.get(chain, set()), _norms(head)))
+            stale_after.append((head.id, *replaced(stale.get(chain, []), head)))
         until = max(h.valid_from for h in heads)
         put(marked_earlier(hit, until), after=heads[0].id)
     ordered = unlinked_pairs(ordered)
     ordered = assertions_first(ordered)
-    ordered = misheard(denied(_passing_mentions(ordered, stale_after)))
+    ordered = misheard(denied(passing_mentions(ordered, stale_after)))
     if query:
         focus = Focus.of(query).as_said(h.memory.indexed_text for h in ordered)
         close = NOTHING
@@ -125,7 +126,7 @@ async def settle(
                 ordered, said, focus, similar, lambda h: by_user(h.memory), as_of=as_of
             )
         ordered = _by_question(ordered, focus, as_of, lead_rank, close)
-        ordered = answers.latest_asked(ordered, focus) if context else ordered
+        ordered = answers.newest_said(ordered, focus) if context else ordered
     # A context leaves out a correction turn its result says otherwise (a search keeps every
     # hit: what is found is the caller's to weigh)
     return _monotone(_without_restatements(ordered) if context else ordered)
@@ -147,49 +148,6 @@ def _current(links: list[LineageLink], at: float, admits: Admits) -> Memory | No
         if m.valid_from <= at < m.superseded_at and m.is_live(at) and admits(m):
             return m
     return None
-
-
-def _old_values(links: list[LineageLink], at: float) -> set[str]:
-    """Normal forms of the values the chain held before the version valid at ``at``."""
-    out: set[str] = set()
-    for link in links:
-        if link.memory.superseded_at <= at:
-            out |= _norms(link.memory)
-    return out
-
-
-def _norms(m: Memory) -> set[str]:
-    return {v.norm for s in statements_of(m) for v in s.values}
-
-
-def _passing_mentions(hits: list[Hit], stale: list[tuple[str, set[str], set[str]]]) -> list[Hit]:
-    """A hit that holds a replaced value of a placed chain and not its current value goes
-    right after the chain's current version."""
-    out = list(hits)
-    for head_id, old, now in stale:
-        if not old:
-            continue
-        index = next((i for i, h in enumerate(out) if h.memory.id == head_id), None)
-        if index is None:
-            continue
-        gone, kept = old - now, now - old  # what the chain no longer holds, and what it does
-        until = out[index].memory.valid_from
-
-        def passing(m: Memory, gone: set[str] = gone, kept: set[str] = kept) -> bool:
-            held = _norms(m)
-            return bool(held & gone) and not held & kept and m.earlier_until is None
-
-        for i in range(index):
-            if passing(out[i].memory):
-                hit = out.pop(i)
-                index -= 1
-                out.insert(index + 1, marked_earlier(hit, until))
-                break
-        for i in range(index + 1, len(out)):  # below it: labelled where it is, when it
-            m = out[i].memory  # repeats most of what was replaced (an echo of the old value)
-            if passing(m) and m.valid_from < until and len(_norms(m) & gone) * 2 > len(gone):
-                out[i] = marked_earlier(out[i], until)
-    return out
 
 
 def _without_restatements(hits: list[Hit]) -> list[Hit]:

@@ -10,7 +10,7 @@ import pytest
 
 from api.brain import Brain
 from core.errors import NotFound
-from core.ingest_types import TurnInput
+from core.ingest_types import Role, TurnInput
 from core.retrieval_types import SearchQuery
 from core.types import EntityType, MemoryType, NewMemory
 from ingest.service import IngestService
@@ -235,3 +235,39 @@ async def test_a_fact_from_a_sentence_of_two_parts_is_its_valued_part_statement(
     )
     assert fact.id in second.superseded
     assert not (await brain.graph.tenant(tenant_id).get_memory(fact.id)).is_current
+
+
+async def test_a_corrected_time_leaves_the_place_and_the_party_current(
+    ingest: IngestService, brain: Brain, tenant_id: str
+) -> None:
+    """A request dialogue: "make the reservation at 17:45" replaces the booking's time; the
+    city the user asked for last is not an earlier value, and leads."""
+    turns = [
+        (Role.USER, "I want to eat out, find something in Redwood City."),
+        (Role.ASSISTANT, "How about John Bentley's Restaurant in Redwood City?"),
+        (Role.USER, "Can you find some alternatives in Los Gatos?"),
+        (Role.ASSISTANT, "California Cafe is a nice place in Los Gatos."),
+        (Role.USER, "Yes, go ahead, make it for 5:15 in the evening."),
+        (
+            Role.ASSISTANT,
+            "So I'll book a table for 2 people at California Cafe in Los Gatos, "
+            "for 5:15 pm today. Is that okay?",
+        ),  # fmt: skip
+        (Role.USER, "Actually, make the reservation at 17:45."),
+    ]
+    for i, (role, text) in enumerate(turns):
+        await ingest.turns.record_turn(
+            tenant_id,
+            TurnInput(
+                session_id="dinner", user_id="u1", role=role, content=text, at=T0 + 60 * i
+            ),  # fmt: skip
+        )
+    context = await brain.reads.assemble_context(
+        tenant_id, session_id="later", user_id="u1",
+        query="What is the city where the restaurant is located?",
+    )  # fmt: skip
+    lines = context.text.splitlines()
+    los_gatos = [line for line in lines if "Los Gatos" in line]
+    assert los_gatos and not any(line.startswith("- earlier:") for line in los_gatos), lines
+    first = next(line for line in lines if "Los Gatos" in line or "Redwood City" in line)
+    assert "Los Gatos" in first, lines

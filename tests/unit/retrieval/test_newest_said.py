@@ -1,0 +1,107 @@
+"""In one conversation what was said last leads, unless a value was said as so
+(``retrieval/answers.newest_said``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core.slots import Focus
+from core.types import Hit
+from retrieval.answers import newest_said
+from retrieval.pairs import earlier
+from tests.memories import ranked, said
+
+MINUTE = 60.0
+
+
+def ids(hits: list[Hit]) -> list[str]:
+    return [h.memory.id for h in hits]
+
+
+def test_the_last_request_of_a_conversation_leads(nlp: Any) -> None:
+    first = said(nlp, "Find something in Redwood City.", 0, session_id="s")
+    offer = said(
+        nlp,
+        "How about John Bentley's Restaurant in Redwood City?",
+        MINUTE,
+        session_id="s",
+        source="turn:assistant",
+    )
+    later = said(nlp, "Can you find some alternatives in Los Gatos?", 2 * MINUTE, session_id="s")
+
+    out = newest_said(
+        ranked(offer, first, later), Focus.of("What is the city where the restaurant is located?")
+    )
+
+    # the user's requests newest first, and the assistant's offer after them: it moves up past
+    # nothing (nor does a question, a plan or someone's view)
+    assert ids(out) == [later.id, first.id, offer.id]
+    assert all(h.memory.earlier_until is None for h in out)  # a request was never a value
+
+
+def test_a_value_said_as_so_is_never_passed(nlp: Any) -> None:
+    told = said(nlp, "The launch is on the 10th.", 0, session_id="s")
+    asked = said(nlp, "Is the launch on the 12th?", MINUTE, session_id="s")
+    offer = said(
+        nlp, "Shall I move it to the 14th?", 2 * MINUTE, session_id="s", source="turn:assistant"
+    )
+    hits = ranked(told, asked, offer)
+
+    for question in ("When is the launch?", "What about the launch?"):
+        out = newest_said(hits, Focus.of(question))
+        assert out[0].memory.id == told.id
+        assert all(h.memory.earlier_until is None for h in out)
+
+
+def test_lines_of_other_conversations_keep_their_places(nlp: Any) -> None:
+    one = said(nlp, "Can you book a table for 4 people?", 0, session_id="a")
+    other = said(nlp, "Can you book a table for 6 people?", MINUTE, session_id="b")
+    hits = ranked(one, other)
+
+    assert newest_said(hits, Focus.of("How many people is the table for?")) == hits
+
+
+def test_a_line_giving_the_kind_asked_passes_the_lines_that_give_none(nlp: Any) -> None:
+    asked = said(nlp, "What will the weather be like on March 2nd?", 0, session_id="s")
+    city = said(nlp, "I want the weather of Nairobi.", MINUTE, session_id="s")
+    later = said(nlp, "Now I want the forecast for the 12th of March.", 2 * MINUTE, session_id="s")
+    chatter = said(nlp, "What's the wind going to be like?", 3 * MINUTE, session_id="s")
+
+    out = newest_said(
+        ranked(city, asked, chatter, later), Focus.of("What is the date for the weather?")
+    )
+
+    # the lines that give a date go above those that give none, the newest request first;
+    # the city and the wind give no date and move up past nothing
+    assert ids(out) == [later.id, asked.id, city.id, chatter.id]
+
+
+def test_a_line_moves_with_the_earlier_values_labelled_after_it(nlp: Any) -> None:
+    first = said(nlp, "I'd like a psychologist please.", 0, session_id="s")
+    old = said(nlp, "I need a therapist in Napa.", MINUTE, session_id="s")
+    later = said(nlp, "Please find me a family counselor this time.", 2 * MINUTE, session_id="s")
+    hits = ranked(first, later)
+    hits.insert(1, earlier(ranked(old)[0], 2 * MINUTE))
+
+    out = newest_said(hits, Focus.of("What is the type of the therapist?"))
+
+    assert ids(out) == [later.id, first.id, old.id]  # the labelled line stays after its line
+
+
+def test_a_question_that_names_someone_reads_only_lines_that_name_them(nlp: Any) -> None:
+    anna = said(nlp, "Can you text Anna at 555-0148?", 0, session_id="s")
+    tom = said(nlp, "And can you text Tom at 555-0199?", MINUTE, session_id="s")
+    hits = ranked(anna, tom)
+
+    assert newest_said(hits, Focus.of("What is Anna's number?")) == hits
+
+
+def test_a_question_a_supposition_or_a_suggestion_never_moves_up(nlp: Any) -> None:
+    request = said(nlp, "Keep the social budget at 18k please.", 0, session_id="s")
+    suggestion = said(nlp, "I'd suggest raising it to 25k for reach.", MINUTE, session_id="s",
+                      source="turn:assistant")  # fmt: skip
+    supposed = said(nlp, "What if we went to 30k?", 2 * MINUTE, session_id="s")
+    hits = ranked(request, suggestion, supposed)
+
+    assert newest_said(hits, Focus.of("What is the social budget?")) == hits
+    assert newest_said(hits, Focus.of("How much is the social budget?")) == hits
