@@ -210,7 +210,7 @@ def _other(v: Value, u: Value, was: list[Value]) -> bool:
     return u.family == v.family and not v.same(u) and not any(w.same(v) for w in was)
 
 
-def newest_said(hits: list[Hit], focus: Focus) -> list[Hit]:
+def newest_said(hits: list[Hit], focus: Focus, faint: float = 0.0) -> list[Hit]:
     """In one conversation, what was said last is what holds now: among the first hits, the
     user's lines of one session go newest first ("Find something in Redwood City", then "Can
     you find some alternatives in Los Gatos?"), each followed by the earlier values labelled
@@ -224,7 +224,11 @@ def newest_said(hits: list[Hit], focus: Focus) -> list[Hit]:
     - the assistant's lines and the user's suppositions, plans and reports of others never
       move up;
     - where the question says the kind of value it asks (a date, a time, an amount), only a
-      line that gives one moves up.
+      line that gives one moves up;
+    - a line only faintly like the question (similarity below ``faint``, no word of it) does
+      not move up: a context's first hits are held to no similarity floor (``Floor``), and
+      "our flour comes from Holloway Mill" must not become one of them for "who should I ask
+      about the oven?".
     A question that names someone reads only the lines that name them."""
     blocks: list[list[Hit]] = []  # a line, with the earlier values labelled after it
     for h in hits:
@@ -255,7 +259,8 @@ def newest_said(hits: list[Hit], focus: Focus) -> list[Hit]:
         reports of others (0) past nothing. A line gives the kind asked, where it is said."""
         m = h.memory
         said = statements_of(m)
-        if not by_user(m):
+        faintly = h.signals.get("similarity", 1.0) < faint and h.signals.get("keyword", 0.0) <= 0
+        if not by_user(m) or faintly:
             return 0
         if _said_as_so(h):
             grade = 3

@@ -327,6 +327,7 @@ class Retriever:
             lead_rank=None if context or query.as_of is not None else LEAD_RANK,
             context=context,
             similar=partial(self._similar, query.query) if s.question_similarity else None,
+            faint=s.context_min_similarity,
         )
         added = {h.memory.id for h in extra}
         stale = frozenset(

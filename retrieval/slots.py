@@ -64,13 +64,15 @@ async def settle(
     lead_rank: int | None = None,
     context: bool = False,
     similar: Similar | None = None,
+    faint: float = 0.0,
 ) -> list[Hit]:
     """``hits`` with each slot's value current at ``at`` before its earlier values; with the
     ``query``, also the values of what the question asks about (``_by_question``); ``as_of``
     (a question about a past time): the value current then comes first of all. ``lead_rank``:
     the question's order changes only when its current value ranks this high (a plain search,
     whose other hits may answer other readings of the question); None: whatever its rank (a
-    context, an ``asOf`` search). ``context``: the hits are for a context."""
+    context, an ``asOf`` search). ``context``: the hits are for a context, whose similarity
+    floor is ``faint`` (``answers.newest_said``)."""
     hits = with_sentence_statements(hits)
     corrected = [h for h in hits if _corrected(h.memory, at)]
     chains = await tenant.chains([c for h in corrected for c in h.memory.corrected_chains])
@@ -126,7 +128,7 @@ async def settle(
                 ordered, said, focus, similar, lambda h: by_user(h.memory), as_of=as_of
             )
         ordered = _by_question(ordered, focus, as_of, lead_rank, close)
-        ordered = answers.newest_said(ordered, focus) if context else ordered
+        ordered = answers.newest_said(ordered, focus, faint) if context else ordered
     # A context leaves out a correction turn its result says otherwise (a search keeps every
     # hit: what is found is the caller's to weigh)
     return _monotone(_without_restatements(ordered) if context else ordered)

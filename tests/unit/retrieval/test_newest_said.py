@@ -105,3 +105,14 @@ def test_a_question_a_supposition_or_a_suggestion_never_moves_up(nlp: Any) -> No
 
     assert newest_said(hits, Focus.of("What is the social budget?")) == hits
     assert newest_said(hits, Focus.of("How much is the social budget?")) == hits
+
+
+def test_a_line_only_faintly_like_the_question_stays_where_it_is(nlp: Any) -> None:
+    oven = said(nlp, "If the oven plays up, call Dimitri.", 0, session_id="s")
+    flour = said(nlp, "Our flour comes from Holloway Mill now.", MINUTE, session_id="s")
+    hits = ranked(oven, flour)
+    hits[1] = hits[1].model_copy(update={"signals": {"similarity": 0.1}})
+    focus = Focus.of("who should I ask about the oven?")
+
+    assert newest_said(hits, focus, faint=0.25) == hits
+    assert ids(newest_said(hits, focus)) == [flour.id, oven.id]  # with no floor it would lead
