@@ -262,7 +262,7 @@ def newest_said(hits: list[Hit], focus: Focus, faint: float = 0.0) -> list[Hit]:
         faintly = h.signals.get("similarity", 1.0) < faint and h.signals.get("keyword", 0.0) <= 0
         if not by_user(m) or faintly:
             return 0
-        if _said_as_so(h):
+        if _said_as_so(said):
             grade = 3
         elif not said:  # no value in it ("now do the same for my savings account")
             return 0 if kind else 1
@@ -275,27 +275,24 @@ def newest_said(hits: list[Hit], focus: Focus, faint: float = 0.0) -> list[Hit]:
         return grade if not kind or any(focus.answers(s) for s in said) else 0
 
     for places in by_session.values():
-        line = [first[i] for i in places]
+        # (level, when said, the line) of each line, read once
+        line = [(level(first[i][0]), first[i][0].memory.valid_from, first[i]) for i in places]
         moved = True
         while moved:  # a line passes the one above it while it may, until none can
             moved = False
             for k in range(len(line) - 1):
-                above, below = level(line[k][0]), level(line[k + 1][0])
-                newer = line[k + 1][0].memory.valid_from > line[k][0].memory.valid_from
-                if below and above < 3 and (not above or newer and below >= above):
+                (above, then, _), (below, when, _) = line[k], line[k + 1]
+                if below and above < 3 and (not above or when > then and below >= above):
                     line[k], line[k + 1] = line[k + 1], line[k]
                     moved = True
         scores = [first[i][0].score for i in places]
-        for place, block, score in zip(places, line, scores, strict=True):
+        for place, (_, _, block), score in zip(places, line, scores, strict=True):
             # a line takes the score of the place it takes: the lines after it keep theirs
             first[place] = [block[0].model_copy(update={"score": score}), *block[1:]]
     return [h for block in first + blocks[len(first) :] for h in block]
 
 
-def _said_as_so(hit: Hit) -> bool:
-    """A user's line that says a value as so (not asked, requested, planned or supposed), or
-    corrects one."""
-    m = hit.memory
-    return by_user(m) and any(
-        s.mood in (ASSERT, EVENT, NEGATION) and s.values or s.correction for s in statements_of(m)
-    )
+def _said_as_so(said: list[Statement]) -> bool:
+    """Whether a line's statements ``said`` give a value as so (not asked, requested, planned
+    or supposed), or correct one."""
+    return any(s.mood in (ASSERT, EVENT, NEGATION) and s.values or s.correction for s in said)
