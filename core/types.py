@@ -145,6 +145,11 @@ class Memory(_Frozen):
     # ("my manager is Priyanka Rao, and the office is in the Harbor building, floor 6"): the
     # span of its content that says the earlier value.
     earlier_part: tuple[int, int] | None = None
+    # Set by a read, never stored: this memory holds a slot's current value and its words
+    # also name a value the slot held before ("Marcus already left. our lead now is Elena
+    # Brandt"): the current value, and the earlier ones it names, so neither is misread.
+    now_value: str | None = None
+    names_earlier: tuple[str, ...] = ()
 
     @property
     def indexed_text(self) -> str:

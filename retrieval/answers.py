@@ -54,8 +54,14 @@ def holding(
     """The statements of the current hit that hold the current value: its relevant ones;
     but when none of them gives a value of a kind the earlier hits gave and another sentence
     of the same turn said as so does, that one ("ingest prod moved again, it's in
-    ap-southeast-2 now. third region this year": the region, not "this year")."""
+    ap-southeast-2 now. third region this year": the region, not "this year"). Of a turn
+    that says a change, the sentences that say it."""
     mine = [s for s in relevant[current.memory.id] if s.slotted]
+    # of a turn that says a change, the sentence saying it: "Greenfield's prices went up 30%
+    # so we've moved to Harlow & Sons for flour" holds Harlow & Sons, not Greenfield
+    changed = [s for s in mine if s.change or s.correction]
+    if changed and len(changed) < len(mine):
+        mine = changed
     before = {
         v.family
         for i, statements in relevant.items()

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from core.slots import GENERIC, Focus, matching, stem
-from core.statements import NUMBER, Statement, Value, normal, slips
+from core.statements import EVENT, NUMBER, Statement, Value, normal, slips
 from core.types import Hit
 
 
@@ -107,7 +107,11 @@ async def close_to(
         if h.memory.earlier_until is not None or not by_user(h):
             continue
         for s in said.get(h.memory.id, []):
-            if s.slotted and focus.answers(s) and all(s.text != p[0] for p in pool):
+            if (
+                (s.slotted or s.mood == EVENT)
+                and focus.answers(s)
+                and all(s.text != p[0] for p in pool)
+            ):
                 pool.append((s.text, s, h))
     pool = pool[:MOST]
     if len(pool) < 2:
@@ -138,7 +142,8 @@ async def close_to(
             if j in about:
                 continue
             _, b, later = pool[j]
-            sure = _same_slot(pool[i], pool[j])
+            # surely one slot, whichever of the two is about the question already
+            sure = _same_slot(pool[i], pool[j]) or _same_slot(pool[j], pool[i])
             if (later.memory.valid_from < newest or sure or as_of and b.change) and (
                 sure or sims.pairwise[i][j] >= PAIR or _share_words(words[i], words[j])
             ):

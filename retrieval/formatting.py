@@ -49,6 +49,8 @@ def memory_line(memory: Memory) -> str:
         label += ", replaces an earlier statement"
     if memory.corrected_at is not None:
         label += f", corrected on {day(memory.corrected_at)}"
+    if memory.now_value is not None and memory.names_earlier:
+        label += f"; now: {memory.now_value}; earlier: {', '.join(memory.names_earlier)}"
     return f"- [{label}] {content}"
 
 

@@ -46,7 +46,7 @@ from retrieval.pairs import (
 from retrieval.pairs import (
     earlier as marked_earlier,
 )
-from retrieval.stale import old_values, passing_mentions, replaced
+from retrieval.stale import old_values, passing_mentions, replaced, restating
 
 Admits = Callable[[Memory], bool]
 LEAD_RANK = 3  # the question's current value must rank this high for the order to change
@@ -271,9 +271,21 @@ def _by_question(
     if current_hit is None:
         return answering(hits, relevant)
     now: dict[str, list[Value]] = {}
-    for s in holding(current_hit, relevant, said, focus):
+    # a name the change only mentions beside a value of its kind, that an older hit gives, is
+    # the old value ("Greenfield's prices went up 30% so we've moved to Harlow & Sons", after
+    # "Greenfield Mills")
+    since = {h.memory.id for h in hits if h.memory.valid_from < current_hit.memory.valid_from}
+    given = [v for i, ss in relevant.items() if i in since for t in ss for v in t.values]
+    held = holding(current_hit, relevant, said, focus)
+    gives_anew = {v.family for s in held for v in s.values}
+    for s in held:
         for v in focus.answers(s):
-            now.setdefault(v.family, []).append(v)
+            if (
+                v in s.values
+                or v.family not in gives_anew
+                or not any(v.same(w) or w.part(v) for w in given)
+            ):
+                now.setdefault(v.family, []).append(v)
 
     def stale(h: Hit) -> bool:
         """Gives another value of a kind the current statement gives: of the kind the question
@@ -363,6 +375,8 @@ def _by_question(
         return hits  # the current value ranks low: the question is not clearly about it
     rank = {h.memory.id: i for i, h in enumerate(hits)}
     labelled = {h.memory.id: h for h in moved}
+    if not as_of:  # the current value's line says what it replaced: it says which is which
+        labelled[current_hit.memory.id] = restating(current_hit, old, current)
     above = [h for h in [*moved, *aside] if rank[h.memory.id] < first]
     gone = {h.memory.id for h in above}
     out = [labelled.get(h.memory.id, h) for h in hits if h.memory.id not in gone]

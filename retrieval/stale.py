@@ -4,7 +4,10 @@ the result goes after the chain's current version, labelled earlier."""
 
 from __future__ import annotations
 
-from core.statements import Value
+import re
+
+from core.slots import GENERIC
+from core.statements import ASSERT, EVENT, WORD, Value
 from core.types import Hit, LineageLink, Memory
 from retrieval.pairs import earlier as marked_earlier
 from retrieval.pairs import statements_of
@@ -66,3 +69,66 @@ def passing_mentions(hits: list[Hit], stale: list[tuple[str, set[str], set[str]]
             if passing(m) and m.valid_from < until and len(_mentioned(m) & gone) * 2 > len(gone):
                 out[i] = marked_earlier(out[i], until)
     return out
+
+
+SAID_SO = frozenset({ASSERT, EVENT})  # moods a current value is said in
+
+
+def restating(hit: Hit, old: list[Value], current: list[Value]) -> Hit:
+    """The hit holding a slot's current value, marked with that value and the earlier one
+    its own words name before it ("ok so ironclad was always packed, cancelled it. joined
+    PeakForm Studio instead": read as written, the old name comes first) or deny ("it's
+    codeine, not the sulfa ones"). Unmarked when it names none, when the current value is
+    not said as a change in its words, or when which is which is not clear."""
+    text = hit.memory.content.lower()
+    statements = statements_of(hit.memory)
+    denied = [v for s in statements for v in s.negated]
+    # what it gives itself is no earlier value of it ("It's 12B. ... 12D is the unit next door")
+    spans = [(v.start, v.end) for s in statements for v in s.values]
+    so = [
+        v for s in statements if s.mood in SAID_SO and (s.change or s.correction) for v in s.values
+    ]
+    now = [n for n in current if any(n.same(v) for v in so) and _says(text, n.text.lower())]
+    if not now:
+        return hit
+    first = min(text.find(n.text.lower()) for n in now)
+    named: list[Value] = []
+    for v in old:
+        if v.kind == WORD or any(v.same(n) for n in named):
+            continue
+        at = _mention(text, v.text)
+        if at < 0 or any(a <= at < b for a, b in spans) and not any(v.same(d) for d in denied):
+            continue
+        if at < first or any(v.same(d) for d in denied):
+            named.append(v)
+    now = [n for n in now if any(n.family == v.family for v in named)]
+    texts = list(dict.fromkeys(n.text for n in now))
+    if len(named) != 1 or not texts or len(texts) > 2:
+        return hit
+    update = {"now_value": ", ".join(texts), "names_earlier": (named[0].text,)}
+    return hit.model_copy(update={"memory": hit.memory.model_copy(update=update)})
+
+
+def _mention(text: str, value: str) -> int:
+    """Where ``text`` (lowered) says ``value`` whole, or the first word of four letters or
+    more of a value of several words, that is no general word ("ironclad" of "Ironclad
+    Fitness"); -1 when it does not."""
+    low = value.lower().strip("£$€")
+    if len(low) < 4:
+        return -1
+    found = _whole(low).search(text)
+    if found:
+        return found.start()
+    word = next((w for w in re.findall(r"[a-z][a-z'’-]+", low) if len(w) >= 4), None)
+    if word is None or word in GENERIC or " " not in low:
+        return -1
+    found = _whole(word).search(text)
+    return found.start() if found else -1
+
+
+def _whole(value: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<!\w){re.escape(value)}(?!\w)")
+
+
+def _says(text: str, value: str) -> bool:
+    return re.search(rf"(?<!\w){re.escape(value)}(?!\w)", text) is not None

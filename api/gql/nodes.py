@@ -124,6 +124,16 @@ class MemoryNode:
         description="With earlierUntil, when the memory says other things that still hold: "
         "the [start, end) character span of its content that says the earlier value.",
     )
+    now_value: str | None = strawberry.field(
+        default=None,
+        description="In a search result: this memory holds a slot's current value and its words "
+        "also name a value the slot held before; the current value, as said.",
+    )
+    names_earlier: list[str] = strawberry.field(
+        default_factory=list,
+        description='With nowValue: the earlier value its words name ("ironclad was always '
+        'packed, cancelled it. joined PeakForm Studio instead").',
+    )
     corrected_chain_ids: list[strawberry.ID] = strawberry.field(
         default_factory=list,
         description="A corrected turn: the supersede chains (by their first memory's id) that "
@@ -173,6 +183,8 @@ class MemoryNode:
             slot=m.slot,
             earlier_until=to_datetime(m.earlier_until),
             earlier_part=list(m.earlier_part) if m.earlier_part is not None else None,
+            now_value=m.now_value,
+            names_earlier=list(m.names_earlier),
             corrected_chain_ids=[strawberry.ID(c) for c in m.corrected_chains],
             learned=learned_from(m.source) is not None,
             learned_from_id=_id(learned_from(m.source)),

@@ -295,3 +295,65 @@ async def test_the_search_first_hits_nearly_as_close_are_about_the_question(
     out = _by_question(hits, focus, False, close=close)
     assert out[0].memory.id == new.memory.id
     assert next(h for h in out if h.memory.id == old.memory.id).memory.earlier_until is not None
+
+
+async def test_a_change_that_names_an_event_it_replaces_marks_it_earlier(
+    nlp: Any, embedder: Embedder
+) -> None:
+    """ "finally signed up at Ironclad Fitness" is told as an event, and the later change says
+    neither "gym" nor anything close to the question: the event is about the question by
+    meaning, and the change that names it ("ironclad was always packed ... joined PeakForm
+    Studio instead") is surely its slot, so the old gym goes after the new one, earlier."""
+    day = 86_400.0
+    text = "finally signed up at Ironclad Fitness on Delancey, $49/mo, no contract"
+    old = Hit(memory=said(nlp, text, day), score=1.0)
+    text = (
+        "ok so ironclad was always packed at 6pm, cancelled it. joined PeakForm Studio "
+        "instead, it's a 3 min walk from work"
+    )
+    new = Hit(memory=said(nlp, text, 40 * day), score=0.99)
+    question = "which gym am I a member of right now?"
+    focus = Focus.of(question)
+    parsed = {h.memory.id: statements(nlp(h.memory.content)) for h in (old, new)}
+
+    similar = similarities(embedder, question)
+    close = await close_to([old, new], parsed, focus, similar, lambda h: True)
+    out = _by_question([old, new], focus, False, close=close)
+
+    assert [h.memory.id for h in out] == [new.memory.id, old.memory.id]
+    assert out[1].memory.earlier_until == new.memory.valid_from
+    assert (out[0].memory.now_value, out[0].memory.names_earlier) == (
+        "PeakForm Studio",
+        ("Ironclad Fitness",),
+    )
+
+
+async def test_a_change_about_the_question_reaches_back_to_what_it_names(
+    nlp: Any, embedder: Embedder
+) -> None:
+    """The new meeting place is the statement about the question; the old one ("we meet ...
+    at Hannah's place") is not close to it by meaning and shares no word with it, but the
+    change names it ("Hannah's kitchen is getting ripped out"): surely one slot, whichever of
+    the two was found about the question first."""
+    day = 86_400.0
+    text = (
+        "Our book club is reading The Remains of the Day next. we meet the first Thursday of "
+        "the month at Hannah's place, usually 7ish."
+    )
+    old = Hit(memory=said(nlp, text, day), score=1.0)
+    text = (
+        "Book club's got a new home - the back room of the Crooked Spoon cafe from now on, "
+        "Hannah's kitchen is getting ripped out for months."
+    )
+    new = Hit(memory=said(nlp, text, 45 * day), score=0.99)
+    question = "Where does the reading group get together these days?"
+    focus = Focus.of(question)
+    parsed = {h.memory.id: statements(nlp(h.memory.content)) for h in (old, new)}
+
+    close = await close_to(
+        [old, new], parsed, focus, similarities(embedder, question), lambda h: True
+    )
+    out = _by_question([old, new], focus, False, close=close)
+
+    assert out[0].memory.id == new.memory.id
+    assert out[1].memory.earlier_until == new.memory.valid_from
