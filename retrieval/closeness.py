@@ -59,6 +59,8 @@ class About:
     texts: frozenset[str] = frozenset()
     kin: frozenset[str] = frozenset()
     first: frozenset[str] = frozenset()  # of the search's first hits, nearly as close (``WIDE``)
+    # pairs of statements surely one slot (a slip fixed, a change that says what it changes)
+    pairs: frozenset[frozenset[str]] = frozenset()
 
 
 NOTHING = About()  # no statement about the question by meaning
@@ -135,6 +137,13 @@ async def close_to(
     # kinship only reaches back from the newest statement about the question
     newest = max(pool[i][2].memory.valid_from for i in seeds)
     words = [_words(p) for p in pool]  # each statement's, read once
+    # the pairs surely one slot, whichever of the two is about the question already
+    sure = {
+        (i, j)
+        for i in range(len(pool))
+        for j in range(len(pool))
+        if i != j and (_same_slot(pool[i], pool[j]) or _same_slot(pool[j], pool[i]))
+    }
     about, todo = set(seeds), list(seeds)
     while todo:  # and whatever is kin to one of them, and so on
         i = todo.pop()
@@ -142,27 +151,25 @@ async def close_to(
             if j in about:
                 continue
             _, b, later = pool[j]
-            # surely one slot, whichever of the two is about the question already
-            sure = _same_slot(pool[i], pool[j]) or _same_slot(pool[j], pool[i])
-            if (later.memory.valid_from < newest or sure or as_of and b.change) and (
-                sure or sims.pairwise[i][j] >= PAIR or _share_words(words[i], words[j])
+            one = (i, j) in sure
+            if (later.memory.valid_from < newest or one or as_of and b.change) and (
+                one or sims.pairwise[i][j] >= PAIR or _share_words(words[i], words[j])
             ):
                 about.add(j)
                 todo.append(j)
+    # what the search ranked first is about the question by its own measure: a statement
+    # surely one slot with one of those is about it too ("the band is The Velvet Tones" found
+    # first, "we had to let the band go ... the Harbour Lights are playing instead")
+    about |= {j for i, j in sure if pool[i][0] in first}
     kin = about - seeds
     # a statement one of them is surely the same slot as stands for it: it names what that
     # one's statement names ("we're now at 55 guests" counts Dad's party's guests)
-    bound = {
-        i
-        for i in near - kin
-        if any(
-            j != i and (_same_slot(pool[i], pool[j]) or _same_slot(pool[j], pool[i])) for j in about
-        )
-    }
+    bound = {i for i in near - kin if any((i, j) in sure for j in about)}
     return About(
         frozenset(pool[i][0] for i in near | kin),
         frozenset(pool[i][0] for i in (kin - near) | bound),
         first,
+        frozenset(frozenset((pool[i][0], pool[j][0])) for i, j in sure),
     )
 
 
@@ -208,17 +215,28 @@ def _narrowed(old: tuple[str, Statement, Hit], new: tuple[str, Statement, Hit]) 
     names, in fewer words: its subject is part of the earlier one's ("the club now wraps up
     at quarter to six" after "mia's after school club finishes at 5:15") or its words name
     the earlier subject's head ("moving standup to 10:15 starting monday" after "daily
-    standup is at 9:30", whatever the parse took for its subject), and it gives a value of a
-    kind the earlier one gave. A subject of its own ("the staging box") is not."""
+    standup is at 9:30", whatever the parse took for its subject; without a subject of its
+    own, the words of its turn before it count: "we had to let the band go ... the Harbour
+    Lights are playing instead"), and it gives a value of a kind the earlier one gave. A
+    subject of its own ("the staging box") is not."""
     (_, o, was), (_, n, now) = old, new
     if now.memory.valid_from <= was.memory.valid_from or not n.change:
         return False
     mine, theirs = {stem(w) for w in n.subject}, {stem(w) for w in o.subject}
     head = stem(o.subject[-1]) if o.subject else ""
     named = bool(mine - _GENERIC) and mine <= theirs
-    if not named and head not in _GENERIC and head in {stem(w) for w in n.words}:
+    words = {stem(w) for w in n.words}
+    if not mine - _GENERIC:  # no subject of its own: its turn's words before it count too
+        words |= _words_before(now.memory.content, n.start)  # ("let the band go. ...")
+    if not named and head not in _GENERIC and head in words:
         named = True  # its words name the earlier one's subject ("moving standup to 10:15")
     return named and any(v.family == w.family for v in n.values for w in o.values)
+
+
+@lru_cache(maxsize=4096)
+def _words_before(content: str, start: int) -> frozenset[str]:
+    """The content words of a turn before a statement of it, as a question's are read."""
+    return Focus.of(content[:start]).words
 
 
 def _recounted(old: tuple[str, Statement, Hit], new: tuple[str, Statement, Hit]) -> bool:

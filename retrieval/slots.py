@@ -337,7 +337,16 @@ def _by_question(
         elif moods <= NEVER_SO:
             moved.append(h)
         elif later:  # (newer than every statement of the current value: an assistant's slip)
-            moved.append(marked_earlier(h, min(later), _part(h.memory, relevant[h.memory.id])))
+            # the part surely one slot with the current value's line, if any, says the old one
+            paired = [
+                s
+                for s in said[h.memory.id]
+                if any(
+                    frozenset((s.text, c.text)) in close.pairs for c in said[current_hit.memory.id]
+                )
+            ]
+            part = _part(h.memory, paired or relevant[h.memory.id])
+            moved.append(marked_earlier(h, min(later), part))
     # The replaced values said in passing by hits the question's words did not find (an
     # assistant's "Got it: 14 Harbour Lane, ..."): after the current value too.
     current = [n for values in now.values() for n in values]

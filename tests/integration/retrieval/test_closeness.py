@@ -357,3 +357,39 @@ async def test_a_change_about_the_question_reaches_back_to_what_it_names(
 
     assert out[0].memory.id == new.memory.id
     assert out[1].memory.earlier_until == new.memory.valid_from
+
+
+async def test_a_change_of_one_fact_of_many_marks_that_fact_earlier(
+    nlp: Any, embedder: Embedder
+) -> None:
+    """ "the band is The Velvet Tones" is one fact of a line of five, found first by the search;
+    the change says "band" only in the sentence before its own ("we had to let the band go
+    ... the Harbour Lights are playing instead"), and is not close to the question by
+    meaning. Surely one slot with what the search found first, it leads, and the old line's
+    band, not its venue, is the part marked earlier."""
+    day = 86_400.0
+    text = (
+        "Wedding facts so i stop repeating myself: venue is Hengrave Hall, date is 20 September,"
+        " about 120 guests, the band is The Velvet Tones and the cake is from Crumbs & Doilies"
+    )
+    old = Hit(memory=said(nlp, text, day), score=1.0)
+    text = (
+        "drama!! we had to let the band go, they double booked. the Harbour Lights are playing "
+        "instead, they were amazing at my cousin's do"
+    )
+    new = Hit(memory=said(nlp, text, 60 * day), score=0.5)
+    question = "who's providing the live music at the wedding?"
+    focus = Focus.of(question)
+    parsed = {h.memory.id: statements(nlp(h.memory.content)) for h in (old, new)}
+
+    close = await close_to(
+        [old, new], parsed, focus, similarities(embedder, question), lambda h: True
+    )
+    out = _by_question([old, new], focus, False, close=close)
+
+    assert out[0].memory.id == new.memory.id
+    marked = out[1].memory
+    assert marked.earlier_until == new.memory.valid_from and marked.earlier_part is not None
+    start, end = marked.earlier_part
+    assert "The Velvet Tones" in marked.content[start:end]
+    assert "Hengrave Hall" not in marked.content[start:end]
