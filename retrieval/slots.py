@@ -316,7 +316,12 @@ def _by_question(
             h.memory.id in relevant
             and h.memory.id not in elsewhere
             and not stale(h)
-            and any(focus.answers(s) for s in relevant[h.memory.id])
+            # a value of a kind the current one gives ("Great goal for a first half!" holds
+            # no finishing time)
+            and (
+                h is current_hit
+                or any(v.family in now for s in relevant[h.memory.id] for v in focus.answers(s))
+            )
         )
 
     keeping = [h for h in hits if holds(h)]
@@ -367,8 +372,11 @@ def _by_question(
     }
     # what only the current value says ("Bristol BS1" is in both addresses)
     current = [n for n in current if not any(n.same(v) for v in old)]
-    for h in hits:
-        if h.memory.id in relevant or h.memory.earlier_until is not None or not replaced:
+    placed = {h.memory.id for h in moved}
+    for h in hits:  # (a relevant hit that holds no value of the current kinds too: "Great
+        # goal for a first half! Sub 2:10 is very doable" for a finishing time)
+        taken = h.memory.id in relevant and (h.memory.id in placed or holds(h))
+        if taken or h.memory.earlier_until is not None or not replaced:
             continue
         text = h.memory.content.lower()
         if not any(_says(text, r) for r in replaced) or any(_says(text, n.text.lower())

@@ -107,3 +107,35 @@ def test_a_change_found_only_by_its_first_hits_marks_the_event_it_replaced(nlp: 
     assert [h.memory.id for h in out] == [new.id, old.id]
     assert out[0].memory.now_value == "PeakForm Studio"
     assert out[0].memory.names_earlier == ("Ironclad Fitness",)
+
+
+def test_a_line_with_no_value_of_the_current_kind_does_not_hold_it(nlp: Any) -> None:
+    """ "Great goal for a first half!" gives a number, no finishing time: it does not hold the
+    current value, so the lines ranked above the current one still move after it, and the
+    time it names in passing ("Sub 2:10 is very doable") is marked earlier too."""
+    signed = said(nlp, "signed up for the Bristol half in May. goal is sub 2:10", DAY)
+    great = said(
+        nlp,
+        "Great goal for a first half! Sub 2:10 is very doable with 12 weeks of training.",
+        DAY + 60,
+        source="turn:assistant",
+    )
+    revised = said(nlp, "training is going way better, I'm revising the goal to sub 1:59", 30 * DAY)
+    now = said(
+        nlp, "tweaked my calf, lost two weeks. being realistic, aiming for sub 2:05 now", 60 * DAY
+    )
+    texts = frozenset(s.text for m in (signed, great, revised, now) for s in statements_of(m))
+
+    out = _by_question(
+        ranked(great, signed, revised, now),
+        Focus.of("what finish time am I going for in the half?"),
+        False,
+        close=About(texts=texts),
+    )
+
+    assert out[0].memory.id == now.id
+    assert {h.memory.id for h in out if h.memory.earlier_until is not None} == {
+        signed.id,
+        great.id,
+        revised.id,
+    }
