@@ -235,7 +235,10 @@ def newest_said(hits: list[Hit], focus: Focus, faint: float = 0.0) -> list[Hit]:
       not move up: a context's first hits are held to no similarity floor (``Floor``), and
       "our flour comes from Holloway Mill" must not become one of them for "who should I ask
       about the oven?".
-    A question that names someone reads only the lines that name them."""
+    A user's later correction of a value of a kind a line gives passes that line, whatever it
+    is ("argh sorry, it's ap@northwind-joinery.co.uk" after "send their invoices to
+    accounts@northwind-joinery.co.uk"). A question that names someone reads only the lines
+    that name them."""
     blocks: list[list[Hit]] = []  # a line, with the earlier values labelled after it
     for h in hits:
         if h.memory.earlier_until is not None and blocks:
@@ -280,6 +283,24 @@ def newest_said(hits: list[Hit], focus: Focus, faint: float = 0.0) -> list[Hit]:
             return 0
         return grade if not kind or any(focus.answers(s) for s in said) else 0
 
+    def fixes(h: Hit, above: Hit) -> set[str]:
+        """The kinds of which the user's line ``h`` corrects a value the line ``above``
+        gives otherwise ("argh sorry, it's ap@northwind-joinery.co.uk" after "send their
+        invoices to accounts@..."; not "terminal 2! not 3" after "my mom lands at terminal
+        2")."""
+        if not by_user(h.memory):
+            return set()
+        given = [v for s in statements_of(above.memory) for v in s.values]
+        fixed = [v for s in statements_of(h.memory) if s.correction for v in s.values]
+        return {
+            v.family
+            for v in fixed
+            if any(g.family == v.family for g in given)
+            and not any(g.same(w) for g in given for w in fixed)
+        }
+
+    passed: dict[str, tuple[float, set[str]]] = {}  # a line a correction passed: when, kinds
+
     for places in by_session.values():
         # (level, when said, the line) of each line, read once
         line = [(level(first[i][0]), first[i][0].memory.valid_from, first[i]) for i in places]
@@ -287,15 +308,33 @@ def newest_said(hits: list[Hit], focus: Focus, faint: float = 0.0) -> list[Hit]:
         while moved:  # a line passes the one above it while it may, until none can
             moved = False
             for k in range(len(line) - 1):
-                (above, then, _), (below, when, _) = line[k], line[k + 1]
-                if below and above < 3 and (not above or when > then and below >= above):
+                (above, then, up), (below, when, block) = line[k], line[k + 1]
+                # a later correction of a value of a kind the line above gives passes it too,
+                # and that value is the earlier one
+                fixed = fixes(block[0], up[0]) if below and when > then else set()
+                if fixed:
+                    passed[up[0].memory.id] = (when, fixed)
+                if fixed or below and above < 3 and (not above or when > then and below >= above):
                     line[k], line[k + 1] = line[k + 1], line[k]
                     moved = True
         scores = [first[i][0].score for i in places]
         for place, (_, _, block), score in zip(places, line, scores, strict=True):
             # a line takes the score of the place it takes: the lines after it keep theirs
-            first[place] = [block[0].model_copy(update={"score": score}), *block[1:]]
+            head = block[0].model_copy(update={"score": score})
+            if head.memory.id in passed and head.memory.earlier_until is None:
+                until, kinds = passed[head.memory.id]
+                head = marked_earlier(head, until, _span(head, kinds))
+            first[place] = [head, *block[1:]]
     return [h for block in first + blocks[len(first) :] for h in block]
+
+
+def _span(h: Hit, kinds: set[str]) -> tuple[int, int] | None:
+    """The part of a line that gives its values of ``kinds``, when it gives others too."""
+    valued = [s for s in statements_of(h.memory) if s.values]
+    these = [s for s in valued if any(v.family in kinds for v in s.values)]
+    if not these or len(these) == len(valued):
+        return None
+    return min(s.start for s in these), max(s.end for s in these)
 
 
 def _said_as_so(said: list[Statement]) -> bool:

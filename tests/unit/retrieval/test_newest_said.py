@@ -116,3 +116,43 @@ def test_a_line_only_faintly_like_the_question_stays_where_it_is(nlp: Any) -> No
 
     assert newest_said(hits, focus, faint=0.25) == hits
     assert ids(newest_said(hits, focus)) == [flour.id, oven.id]  # with no floor it would lead
+
+
+def test_a_later_correction_passes_a_line_said_as_so_and_makes_its_value_earlier(
+    nlp: Any,
+) -> None:
+    """ "new client set up: Northwind Joinery" is said as so, which nothing else passes; the
+    user's "argh sorry, it's ap@..." corrects the address the line gave, so it passes it and
+    that part of the line is the earlier value."""
+    setup = said(
+        nlp,
+        "new client set up: Northwind Joinery. send their invoices to "
+        "accounts@northwind-joinery.co.uk, net 30 terms",
+        0,
+        session_id="s",
+    )
+    fix = said(
+        nlp,
+        "argh sorry, it's ap@northwind-joinery.co.uk — the other one bounces apparently",
+        2 * MINUTE,
+        session_id="s",
+    )
+
+    out = newest_said(ranked(setup, fix), Focus.of("where do Northwind's bills go?"))
+
+    assert ids(out) == [fix.id, setup.id]
+    marked = out[1].memory
+    assert marked.earlier_until == fix.valid_from and marked.earlier_part is not None
+    start, end = marked.earlier_part
+    assert "accounts@" in marked.content[start:end]
+    assert "Northwind Joinery." not in marked.content[start:end]
+
+
+def test_a_correction_that_says_the_line_s_value_again_makes_nothing_earlier(nlp: Any) -> None:
+    """ "terminal 2! not 3" fixes the assistant's echo, not the user's own "terminal 2"."""
+    told = said(nlp, "my mom lands at terminal 2 at 5:50pm on sunday", 0, session_id="s")
+    fix = said(nlp, "terminal 2! not 3", 2 * MINUTE, session_id="s")
+
+    out = newest_said(ranked(told, fix), Focus.of("which terminal am I picking my mother up from?"))
+
+    assert all(h.memory.earlier_until is None for h in out)
