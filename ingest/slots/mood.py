@@ -136,7 +136,15 @@ def mood_of(
     within = {t.i for c in reported for t in c.subtree}
     # the values said inside what is reported (a comma splice, "schedule posts for 7am now, our
     # analytics say earlier does better", reports nothing of its values)
-    if lemma in REPORTING and reported and (not values or any(v.first in within for v in values)):
+    # a reporting verb said not to happen reports nothing ("3 bullets tops please, i dont read
+    # past that anyway")
+    denied = any(c.dep_ == "neg" for c in root.children) and lemma == root.lemma_.lower()
+    if (
+        lemma in REPORTING
+        and reported
+        and not denied
+        and (not values or any(v.first in within for v in values))
+    ):
         if lemma in ("want", "hope", "expect") and first_person and lemma == "want":
             return REQUEST  # "I want to book a table for 2"
         if not first_person or lemma in ("hear", "read", "gather"):

@@ -6,8 +6,9 @@ keyword query of the procedural memories per statement; the parameter is the val
 statement says is no longer so, else the procedure's only value of the new value's kind (an
 amount of its unit, a quoted text, a name), or the one said of the same thing ("*within* 3
 business days", "*summary* ... to Dolores"). A statement that does not say it changes
-anything ("meeting summaries: 3 bullets tops please") changes only a value said of the same
-thing as it."""
+anything changes only a value said of the same thing as it: a count of the same things, said
+as so ("meeting summaries: 3 bullets tops please" for "keep it to 5 bullets max"), or a value
+with the same words around it."""
 
 from __future__ import annotations
 
@@ -135,6 +136,10 @@ def _parameter(
             old = near[0]  # said of the same thing: whatever the statement's words
         elif len(olds) == 1 and changes:  # (an event said as a change included)
             old = olds[0]  # the only one of its kind, and the statement says it changes
+        elif len(olds) == 1 and statement.mood in SLOTTED and _counts_things(new):
+            # the only count of the same things, said as so now: the thing counted is what
+            # both are said of ("3 bullets tops please" for "keep it to 5 bullets max")
+            old = olds[0]
         else:
             continue
         if old.norm != new.norm:
@@ -203,6 +208,13 @@ def _unit(v: Value) -> str:
     if v.kind == NUMBER and not v.text[:1].isdigit():
         return v.norm.split(" ", 1)[-1].rstrip("s")
     return unit_of(v)
+
+
+def _counts_things(v: Value) -> bool:
+    """Whether an amount counts things named by a word ("3 bullets"), not money, a share or
+    a bare number."""
+    unit = _unit(v)
+    return v.kind == NUMBER and len(unit) >= 3 and unit.isalpha()
 
 
 _STOP = words("a an the to of in on at for and or with by is are be it its")

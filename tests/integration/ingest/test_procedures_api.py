@@ -100,3 +100,26 @@ async def test_a_method_in_prose_and_a_change_to_one_of_its_amounts(client: Clie
     # "By the way: …" names no process
     aside = await _say(client, "By the way: the call moved to 4, Sam is joining, bring the deck")
     assert not [m for m in aside["extracted"] if m["type"] == "PROCEDURAL"]  # type: ignore[union-attr]
+
+
+async def test_a_count_asked_for_again_in_passing_changes_the_procedure(client: Client) -> None:
+    """ "meeting summaries: 3 bullets tops please, i dont read past that anyway" says no change
+    and reports no one's words: the count of the same things, said as so, is the new one."""
+    taught = await _say(
+        client,
+        "when you summarize meeting notes for me keep it to 5 bullets max and put the action "
+        "items in bold at the end",
+    )
+    (procedure,) = [m for m in taught["extracted"] if m["type"] == "PROCEDURAL"]  # type: ignore[index, union-attr]
+
+    changed = await _say(
+        client,
+        "meeting summaries: 3 bullets tops please, i dont read past that anyway. still bold "
+        "actions at the end",
+    )
+
+    assert procedure["id"] in changed["supersededIds"]  # type: ignore[operator]
+    layer = (await client.data(CONTEXT, q="boil these scribbles from the design review down"))[
+        "assembleContext"
+    ]["layers"]["procedural"]
+    assert "3 bullets" in layer and "5 bullets" not in layer

@@ -84,6 +84,12 @@ def change(nlp: Any, said: str, taught: str) -> tuple[str, str] | None:
             "Your tidied emails are a bit too clipped. Let's make the limit 200 words.",
             ("150 words", "200 words"),
         ),
+        (  # a count of the same things, said as so now, with nothing else said of them
+            "when you summarize meeting notes for me keep it to 5 bullets max and put the"
+            " action items in bold at the end",
+            "meeting summaries: 3 bullets tops please, i dont read past that anyway",
+            ("5 bullets", "3 bullets"),
+        ),
     ],
 )
 def test_a_parameter_changes_whatever_its_kind(
@@ -99,6 +105,9 @@ def test_a_statement_about_something_else_changes_nothing(nlp: Any) -> None:
     )
     assert change(nlp, "they should not fill in the green form", taught) is None
     assert change(nlp, "they shouldn't fill in the green form", taught) is None
+    # a count of the same things told as what happened is no new rule
+    summaries = "when you summarize meeting notes for me keep it to 5 bullets max"
+    assert change(nlp, "the last summary had 8 bullets and I skimmed it", summaries) is None
 
 
 def test_a_heading_after_a_lead_in_sentence_is_a_procedure() -> None:

@@ -101,6 +101,18 @@ def test_only_assertions_and_requests_hold_a_value(nlp: Any, text: str, mood: st
     assert statement.slotted is (mood in ("assert", "request"))
 
 
+def test_a_reporting_verb_said_not_to_happen_reports_nothing(nlp: Any) -> None:
+    """ "I dont read past that" reports no one's words: the count asked for is said as so."""
+    first = statements(
+        nlp(
+            "meeting summaries: 3 bullets tops please, i dont read past that anyway. still bold"
+            " actions at the end"
+        )
+    )[0]
+    assert (first.mood, [v.text for v in first.values]) == ("assert", ["3"])
+    assert said(nlp, "I read the office is moving to Leeds.").mood == "reported"
+
+
 def test_a_statement_masks_its_values_and_keeps_its_subject(nlp: Any) -> None:
     switched = said(nlp, "We switched the deploy target to production last week.")
     assert switched.frame == ("deploy", "target", "<thing>")  # "last week" says when
