@@ -14,6 +14,7 @@ from core.types import Hit
 from retrieval.pairs import by_assistant, by_user, statements_of
 from retrieval.pairs import earlier as marked_earlier
 
+ANSWERS = "answers"  # the signal of a hit found giving what the question asks (``answering``)
 TOP_FOUND = 5  # the search's first hits taken as about the question (``found_for``)
 SAID_FIRST = 6  # the first hits a conversation is read newest first in (``newest_said``)
 
@@ -291,29 +292,63 @@ def newest_said(hits: list[Hit], focus: Focus, faint: float = 0.0) -> list[Hit]:
         if not by_user(h.memory):
             return set()
         given = [v for s in statements_of(above.memory) for v in s.values]
-        fixed = [v for s in statements_of(h.memory) if s.correction for v in s.values]
+        fixing = [
+            s
+            for s in statements_of(h.memory)
+            if s.correction and s.mood in (ASSERT, EVENT, REQUEST)
+        ]
+        fixed = [v for s in fixing for v in s.values]
+        denied = [v for s in fixing for v in s.negated]
+        if denied and not any(_agree(g, d) for g in given for d in denied):
+            return set()  # "no, 6:14. not 6:40" fixes only what said 6:40
+        kinds = {v.family for v in fixed if any(g.family == v.family for g in given)}
         return {
-            v.family
-            for v in fixed
-            if any(g.family == v.family for g in given)
-            and not any(g.same(w) for g in given for w in fixed)
+            k for k in kinds if not any(_agree(g, w) for g in given for w in fixed if w.family == k)
         }
 
     passed: dict[str, tuple[float, set[str]]] = {}  # a line a correction passed: when, kinds
 
     for places in by_session.values():
-        # (level, when said, the line) of each line, read once
-        line = [(level(first[i][0]), first[i][0].memory.valid_from, first[i]) for i in places]
-        moved = True
-        while moved:  # a line passes the one above it while it may, until none can
-            moved = False
+        # (level, when said, the line) of each line, read once; a user's later correction of
+        # a value a line of the session gives otherwise is said as so, however faintly like
+        # the question ("ah no, it's Larch Avenue" after "the shipping address ...: 221 Larch
+        # Street"), and passes that line even if it is said as so: that value is the earlier
+        # one
+        heads = [first[i][0] for i in places]
+        fixing: dict[str, set[str]] = {}  # a correction: the lines it fixes
+        for h in heads:
+            # the newest line before it that gives a value of its kind otherwise, and the
+            # lines before that gave the same value ("no you flipped it, eight thousand four
+            # hundred" fixes the assistant's "Okay, 4,800", not the user's "quoted 8,400")
+            # (of every line of the session's blocks: one already labelled earlier is one)
+            before = sorted(
+                (o for i in places for o in first[i] if o.memory.valid_from < h.memory.valid_from),
+                key=lambda o: -o.memory.valid_from,
+            )
+            target = next(((o, found) for o in before if (found := fixes(h, o))), None)
+            if target is None:
+                continue
+            wrong = [v for s in statements_of(target[0].memory) for v in s.values
+                     if v.family in target[1]]  # fmt: skip
+            for other in before:
+                said = [v for s in statements_of(other.memory) for v in s.values]
+                kinds = fixes(h, other)
+                if other.memory.earlier_until is not None:
+                    continue
+                if other is target[0] or kinds and any(v.same(w) for v in said for w in wrong):
+                    fixing.setdefault(h.memory.id, set()).add(other.memory.id)
+                    when, known = passed.get(other.memory.id, (h.memory.valid_from, set()))
+                    passed[other.memory.id] = (min(when, h.memory.valid_from), known | kinds)
+        line = [
+            (3 if h.memory.id in fixing else level(h), h.memory.valid_from, first[i])
+            for i, h in zip(places, heads, strict=True)
+        ]
+        moved, rounds = True, len(line) ** 2  # (a bound, whatever the levels say)
+        while moved and rounds:  # a line passes the one above it while it may, until none can
+            moved, rounds = False, rounds - 1
             for k in range(len(line) - 1):
                 (above, then, up), (below, when, block) = line[k], line[k + 1]
-                # a later correction of a value of a kind the line above gives passes it too,
-                # and that value is the earlier one
-                fixed = fixes(block[0], up[0]) if below and when > then else set()
-                if fixed:
-                    passed[up[0].memory.id] = (when, fixed)
+                fixed = up[0].memory.id in fixing.get(block[0].memory.id, ())
                 if fixed or below and above < 3 and (not above or when > then and below >= above):
                     line[k], line[k + 1] = line[k + 1], line[k]
                     moved = True
@@ -321,11 +356,22 @@ def newest_said(hits: list[Hit], focus: Focus, faint: float = 0.0) -> list[Hit]:
         for place, (_, _, block), score in zip(places, line, scores, strict=True):
             # a line takes the score of the place it takes: the lines after it keep theirs
             head = block[0].model_copy(update={"score": score})
+            if head.memory.id in fixing:  # it answers in the place of what it fixed
+                head = head.model_copy(update={"signals": {**head.signals, ANSWERS: 1.0}})
             if head.memory.id in passed and head.memory.earlier_until is None:
                 until, kinds = passed[head.memory.id]
                 head = marked_earlier(head, until, _span(head, kinds))
             first[place] = [head, *block[1:]]
     return [h for block in first + blocks[len(first) :] for h in block]
+
+
+def _agree(a: Value, b: Value) -> bool:
+    """Whether two values of one kind are one, or one says the other in part ("6:14" and
+    "6:14pm", "aoife" and "Dr Aoife Brennan")."""
+    x, y = a.text.lower(), b.text.lower()
+    if a.family != b.family:
+        return False
+    return a.same(b) or min(len(x), len(y)) >= 2 and (x in y or y in x)
 
 
 def _span(h: Hit, kinds: set[str]) -> tuple[int, int] | None:

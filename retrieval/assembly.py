@@ -34,10 +34,10 @@ from core.retrieval_types import (
 from core.tokens import TokenCounter
 from core.types import Entity, Hit, Memory, MemoryType
 from core.validation import check_project_id
+from retrieval.answers import ANSWERS
 from retrieval.packing import pack
 from retrieval.pairs import by_assistant
 from retrieval.retriever import Retriever
-from retrieval.slots import ANSWERS
 
 MAX_TOKEN_BUDGET = 1_000_000
 

@@ -33,7 +33,15 @@ from core.statements import (
 from core.types import Hit, LineageLink, Memory, MemoryType
 from graph.tenant import TenantGraph
 from retrieval import answers
-from retrieval.answers import denied, follow_ups, found_for, holding, misheard, names_other
+from retrieval.answers import (
+    ANSWERS,
+    denied,
+    follow_ups,
+    found_for,
+    holding,
+    misheard,
+    names_other,
+)
 from retrieval.closeness import NOTHING, About, Similar, close_to
 from retrieval.pairs import (
     NEVER_SO,
@@ -50,7 +58,6 @@ from retrieval.stale import old_values, passing_mentions, replaced, restating
 
 Admits = Callable[[Memory], bool]
 LEAD_RANK = 3  # the question's current value must rank this high for the order to change
-ANSWERS = "answers"  # the signal of a hit found giving what the question asks (``answering``)
 _STEP = 1e-6
 
 

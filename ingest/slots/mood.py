@@ -40,10 +40,13 @@ def says_correction(tokens: list[Token]) -> bool:
     kept = [t for t in tokens if not t.is_punct]
     words = [t.lower_ for t in kept]
     opened = next((i for i, t in enumerate(kept) if not _opener(t)), 0)  # "ok, how about ..."
-    if words[opened : opened + 2] in (["how", "about"], ["what", "about"]) or words[:1] in (
-        ["no"],
-        ["nope"],
-    ):
+    # a "no" among the words that open it, not one of dismay ("oh no, ..."): "ah no, it's
+    # Larch Avenue"
+    denies = any(
+        w in ("no", "nope") and (i == 0 or words[i - 1] != "oh")
+        for i, w in enumerate(words[: max(opened, 1)])
+    )
+    if words[opened : opened + 2] in (["how", "about"], ["what", "about"]) or denies:
         return True  # "no, with Steven", "how about the 9th?": another value, in its place
     for i, w in enumerate(words[:-1]):
         if w in ("make", "change", "meant") and words[i + 1] in ("it", "that", "this"):

@@ -113,6 +113,13 @@ def test_a_reporting_verb_said_not_to_happen_reports_nothing(nlp: Any) -> None:
     assert said(nlp, "I read the office is moving to Leeds.").mood == "reported"
 
 
+def test_a_no_among_a_turn_s_opening_words_corrects(nlp: Any) -> None:
+    """ "ah no, it's Larch Avenue" corrects as "no, Larch Avenue" does; "oh no" is dismay."""
+    assert said(nlp, "ah no, it's Larch Avenue.").correction
+    assert said(nlp, "no, it's Larch Avenue.").correction
+    assert not said(nlp, "oh no, the flight is delayed to 9pm").correction
+
+
 def test_a_statement_masks_its_values_and_keeps_its_subject(nlp: Any) -> None:
     switched = said(nlp, "We switched the deploy target to production last week.")
     assert switched.frame == ("deploy", "target", "<thing>")  # "last week" says when

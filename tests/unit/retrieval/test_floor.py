@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from core.retrieval_types import Layer, RetrievalPath
 from core.types import Hit
+from retrieval.answers import ANSWERS
 from retrieval.assembly import Floor
-from retrieval.slots import ANSWERS, answering
+from retrieval.slots import answering
 from tests.memories import a_memory
 
 FLOOR = Floor({"memories": 0.2}, similarity=0.3, assistant=0.45)

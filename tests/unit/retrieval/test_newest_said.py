@@ -156,3 +156,42 @@ def test_a_correction_that_says_the_line_s_value_again_makes_nothing_earlier(nlp
     out = newest_said(ranked(told, fix), Focus.of("which terminal am I picking my mother up from?"))
 
     assert all(h.memory.earlier_until is None for h in out)
+
+
+def test_a_correction_faintly_like_the_question_still_passes_what_it_fixes(nlp: Any) -> None:
+    """ "ah no, it's Larch Avenue" is barely like "where do the fabric samples need to be
+    shipped?", but it corrects the address the session gave: it leads, answering, and the
+    address line and the assistant's echo of it are earlier."""
+    note = said(
+        nlp,
+        "please note the shipping address for the fabric samples: 221 Larch Street, Portland",
+        0,
+        session_id="s",
+    )
+    echo = said(
+        nlp, "Saved: 221 Larch Street, Portland.", MINUTE, session_id="s", source="turn:assistant"
+    )
+    fix = said(nlp, "ah no, it's Larch Avenue.", 2 * MINUTE, session_id="s")
+    hits = ranked(note, echo, fix)
+    hits[2] = hits[2].model_copy(update={"signals": {"similarity": 0.2}})
+
+    out = newest_said(hits, Focus.of("where do the fabric samples need to be shipped?"), 0.35)
+
+    assert ids(out) == [fix.id, note.id, echo.id]
+    assert out[0].signals.get("answers") == 1.0
+    assert [h.memory.earlier_until for h in out[1:]] == [fix.valid_from, fix.valid_from]
+
+
+def test_a_correction_fixes_the_line_it_answers_not_the_one_before_it(nlp: Any) -> None:
+    """ "no you flipped it, ..." answers the assistant's "Okay, 4,800" (already labelled
+    earlier as misheard): the user's own "quoted 8,400" is not what it fixes."""
+    quoted = said(nlp, "the contractor quoted 8,400 for the new deck", 0, session_id="s")
+    flipped = said(
+        nlp, "Okay, 4,800 for the deck.", MINUTE, session_id="s", source="turn:assistant"
+    )
+    fix = said(nlp, "no you flipped it, eight thousand four hundred", 2 * MINUTE, session_id="s")
+    hits = [*ranked(quoted, fix), earlier(ranked(flipped)[0], fix.valid_from)]
+
+    out = newest_said(hits, Focus.of("what did the contractor quote for the deck?"))
+
+    assert next(h for h in out if h.memory.id == quoted.id).memory.earlier_until is None
