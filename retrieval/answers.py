@@ -292,13 +292,13 @@ def newest_said(hits: list[Hit], focus: Focus, faint: float = 0.0) -> list[Hit]:
         if not by_user(h.memory):
             return set()
         given = [v for s in statements_of(above.memory) for v in s.values]
-        fixing = [
+        corrections = [
             s
             for s in statements_of(h.memory)
             if s.correction and s.mood in (ASSERT, EVENT, REQUEST)
         ]
-        fixed = [v for s in fixing for v in s.values]
-        denied = [v for s in fixing for v in s.negated]
+        fixed = [v for s in corrections for v in s.values]
+        denied = [v for s in corrections for v in s.negated]
         if denied and not any(_agree(g, d) for g in given for d in denied):
             return set()  # "no, 6:14. not 6:40" fixes only what said 6:40
         kinds = {v.family for v in fixed if any(g.family == v.family for g in given)}

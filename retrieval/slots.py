@@ -19,7 +19,6 @@ context packs each layer by score).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Collection, Sequence
 
 from core.slots import Focus, stem
@@ -54,7 +53,7 @@ from retrieval.pairs import (
 from retrieval.pairs import (
     earlier as marked_earlier,
 )
-from retrieval.stale import old_values, passing_mentions, replaced, restating
+from retrieval.stale import old_values, passing_mentions, replaced, restating, says
 
 Admits = Callable[[Memory], bool]
 LEAD_RANK = 3  # the question's current value must rank this high for the order to change
@@ -271,7 +270,7 @@ def _by_question(
         return bool(answers) and (
             by_user(h.memory)
             or any(v.same(u) for v in answers for u in users)
-            or any(_says(t, v.text.lower().strip("£$€")) for v in answers for t in user_texts)
+            or any(says(t, v.text.lower().strip("£$€")) for v in answers for t in user_texts)
         )
 
     current_hit = next((h for h in newest if gives(h)), None)
@@ -386,7 +385,7 @@ def _by_question(
         if taken or h.memory.earlier_until is not None or not replaced:
             continue
         text = h.memory.content.lower()
-        if not any(_says(text, r) for r in replaced) or any(_says(text, n.text.lower())
+        if not any(says(text, r) for r in replaced) or any(says(text, n.text.lower())
                                                            for n in current):  # fmt: skip
             continue
         later = [k.memory.valid_from for k in keeping if k.memory.valid_from > h.memory.valid_from]
@@ -467,10 +466,6 @@ def _distinctive(v: Value) -> bool:
     return len(text) >= 4 or (len(text) >= 2 and not text.isdigit())
 
 
-def _says(text: str, value: str) -> bool:
-    return re.search(rf"(?<!\w){re.escape(value)}(?!\w)", text) is not None
-
-
 def _lead(hits: list[Hit], index: int) -> list[Hit]:
     """``hits`` with the one at ``index`` first."""
     return [hits[index], *hits[:index], *hits[index + 1 :]]
@@ -479,7 +474,7 @@ def _lead(hits: list[Hit], index: int) -> list[Hit]:
 def _said_elsewhere(value: str, hit: Hit, hits: list[Hit]) -> bool:
     """Whether another current hit of the result says ``value``."""
     return any(
-        h is not hit and h.memory.earlier_until is None and _says(h.memory.content.lower(),
+        h is not hit and h.memory.earlier_until is None and says(h.memory.content.lower(),
                                                                   value.lower())
         for h in hits
     )  # fmt: skip

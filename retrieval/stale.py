@@ -88,7 +88,7 @@ def restating(hit: Hit, old: list[Value], current: list[Value]) -> Hit:
     so = [
         v for s in statements if s.mood in SAID_SO and (s.change or s.correction) for v in s.values
     ]
-    now = [n for n in current if any(n.same(v) for v in so) and _says(text, n.text.lower())]
+    now = [n for n in current if any(n.same(v) for v in so) and says(text, n.text.lower())]
     if not now:
         return hit
     first = min(text.find(n.text.lower()) for n in now)
@@ -127,8 +127,10 @@ def _mention(text: str, value: str) -> int:
 
 
 def _whole(value: str) -> re.Pattern[str]:
+    """``value`` as a whole word or words, not part of a longer one."""
     return re.compile(rf"(?<!\w){re.escape(value)}(?!\w)")
 
 
-def _says(text: str, value: str) -> bool:
-    return re.search(rf"(?<!\w){re.escape(value)}(?!\w)", text) is not None
+def says(text: str, value: str) -> bool:
+    """Whether ``text`` says ``value`` whole ("4b" in "room 4b", not in "14b")."""
+    return _whole(value).search(text) is not None

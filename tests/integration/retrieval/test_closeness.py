@@ -297,6 +297,21 @@ async def test_the_search_first_hits_nearly_as_close_are_about_the_question(
     assert next(h for h in out if h.memory.id == old.memory.id).memory.earlier_until is not None
 
 
+async def read_two(
+    nlp: Any, embedder: Embedder, question: str, old: str, new: str, days: float, score: float
+) -> tuple[list[Hit], Hit, Hit]:
+    """``old`` said on day 1 and ``new`` ``days`` later (ranked ``score``), read for
+    ``question`` as the read path does: closeness with the real embedder, then the slot."""
+    day = 86_400.0
+    first = Hit(memory=said(nlp, old, day), score=1.0)
+    later = Hit(memory=said(nlp, new, days * day), score=score)
+    focus = Focus.of(question)
+    parsed = {h.memory.id: statements(nlp(h.memory.content)) for h in (first, later)}
+    similar = similarities(embedder, question)
+    close = await close_to([first, later], parsed, focus, similar, lambda h: True)
+    return _by_question([first, later], focus, False, close=close), first, later
+
+
 async def test_a_change_that_names_an_event_it_replaces_marks_it_earlier(
     nlp: Any, embedder: Embedder
 ) -> None:
@@ -304,21 +319,16 @@ async def test_a_change_that_names_an_event_it_replaces_marks_it_earlier(
     neither "gym" nor anything close to the question: the event is about the question by
     meaning, and the change that names it ("ironclad was always packed ... joined PeakForm
     Studio instead") is surely its slot, so the old gym goes after the new one, earlier."""
-    day = 86_400.0
-    text = "finally signed up at Ironclad Fitness on Delancey, $49/mo, no contract"
-    old = Hit(memory=said(nlp, text, day), score=1.0)
-    text = (
+    out, old, new = await read_two(
+        nlp,
+        embedder,
+        "which gym am I a member of right now?",
+        "finally signed up at Ironclad Fitness on Delancey, $49/mo, no contract",
         "ok so ironclad was always packed at 6pm, cancelled it. joined PeakForm Studio "
-        "instead, it's a 3 min walk from work"
+        "instead, it's a 3 min walk from work",
+        40,
+        0.99,
     )
-    new = Hit(memory=said(nlp, text, 40 * day), score=0.99)
-    question = "which gym am I a member of right now?"
-    focus = Focus.of(question)
-    parsed = {h.memory.id: statements(nlp(h.memory.content)) for h in (old, new)}
-
-    similar = similarities(embedder, question)
-    close = await close_to([old, new], parsed, focus, similar, lambda h: True)
-    out = _by_question([old, new], focus, False, close=close)
 
     assert [h.memory.id for h in out] == [new.memory.id, old.memory.id]
     assert out[1].memory.earlier_until == new.memory.valid_from
@@ -335,25 +345,17 @@ async def test_a_change_about_the_question_reaches_back_to_what_it_names(
     at Hannah's place") is not close to it by meaning and shares no word with it, but the
     change names it ("Hannah's kitchen is getting ripped out"): surely one slot, whichever of
     the two was found about the question first."""
-    day = 86_400.0
-    text = (
+    out, _, new = await read_two(
+        nlp,
+        embedder,
+        "Where does the reading group get together these days?",
         "Our book club is reading The Remains of the Day next. we meet the first Thursday of "
-        "the month at Hannah's place, usually 7ish."
-    )
-    old = Hit(memory=said(nlp, text, day), score=1.0)
-    text = (
+        "the month at Hannah's place, usually 7ish.",
         "Book club's got a new home - the back room of the Crooked Spoon cafe from now on, "
-        "Hannah's kitchen is getting ripped out for months."
+        "Hannah's kitchen is getting ripped out for months.",
+        45,
+        0.99,
     )
-    new = Hit(memory=said(nlp, text, 45 * day), score=0.99)
-    question = "Where does the reading group get together these days?"
-    focus = Focus.of(question)
-    parsed = {h.memory.id: statements(nlp(h.memory.content)) for h in (old, new)}
-
-    close = await close_to(
-        [old, new], parsed, focus, similarities(embedder, question), lambda h: True
-    )
-    out = _by_question([old, new], focus, False, close=close)
 
     assert out[0].memory.id == new.memory.id
     assert out[1].memory.earlier_until == new.memory.valid_from
@@ -367,25 +369,17 @@ async def test_a_change_of_one_fact_of_many_marks_that_fact_earlier(
     ... the Harbour Lights are playing instead"), and is not close to the question by
     meaning. Surely one slot with what the search found first, it leads, and the old line's
     band, not its venue, is the part marked earlier."""
-    day = 86_400.0
-    text = (
+    out, _, new = await read_two(
+        nlp,
+        embedder,
+        "who's providing the live music at the wedding?",
         "Wedding facts so i stop repeating myself: venue is Hengrave Hall, date is 20 September,"
-        " about 120 guests, the band is The Velvet Tones and the cake is from Crumbs & Doilies"
-    )
-    old = Hit(memory=said(nlp, text, day), score=1.0)
-    text = (
+        " about 120 guests, the band is The Velvet Tones and the cake is from Crumbs & Doilies",
         "drama!! we had to let the band go, they double booked. the Harbour Lights are playing "
-        "instead, they were amazing at my cousin's do"
+        "instead, they were amazing at my cousin's do",
+        60,
+        0.5,
     )
-    new = Hit(memory=said(nlp, text, 60 * day), score=0.5)
-    question = "who's providing the live music at the wedding?"
-    focus = Focus.of(question)
-    parsed = {h.memory.id: statements(nlp(h.memory.content)) for h in (old, new)}
-
-    close = await close_to(
-        [old, new], parsed, focus, similarities(embedder, question), lambda h: True
-    )
-    out = _by_question([old, new], focus, False, close=close)
 
     assert out[0].memory.id == new.memory.id
     marked = out[1].memory
