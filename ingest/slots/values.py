@@ -27,6 +27,7 @@ from core.statements import (
     is_hour,
     normal,
     weekday,
+    words,
 )
 
 Token = Any  # spacy.tokens.Token (spaCy is untyped here)
@@ -176,6 +177,8 @@ def values_in(doc: Any, first: int, last: int) -> list[Value]:
             kind = NUMBER  # "100k"
         if kind == NUMBER and a > 0 and doc[a - 1].lower_ == "at" and is_hour(text):
             kind = TIME  # "the call is at 3"
+        elif kind == NUMBER and a == b and _day_of_month(doc[a]):
+            kind = DATE  # "what about the 14th?": a day, not a count (nor a percentage)
         found.append(Value(text, kind, normal(text, kind), span.start_char, end_char, a, b))
         taken.update(range(a, b + 1))
 
@@ -246,7 +249,7 @@ def values_in(doc: Any, first: int, last: int) -> list[Value]:
                 add(QUOTE, i + 1, close - 1)
                 i = close
         i += 1
-    found = _titled(doc, sorted(found, key=lambda v: v.first))
+    found = _numbered(doc, _titled(doc, sorted(found, key=lambda v: v.first)))
     return [v for v in found if not _vocative(doc, v, first, last)]
 
 
@@ -277,11 +280,68 @@ def _titled(doc: Any, found: list[Value]) -> list[Value]:
     return out
 
 
+_DAY_OF_MONTH = re.compile(r"(\d{1,2})(?:st|nd|rd|th)", re.I)
+
+
+def _day_of_month(tok: Token) -> bool:
+    """An ordinal standing alone after "the" ("the 14th", "for the 3rd"): a day of the month.
+    One that describes a noun ("the 3rd floor") or follows no article ("came 3rd") is not."""
+    m = _DAY_OF_MONTH.fullmatch(tok.text)
+    return (
+        m is not None
+        and 1 <= int(m.group(1)) <= 31
+        and tok.i > 0
+        and tok.doc[tok.i - 1].lower_ == "the"
+        and tok.dep_ not in ("amod", "nummod", "compound")
+    )
+
+
+_MONTHS = words(
+    """january february march april may june july august september october november december
+    jan feb mar apr jun jul aug sep sept oct nov dec"""
+)
+
+
+def _month(text: str) -> bool:
+    return text.lower().rstrip(".") in _MONTHS
+
+
+def _numbered(doc: Any, found: list[Value]) -> list[Value]:
+    """A number that counts a singular proper name right after it is part of that name: a
+    house number ("899 Sir Francis Drake Boulevard", "1 Infinite Loop"), so a later address
+    replaces the address, and no count ("for 2 people") ever takes its number. A plural name
+    is counted ("3 Apple Watches")."""
+    out: list[Value] = []
+    for v in found:
+        before = out[-1] if out else None
+        if (
+            before is not None
+            and before.kind == NUMBER
+            and v.kind == NAME
+            and v.first == before.last + 1
+            and doc[before.last].dep_ == "nummod"
+            and v.first <= doc[before.last].head.i <= v.last
+            and doc[before.last].head.tag_ == "NNP"
+            and not doc[before.last].head.lower_.endswith("s")  # "Watches" tagged singular
+        ):
+            text = doc.text[before.start : v.end]
+            kind = DATE if v.first == v.last and _month(v.text) else NAME  # "12 May": a date
+            out[-1] = Value(
+                text, kind, normal(text, kind), before.start, v.end, before.first, v.last
+            )
+            continue
+        out.append(v)
+    return out
+
+
+_PLACES = frozenset({"GPE", "LOC", "FAC"})
+
+
 def _vocative(doc: Any, value: Value, first: int, last: int) -> bool:
     """A name the speaker addresses ("Thanks so much, Mel!", "Caroline, that's great"): set off
     by a comma at the start or the end of the sentence, it is who is spoken to."""
-    if value.kind != NAME:
-        return False
+    if value.kind != NAME or value.text[:1].isdigit() or doc[value.first].ent_type_ in _PLACES:
+        return False  # "221 Larch Street, Portland": an address and its town are no one spoken to
     before = doc[value.first - 1] if value.first > first else None
     after = doc[value.last + 1] if value.last < last else None
     at_end = after is None or after.is_punct and after.text in ".!?"

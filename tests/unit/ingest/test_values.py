@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from core.settings import Settings
-from core.slots import Focus, stem, substitute
+from core.slots import Focus, corrects, stem, substitute
 from core.statements import Statement
 from ingest.slots.analysis import statements
 
@@ -88,3 +88,70 @@ def test_the_kind_a_question_asks_for_is_not_its_topic() -> None:
     # "what time is standup" is about standup: a "focus time" request shares only the kind
     assert Focus.of("what time is the daily standup").words == {"daily", stem("standup")}
     assert "time" in Focus.of("how much time does the migration need?").words
+
+
+def values_of(nlp: Any, text: str) -> list[tuple[str, str]]:
+    return [(v.text, v.kind) for s in statements(nlp(text)) for v in s.values]
+
+
+@pytest.mark.parametrize(
+    ("text", "address"),
+    [
+        (
+            "No, actually I'm going to 899 Sir Francis Drake Boulevard.",
+            "899 Sir Francis Drake Boulevard",
+        ),
+        ("I need to go to 5988 Newpark Mall Road.", "5988 Newpark Mall Road"),
+        ("We moved to 1 Infinite Loop.", "1 Infinite Loop"),
+    ],
+)
+def test_a_house_number_is_part_of_its_street(nlp: Any, text: str, address: str) -> None:
+    assert values_of(nlp, text) == [(address, "name")]
+
+
+def test_a_number_counting_a_plural_name_or_naming_a_month_is_no_house_number(nlp: Any) -> None:
+    assert values_of(nlp, "I bought 3 Apple Watches.") == [
+        ("3", "number"),
+        ("Apple Watches", "name"),
+    ]
+    assert ("12 May", "date") in values_of(nlp, "no, the twelfth — 12 May.")
+
+
+def test_an_address_and_its_town_are_no_one_spoken_to(nlp: Any) -> None:
+    # a name set off by a comma at a sentence's end is who is addressed ("Thanks so much, Mel!")
+    assert values_of(nlp, "Saved: 221 Larch Street, Portland.") == [
+        ("221 Larch Street", "name"),
+        ("Portland", "name"),
+    ]
+    assert values_of(nlp, "Thanks so much, Mel!") == []
+
+
+def test_an_ordinal_after_the_is_a_day_of_the_month(nlp: Any) -> None:
+    assert values_of(nlp, "What about the 14th?") == [("14th", "date")]
+    assert values_of(nlp, "I want to book it for the 3rd.") == [("3rd", "date")]
+    assert values_of(nlp, "I am on the 3rd floor.") == [("3rd", "number")]
+
+
+def test_a_corrected_address_is_never_written_into_a_count(nlp: Any) -> None:
+    """SGD dev 2_00016: "I'm going to 899 Sir Francis Drake Boulevard" once replaced the
+    ride's "2 people" with 899 ("The ride is for 899 people")."""
+    told = statements(nlp("I'd like to go to 544 Central Avenue. The ride is for 2 people."))
+    fix = next(
+        s for s in statements(nlp("No, actually I'm going to 899 Sir Francis Drake Boulevard."))
+    )
+    ((_, replacement),) = corrects(fix, [(s, True) for s in reversed(told)])
+    assert [(o.text, n.text) for o, n in replacement.changed] == [
+        ("544 Central Avenue", "899 Sir Francis Drake Boulevard")
+    ]
+    assert substitute(replacement.old.text, replacement.changed, replacement.old.start) == (
+        "I'd like to go to 899 Sir Francis Drake Boulevard."
+    )
+
+
+def test_a_day_of_the_month_does_not_replace_a_percentage(nlp: Any) -> None:
+    """SGD dev 10_00019: "What about the 14th?" once made "the chance of rain is 14th"."""
+    said = "The day's average temperature will be 94 degrees Fahrenheit and the chance of rain is 20 percent."
+    told = statements(nlp(said))
+    (fix,) = statements(nlp("What about the 14th?"))
+    found = corrects(fix, [(s, False) for s in reversed(told)])
+    assert all(o.kind != "percent" for _, r in found for o, _ in r.changed)
