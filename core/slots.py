@@ -211,8 +211,15 @@ def _reason(changed: Sequence[tuple[Value, Value]], how: str) -> str:
 # -- the question's slot (the read path) ------------------------------------------------------
 
 _THE = r"\bwhat(?:'s|\s+is|\s+are|\s+was|\s+were)?\s+the\s+"  # "what is the ..."
+_UNITS = r"(?:minute|hour|day|night|week|month|year)s"
 _QUESTION_FAMILIES: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = (
     (re.compile(r"\b(?:who|whom|whose)\b", re.I), frozenset({"thing"})),
+    # how long: a length of time ("for 3 days"); how many days: that, or a number ("net 45")
+    (re.compile(r"\bhow long\b", re.I), frozenset({"duration"})),
+    (
+        re.compile(rf"\bhow many {_UNITS}\b|{_THE}number of {_UNITS}\b", re.I),
+        frozenset({"duration", "amount"}),
+    ),
     (
         re.compile(r"\bhow (?:many|much)\b|\bwhat(?:'s| is)? the (?:price|cost|number)", re.I),
         frozenset({"amount"}),

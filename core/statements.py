@@ -31,7 +31,9 @@ TIME, DATE, MONEY, PERCENT, NUMBER, NAME, EMAIL, URL, CODE, QUOTE, WORD = (
     "quote",
     "word",
 )
+DURATION = "duration"  # "3 days", "two weeks", "a month": how long, an amount of time
 _FAMILY = {
+    DURATION: "duration",
     TIME: "time",
     DATE: "date",
     MONEY: "amount",
@@ -201,12 +203,16 @@ def words(text: str) -> frozenset[str]:
 def replaceable(a: Value, b: Value) -> bool:
     """Whether ``b`` can stand where ``a`` stood: values of one family (a time for a time, an
     amount for an amount, a name or word for a name or word)."""
+    if a.kind != b.kind and {a.kind, b.kind} <= _MEASURES:
+        return False  # a price is no share, nor a length of time: "20%" never becomes "$30"
     if a.family == b.family:
         return True
-    # "the call is at 3" ... "sorry, 4": a bare hour stands for a time
-    return {a.family, b.family} == {"time", "amount"} and any(
-        v.kind in (NUMBER, TIME) and is_hour(v.text.strip()) for v in (a, b)
-    )
+    # "the call is at 3" ... "sorry, 4": a bare hour stands for a time; a time never takes the
+    # place of a count ("a table for 2" is not "a table for quarter past 12")
+    return a.kind == TIME and b.kind == NUMBER and is_hour(b.text.strip())
+
+
+_MEASURES = frozenset({MONEY, PERCENT, DURATION})
 
 
 def is_hour(text: str) -> bool:
@@ -234,6 +240,10 @@ def normal(text: str, kind: str) -> str:
     flat = flat.strip(".!?;:'\"“”‘’()")
     if kind == TIME:
         return _clock(flat) or flat
+    if kind == DURATION:  # "three days", "3 day", "a week": 3 day, 1 week
+        number = _number(flat) or (1.0 if re.match(r"an? ", flat) else None)
+        unit = flat.split()[-1].rstrip("s") if flat.split() else ""
+        return f"{number:.15g} {unit}" if number is not None else flat
     if kind in (NUMBER, MONEY, PERCENT):
         number = _number(flat)
         if number is not None:
@@ -422,6 +432,8 @@ def unit_of(value: Value) -> str:
         return "%"
     if value.kind == TIME:
         return "time"
+    if value.kind == DURATION:
+        return value.norm.split()[-1]
     word = re.sub(r"^[\d,.\s]+(?:st|nd|rd|th)?[kK]?\s*", "", value.text).lower()
     return word.rstrip(".,;:!?").rstrip("s")
 

@@ -15,6 +15,7 @@ from typing import Any
 from core.statements import (
     CODE,
     DATE,
+    DURATION,
     EMAIL,
     MONEY,
     NAME,
@@ -76,6 +77,12 @@ _BARE_NUMBER = re.compile(r"\d[\d,.]*")
 _YEAR = re.compile(r"(?:19|20)\d{2}")
 _SCALED = re.compile(r"\d+(?:\.\d+)?\s*[kKmM]")
 # Words around a number that say "roughly" or give its unit's scale, not its identity.
+_DURATION = re.compile(
+    r"(?:an?|\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
+    r"|fourteen|fifteen|twenty|thirty|a few|a couple of|several)\s+(?:more\s+)?"
+    r"(?:minute|hour|day|night|week|fortnight|month|year)s?",
+    re.I,
+)
 _APPROX = frozenset({"about", "around", "roughly", "approximately", "approx", "almost", "nearly"})
 _DAY_WORDS = frozenset({"tomorrow", "today", "tonight", "yesterday"})
 _RELATIVE_DAY = frozenset(
@@ -175,6 +182,8 @@ def values_in(doc: Any, first: int, last: int) -> list[Value]:
             kind = NUMBER  # "the code is 4471", "4, not 3": a number the recognizer dated
         elif kind in (NAME, DATE) and _SCALED.fullmatch(text):
             kind = NUMBER  # "100k"
+        elif kind == DATE and _DURATION.fullmatch(text):
+            kind = DURATION  # "for 3 days": how long, not which day
         if kind == NUMBER and a > 0 and doc[a - 1].lower_ == "at" and is_hour(text):
             kind = TIME  # "the call is at 3"
         elif kind == NUMBER and a == b and _day_of_month(doc[a]):

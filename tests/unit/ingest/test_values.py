@@ -155,3 +155,37 @@ def test_a_day_of_the_month_does_not_replace_a_percentage(nlp: Any) -> None:
     (fix,) = statements(nlp("What about the 14th?"))
     found = corrects(fix, [(s, False) for s in reversed(told)])
     assert all(o.kind != "percent" for _, r in found for o, _ in r.changed)
+
+
+def test_a_length_of_time_is_a_duration_however_said(nlp: Any) -> None:
+    (three,) = said(nlp, "You'll have it for 3 days.").values
+    (again,) = said(nlp, "You'll have it for three days.").values
+    assert (three.kind, three.norm) == ("duration", "3 day") and three.same(again)
+    assert said(nlp, "I'll be there for a week.").values[0].norm == "1 week"
+    assert not said(nlp, "we met two days ago").values  # when, not how long
+
+
+def test_a_day_or_a_time_never_takes_the_place_of_a_length_or_a_count(nlp: Any) -> None:
+    """SGD dev: "What about the 14th?" once made "You'll have it for 14th", and "a table for
+    quarter past 12 in the afternoon" replaced "a table for 2"."""
+    rented = statements(nlp("You'll have it for 3 days."))
+    (day,) = statements(nlp("What about the 14th?"))
+    assert not corrects(day, [(s, False) for s in rented])
+    (table,) = statements(nlp("Yes, please reserve a table for 2."))
+    (time,) = statements(nlp("Yes, please reserve a table for quarter past 12 in the afternoon."))
+    assert not any(o.text == "2" for _, r in corrects(time, [(table, True)]) for o, _ in r.changed)
+    # a bare hour still corrects a time: "the call is at 3" ... "sorry, 4"
+    (call,) = statements(nlp("the call is at 3"))
+    (four,) = statements(nlp("sorry, 4"))
+    ((_, fixed),) = corrects(four, [(call, True)])
+    assert [(o.text, n.text) for o, n in fixed.changed] == [("3", "4")]
+
+
+def test_how_long_asks_for_a_length_of_time() -> None:
+    assert Focus.of("How long is the trial?").families == {"duration"}
+    # "net 45" answers in days without saying so
+    assert Focus.of("How many days do Halden get to settle an invoice?").families == {
+        "duration",
+        "amount",
+    }
+    assert Focus.of("How much do I owe HMRC?").families == {"amount"}
