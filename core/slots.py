@@ -25,11 +25,14 @@ from difflib import SequenceMatcher
 
 from core.statements import (
     ASSERT,
+    EMAIL,
     QUESTION,
     REQUEST,
+    URL,
     WORD,
     Statement,
     Value,
+    normal,
     replaceable,
     slips,
     words,
@@ -130,7 +133,12 @@ def corrects(
     for i, (old, _) in enumerate(recent):
         if i == primary[0]:
             continue
-        held = [(v, n) for v in old.values for o, n in primary[1].changed if v.same(o)]
+        held = [
+            (_domain_of(v, n), n)
+            for v in old.values
+            for o, n in primary[1].changed
+            if v.same(o) or _domain_of(v, n).same(o)
+        ]
         if not held:
             continue
         precise = all(v.family not in ("amount",) for v, _ in held)
@@ -148,13 +156,29 @@ def substitute(text: str, changed: Sequence[tuple[Value, Value]], offset: int = 
     for old, new in sorted(changed, key=lambda p: -p[0].start):
         a, b = old.start - offset, old.end - offset
         if 0 <= a <= b <= len(out):
-            out = out[:a] + new.text + out[b:]
+            said = new.text
+            if re.match(r"the\s", said, re.I) and re.search(r"\bthe\s+$", out[:a], re.I):
+                said = said[4:].lstrip()  # "for the 4th" → "for the 9th of March", not "the the"
+            out = out[:a] + said + out[b:]
     return out
 
 
 def _corrected_values(new: Statement, old: Statement) -> tuple[tuple[Value, Value], ...]:
     """The (old, new) value pairs a correction changes in ``old``: a value it names as not
-    so, else the values of its kinds."""
+    so, else the values of its kinds; a domain corrects an email's domain ("the domain is
+    baltictimber.lt" makes d.kovacs@baltictimber.lv d.kovacs@baltictimber.lt)."""
+    return tuple((_domain_of(o, n), n) for o, n in _changed_values(new, old))
+
+
+def _domain_of(old: Value, new: Value) -> Value:
+    """The part of ``old`` a bare domain ``new`` replaces: an email's domain, else all of it."""
+    if old.kind != EMAIL or new.kind != URL or "@" not in old.text or "/" in new.text:
+        return old
+    at = old.text.index("@") + 1
+    return Value(old.text[at:], URL, normal(old.text[at:], URL), old.start + at, old.end, -1, -1)
+
+
+def _changed_values(new: Statement, old: Statement) -> tuple[tuple[Value, Value], ...]:
     if new.negated:
         named = [
             part

@@ -189,3 +189,26 @@ def test_how_long_asks_for_a_length_of_time() -> None:
         "amount",
     }
     assert Focus.of("How much do I owe HMRC?").families == {"amount"}
+
+
+def test_a_domain_corrects_the_domain_of_an_email(nlp: Any) -> None:
+    told = statements(
+        nlp("The new supplier contact is Daniel Kovacs, email d.kovacs@baltictimber.lv.")
+    )
+    echo = statements(nlp("Noted: Daniel Kovacs (d.kovacs@baltictimber.lv) for timber orders."))
+    (fix,) = statements(nlp("typo on my part, the domain is baltictimber.lt."))
+    recent = [(s, False) for s in echo] + [(s, True) for s in told]
+    written = [substitute(r.old.text, r.changed, r.old.start) for _, r in corrects(fix, recent)]
+    assert sorted(written) == [
+        "Daniel Kovacs (d.kovacs@baltictimber.lt) for timber orders.",
+        "The new supplier contact is Daniel Kovacs, email d.kovacs@baltictimber.lt.",
+    ]
+
+
+def test_a_day_written_over_a_day_says_its_article_once(nlp: Any) -> None:
+    (told,) = statements(nlp("Can you make an appointment for the 4th?"))
+    (fix,) = statements(nlp("Actually, the 9th of March."))
+    ((_, r),) = corrects(fix, [(told, True)])
+    assert substitute(told.text, r.changed, told.start) == (
+        "Can you make an appointment for the 9th of March?"
+    )
