@@ -279,7 +279,9 @@ def newest_said(hits: list[Hit], focus: Focus, faint: float = 0.0) -> list[Hit]:
         elif any(s.mood == REQUEST for s in said):
             grade = 2
         elif all(s.mood == QUESTION for s in said):
-            grade = 1
+            # "what will it be like on the 13th?" asks with the date it gives: a request's
+            # parameter, where the question asks a date
+            grade = 2 if kind and any(focus.answers(s) for s in said) else 1
         else:
             return 0
         return grade if not kind or any(focus.answers(s) for s in said) else 0

@@ -107,6 +107,22 @@ def test_a_question_a_supposition_or_a_suggestion_never_moves_up(nlp: Any) -> No
     assert newest_said(hits, Focus.of("How much is the social budget?")) == hits
 
 
+def test_a_question_asking_with_the_date_asked_passes_an_earlier_request(nlp: Any) -> None:
+    """SGD: "what will it be like on the 13th?" after "I would like to check what the weather
+    there will be on the 2nd": the date the question gives is the request's new one; a question
+    giving no date (nor one not asked) does not pass the request."""
+    asked = said(
+        nlp, "I would like to check what the weather there will be on the 2nd.", 0, session_id="s"
+    )
+    again = said(nlp, "Okay, what will it be like on the 13th?", MINUTE, session_id="s")
+    idle = said(nlp, "What will the wind be like in Tomales?", 2 * MINUTE, session_id="s")
+
+    out = newest_said(ranked(asked, again), Focus.of("What is the date for the weather?"))
+    assert ids(out) == [again.id, asked.id]
+    out = newest_said(ranked(asked, idle), Focus.of("What is the city for the weather?"))
+    assert ids(out) == [asked.id, idle.id]
+
+
 def test_a_line_only_faintly_like_the_question_stays_where_it_is(nlp: Any) -> None:
     oven = said(nlp, "If the oven plays up, call Dimitri.", 0, session_id="s")
     flour = said(nlp, "Our flour comes from Holloway Mill now.", MINUTE, session_id="s")
