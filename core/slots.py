@@ -25,6 +25,7 @@ from difflib import SequenceMatcher
 
 from core.statements import (
     ASSERT,
+    DATE,
     EMAIL,
     QUESTION,
     REQUEST,
@@ -134,10 +135,10 @@ def corrects(
         if i == primary[0]:
             continue
         held = [
-            (_domain_of(v, n), n)
+            _part_replaced(v, n)
             for v in old.values
             for o, n in primary[1].changed
-            if v.same(o) or _domain_of(v, n).same(o)
+            if v.same(o) or _part_replaced(v, n)[0].same(o)
         ]
         if not held:
             continue
@@ -167,15 +168,31 @@ def _corrected_values(new: Statement, old: Statement) -> tuple[tuple[Value, Valu
     """The (old, new) value pairs a correction changes in ``old``: a value it names as not
     so, else the values of its kinds; a domain corrects an email's domain ("the domain is
     baltictimber.lt" makes d.kovacs@baltictimber.lv d.kovacs@baltictimber.lt)."""
-    return tuple((_domain_of(o, n), n) for o, n in _changed_values(new, old))
+    return tuple(_part_replaced(o, n) for o, n in _changed_values(new, old))
 
 
-def _domain_of(old: Value, new: Value) -> Value:
-    """The part of ``old`` a bare domain ``new`` replaces: an email's domain, else all of it."""
-    if old.kind != EMAIL or new.kind != URL or "@" not in old.text or "/" in new.text:
-        return old
-    at = old.text.index("@") + 1
-    return Value(old.text[at:], URL, normal(old.text[at:], URL), old.start + at, old.end, -1, -1)
+def _part_replaced(old: Value, new: Value) -> tuple[Value, Value]:
+    """The part of ``old`` that ``new`` replaces: an email's domain for a bare domain
+    ("baltictimber.lt"), a date's day for a bare day of the month ("it's the 8th" makes "march
+    3rd" "march 8th"); else all of it."""
+    if old.kind == EMAIL and new.kind == URL and "@" in old.text and "/" not in new.text:
+        at = old.text.index("@") + 1
+        return _sub_value(old, at, len(old.text), URL), new
+    if old.kind == DATE and new.kind == DATE and _DAY.fullmatch(new.text.strip()):
+        day = _DAY_IN.search(old.text)
+        if day is not None and not _DAY.fullmatch(old.text.strip()):
+            bare = re.sub(r"^the\s+", "", new.text.strip(), flags=re.I)  # "march 8th"
+            return _sub_value(old, day.start(), day.end(), DATE), replace(new, text=bare)
+    return old, new
+
+
+_DAY = re.compile(r"(?:the\s+)?\d{1,2}(?:st|nd|rd|th)", re.I)  # a bare day of the month
+_DAY_IN = re.compile(r"(?<![\d:])\d{1,2}(?:st|nd|rd|th)?(?![\d:])", re.I)
+
+
+def _sub_value(whole: Value, a: int, b: int, kind: str) -> Value:
+    text = whole.text[a:b]
+    return Value(text, kind, normal(text, kind), whole.start + a, whole.start + b, -1, -1)
 
 
 def _changed_values(new: Statement, old: Statement) -> tuple[tuple[Value, Value], ...]:
@@ -238,10 +255,9 @@ _THE = r"\bwhat(?:'s|\s+is|\s+are|\s+was|\s+were)?\s+the\s+"  # "what is the ...
 _UNITS = r"(?:minute|hour|day|night|week|month|year)s"
 _QUESTION_FAMILIES: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = (
     (re.compile(r"\b(?:who|whom|whose)\b", re.I), frozenset({"thing"})),
-    # how long: a length of time ("for 3 days"); how many days: that, or a number ("net 45")
-    (re.compile(r"\bhow long\b", re.I), frozenset({"duration"})),
+    # how long, how many days: a length of time ("for 3 days") or a number ("net 45", "30s")
     (
-        re.compile(rf"\bhow many {_UNITS}\b|{_THE}number of {_UNITS}\b", re.I),
+        re.compile(rf"\bhow (?:long|many {_UNITS})\b|{_THE}number of {_UNITS}\b", re.I),
         frozenset({"duration", "amount"}),
     ),
     (
@@ -249,7 +265,11 @@ _QUESTION_FAMILIES: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = (
         frozenset({"amount"}),
     ),  # fmt: skip
     (
-        re.compile(r"\bwhen\b|\bwhat (?:time|day|date)\b|\bwhich (?:day|date)\b", re.I),
+        re.compile(r"\bwhen\b", re.I),
+        frozenset({"time", "date", "duration"}),  # "within 30 days", "in two weeks"
+    ),
+    (
+        re.compile(r"\bwhat (?:time|day|date)\b|\bwhich (?:day|date)\b", re.I),
         frozenset({"time", "date"}),
     ),  # fmt: skip
     # the thing a question names it asks for: "What is the date of departure flight?"

@@ -242,7 +242,7 @@ def normal(text: str, kind: str) -> str:
         return _clock(flat) or flat
     if kind == DURATION:  # "three days", "3 day", "a week": 3 day, 1 week
         number = _number(flat) or (1.0 if re.match(r"an? ", flat) else None)
-        unit = flat.split()[-1].rstrip("s") if flat.split() else ""
+        unit = re.split(r"[\s-]+", flat)[-1].rstrip("s")  # "2-week": week
         return f"{number:.15g} {unit}" if number is not None else flat
     if kind in (NUMBER, MONEY, PERCENT):
         number = _number(flat)

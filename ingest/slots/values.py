@@ -79,7 +79,7 @@ _SCALED = re.compile(r"\d+(?:\.\d+)?\s*[kKmM]")
 # Words around a number that say "roughly" or give its unit's scale, not its identity.
 _DURATION = re.compile(
     r"(?:an?|\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
-    r"|fourteen|fifteen|twenty|thirty|a few|a couple of|several)\s+(?:more\s+)?"
+    r"|fourteen|fifteen|twenty|thirty|a few|a couple of|several)(?:\s+|-)(?:more\s+)?"
     r"(?:minute|hour|day|night|week|fortnight|month|year)s?",
     re.I,
 )
@@ -337,6 +337,18 @@ def _numbered(doc: Any, found: list[Value]) -> list[Value]:
             kind = DATE if v.first == v.last and _month(v.text) else NAME  # "12 May": a date
             out[-1] = Value(
                 text, kind, normal(text, kind), before.start, v.end, before.first, v.last
+            )
+            continue
+        if (  # a name the recognizer cut in two: "Italian" (a nationality) "Affair"
+            before is not None
+            and before.kind == v.kind == NAME
+            and v.first == before.last + 1
+            and doc[before.last].dep_ == "compound"
+            and v.first <= doc[before.last].head.i <= v.last
+        ):
+            text = doc.text[before.start : v.end]
+            out[-1] = Value(
+                text, NAME, normal(text, NAME), before.start, v.end, before.first, v.last
             )
             continue
         out.append(v)

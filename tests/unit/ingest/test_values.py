@@ -162,6 +162,7 @@ def test_a_length_of_time_is_a_duration_however_said(nlp: Any) -> None:
     (again,) = said(nlp, "You'll have it for three days.").values
     assert (three.kind, three.norm) == ("duration", "3 day") and three.same(again)
     assert said(nlp, "I'll be there for a week.").values[0].norm == "1 week"
+    assert said(nlp, "Noted: 3-week sprints.").values[0].norm == "3 week"
     assert not said(nlp, "we met two days ago").values  # when, not how long
 
 
@@ -182,12 +183,11 @@ def test_a_day_or_a_time_never_takes_the_place_of_a_length_or_a_count(nlp: Any) 
 
 
 def test_how_long_asks_for_a_length_of_time() -> None:
-    assert Focus.of("How long is the trial?").families == {"duration"}
-    # "net 45" answers in days without saying so
-    assert Focus.of("How many days do Halden get to settle an invoice?").families == {
-        "duration",
-        "amount",
-    }
+    # a length of time, or a number that says one without its unit ("net 45", "30s")
+    for question in ("How long is the trial?", "How many days do Halden get to settle?"):
+        assert Focus.of(question).families == {"duration", "amount"}
+    # "within 30 days" answers when as well as a date does
+    assert Focus.of("When is the invoice due?").families == {"time", "date", "duration"}
     assert Focus.of("How much do I owe HMRC?").families == {"amount"}
 
 
@@ -212,3 +212,18 @@ def test_a_day_written_over_a_day_says_its_article_once(nlp: Any) -> None:
     assert substitute(told.text, r.changed, told.start) == (
         "Can you make an appointment for the 9th of March?"
     )
+
+
+def test_a_name_the_recognizer_cut_in_two_is_one_name(nlp: Any) -> None:
+    # "Italian" is read as a nationality, "Affair" as a name of its own: a correction to
+    # "Italian Affair" once wrote "a cab ride for 1 to Italian"
+    assert values_of(nlp, "Actually I need to head to Italian Affair") == [
+        ("Italian Affair", "name")
+    ]
+
+
+def test_a_day_of_the_month_corrects_the_day_of_a_date(nlp: Any) -> None:
+    (told,) = statements(nlp("my wife's birthday is march 3rd"))
+    fix = statements(nlp("scratch that, it's the 8th."))[0]
+    ((_, r),) = corrects(fix, [(told, True)])
+    assert substitute(told.text, r.changed, told.start) == "my wife's birthday is march 8th"
