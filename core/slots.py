@@ -166,8 +166,8 @@ def substitute(text: str, changed: Sequence[tuple[Value, Value]], offset: int = 
 
 def _corrected_values(new: Statement, old: Statement) -> tuple[tuple[Value, Value], ...]:
     """The (old, new) value pairs a correction changes in ``old``: a value it names as not
-    so, else the values of its kinds; a domain corrects an email's domain ("the domain is
-    baltictimber.lt" makes d.kovacs@baltictimber.lv d.kovacs@baltictimber.lt)."""
+    so, else the values of its kinds; of each, the part the new value replaces
+    (``_part_replaced``)."""
     return tuple(_part_replaced(o, n) for o, n in _changed_values(new, old))
 
 

@@ -109,6 +109,12 @@ def _shift_months(d: date, months: int) -> date:
     return date(year, month + 1, min(d.day, monthrange(year, month + 1)[1]))
 
 
+def is_month(word: str) -> bool:
+    """A month's name, whole or cut short ("May", "sept", "Dec.")."""
+    word = word.lower().rstrip(".")
+    return word in _MONTHS or word in _MONTH_ABBR or word == "sept"
+
+
 def _month_number(word: str) -> int:
     return _MONTH_ABBR[word[:3].lower()]
 

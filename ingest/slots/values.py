@@ -28,8 +28,8 @@ from core.statements import (
     is_hour,
     normal,
     weekday,
-    words,
 )
+from core.times import is_month
 
 Token = Any  # spacy.tokens.Token (spaCy is untyped here)
 
@@ -76,13 +76,14 @@ _CURRENCY = frozenset("$£€¥")
 _BARE_NUMBER = re.compile(r"\d[\d,.]*")
 _YEAR = re.compile(r"(?:19|20)\d{2}")
 _SCALED = re.compile(r"\d+(?:\.\d+)?\s*[kKmM]")
-# Words around a number that say "roughly" or give its unit's scale, not its identity.
+# a length of time ("3 days", "2-week", "a few more months"): how long, not which day
 _DURATION = re.compile(
     r"(?:an?|\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
     r"|fourteen|fifteen|twenty|thirty|a few|a couple of|several)(?:\s+|-)(?:more\s+)?"
     r"(?:minute|hour|day|night|week|fortnight|month|year)s?",
     re.I,
 )
+# Words around a number that say "roughly" or give its unit's scale, not its identity.
 _APPROX = frozenset({"about", "around", "roughly", "approximately", "approx", "almost", "nearly"})
 _DAY_WORDS = frozenset({"tomorrow", "today", "tonight", "yesterday"})
 _RELATIVE_DAY = frozenset(
@@ -258,7 +259,7 @@ def values_in(doc: Any, first: int, last: int) -> list[Value]:
                 add(QUOTE, i + 1, close - 1)
                 i = close
         i += 1
-    found = _numbered(doc, _titled(doc, sorted(found, key=lambda v: v.first)))
+    found = _joined(doc, _titled(doc, sorted(found, key=lambda v: v.first)))
     return [v for v in found if not _vocative(doc, v, first, last)]
 
 
@@ -305,21 +306,13 @@ def _day_of_month(tok: Token) -> bool:
     )
 
 
-_MONTHS = words(
-    """january february march april may june july august september october november december
-    jan feb mar apr jun jul aug sep sept oct nov dec"""
-)
-
-
-def _month(text: str) -> bool:
-    return text.lower().rstrip(".") in _MONTHS
-
-
-def _numbered(doc: Any, found: list[Value]) -> list[Value]:
-    """A number that counts a singular proper name right after it is part of that name: a
-    house number ("899 Sir Francis Drake Boulevard", "1 Infinite Loop"), so a later address
-    replaces the address, and no count ("for 2 people") ever takes its number. A plural name
-    is counted ("3 Apple Watches")."""
+def _joined(doc: Any, found: list[Value]) -> list[Value]:
+    """Values the recognizer read apart that the parse holds together, as one:
+    - a number that counts a singular proper name right after it is part of that name: a
+      house number ("899 Sir Francis Drake Boulevard", "1 Infinite Loop"), so a later address
+      replaces the address, and no count ("for 2 people") ever takes its number; a plural name
+      is counted ("3 Apple Watches"); a number and a month are a date ("12 May");
+    - a name that is a compound of the name right after it ("Italian" of "Italian Affair")."""
     out: list[Value] = []
     for v in found:
         before = out[-1] if out else None
@@ -334,7 +327,7 @@ def _numbered(doc: Any, found: list[Value]) -> list[Value]:
             and not doc[before.last].head.lower_.endswith("s")  # "Watches" tagged singular
         ):
             text = doc.text[before.start : v.end]
-            kind = DATE if v.first == v.last and _month(v.text) else NAME  # "12 May": a date
+            kind = DATE if v.first == v.last and is_month(v.text) else NAME  # "12 May": a date
             out[-1] = Value(
                 text, kind, normal(text, kind), before.start, v.end, before.first, v.last
             )
