@@ -73,6 +73,12 @@ _TIME_PHRASE = re.compile(
     re.I,
 )
 _CURRENCY = frozenset("$£€¥")
+# what makes an amount money: a currency's sign, name or code, or a scale said of one
+_MONEY_SAID = re.compile(
+    r"[$£€¥]|\b(?:dollars?|bucks?|pounds?|quid|euros?|cents?|pence|yen|usd|gbp|eur|grand)\b"
+    r"|\d\s*(?:k|m|bn|p)\b",
+    re.I,
+)
 _BARE_NUMBER = re.compile(r"\d[\d,.]*")
 _YEAR = re.compile(r"(?:19|20)\d{2}")
 _SCALED = re.compile(r"\d+(?:\.\d+)?\s*[kKmM]")
@@ -177,6 +183,8 @@ def values_in(doc: Any, first: int, last: int) -> list[Value]:
             kind = CODE  # "7KLN392", "4B": letters and digits in one word, read as a number
         elif kind == PERCENT and "%" not in text and "percent" not in text.lower():
             kind = NUMBER
+        elif kind == MONEY and not _MONEY_SAID.search(text):  # "518 7th Street" read as money
+            kind = NAME if doc[b].tag_ == "NNP" else NUMBER
         if kind in (NUMBER, DATE) and _TIME_WORDS.search(text):
             kind = TIME
         elif kind == DATE and _BARE_NUMBER.fullmatch(text) and not _YEAR.fullmatch(text):

@@ -227,3 +227,14 @@ def test_a_day_of_the_month_corrects_the_day_of_a_date(nlp: Any) -> None:
     fix = statements(nlp("scratch that, it's the 8th."))[0]
     ((_, r),) = corrects(fix, [(told, True)])
     assert substitute(told.text, r.changed, told.start) == "my wife's birthday is march 8th"
+
+
+def test_an_amount_with_no_currency_is_no_money(nlp: Any) -> None:
+    # the recognizer reads "518 7th Street" as money; a correction to it then wrote "a
+    # regular ride, to Pool" (SGD train 22_00079)
+    assert values_of(nlp, "No, I want a ride to 518 7th Street in a Pool ride.") == [
+        ("518 7th Street", "name"),
+        ("Pool", "name"),
+    ]
+    assert values_of(nlp, "that's 300 bucks") == [("300 bucks", "money")]
+    assert values_of(nlp, "I paid $30") == [("$30", "money")]
