@@ -42,6 +42,7 @@ from core.statements import (
     SLOTTED,
     Statement,
     Value,
+    normal,
     statement_id,
 )
 from core.types import Memory, MemoryType, NewMemory
@@ -386,17 +387,22 @@ def _corrected(target: Statement, changed: Sequence[tuple[Value, Value]]) -> tup
     """The corrected sentence ("The call is at 4.") and its statement: the target's sentence
     and frame, with the new values in place of the old."""
     content = substitute(target.text, changed, target.start)
-    new_for = {(o.start, o.end): n for o, n in changed}
     values: list[Value] = []
     shift = -target.start
     for v in sorted(target.values, key=lambda v: v.start):
-        n = new_for.get((v.start, v.end))
-        if n is None:
+        start = v.start + shift
+        # the value's text as corrected: all of it, or the part a correction gave ("it's the
+        # 8th" of "march 3rd")
+        said = substitute(
+            v.text, [(o, n) for o, n in changed if v.start <= o.start <= o.end <= v.end], v.start
+        )
+        if said == v.text:
             values.append(_moved(v, shift))
             continue
-        start = v.start + shift
-        values.append(Value(n.text, n.kind, n.norm, start, start + len(n.text), -1, -1))
-        shift += len(n.text) - (v.end - v.start)
+        whole = next((n for o, n in changed if (o.start, o.end) == (v.start, v.end)), None)
+        kind, norm = (whole.kind, whole.norm) if whole else (v.kind, normal(said, v.kind))
+        values.append(Value(said, kind, norm, start, start + len(said), -1, -1))
+        shift += len(said) - (v.end - v.start)
     stored = Statement(
         text=content,
         start=0,
@@ -406,7 +412,9 @@ def _corrected(target: Statement, changed: Sequence[tuple[Value, Value]]) -> tup
         subject=target.subject,
         values=tuple(values),
         named=tuple(
-            _moved(v, -target.start) for v in target.named if (v.start, v.end) not in new_for
+            _moved(v, -target.start)
+            for v in target.named
+            if not any((o.start, o.end) == (v.start, v.end) for o, _ in changed)
         ),
         correction=False,
         change=True,

@@ -15,6 +15,7 @@ from core.retrieval_types import SearchQuery
 from core.types import EntityType, MemoryType, NewMemory
 from ingest.service import IngestService
 from retrieval.formatting import day
+from retrieval.pairs import statements_of
 
 pytestmark = pytest.mark.integration
 
@@ -271,3 +272,24 @@ async def test_a_corrected_time_leaves_the_place_and_the_party_current(
     assert los_gatos and not any(line.startswith("- earlier:") for line in los_gatos), lines
     first = next(line for line in lines if "Los Gatos" in line or "Redwood City" in line)
     assert "Los Gatos" in first, lines
+
+
+async def test_a_corrected_part_of_a_value_is_the_stored_statement_s_value(
+    ingest: IngestService, brain: Brain, tenant_id: str
+) -> None:
+    """ "the domain is baltictimber.lt" corrects the email's domain: the corrected sentence
+    and the value its statement stores are both the whole corrected email, so a later read
+    compares d.kovacs@baltictimber.lt, not the old address."""
+    await say(
+        ingest,
+        tenant_id,
+        "The supplier contact is Daniel Kovacs, email d.kovacs@baltictimber.lv.",
+        T0,
+    )
+    fix = await say(ingest, tenant_id, "typo on my part, the domain is baltictimber.lt.", T0 + 60)
+    (corrected,) = [m for m in fix.extracted if "baltictimber" in m.content]
+    assert "d.kovacs@baltictimber.lt" in corrected.content
+    stored = await brain.memories.get(tenant_id, corrected.id)
+    values = [v for s in statements_of(stored) for v in s.values]
+    (email,) = [v for v in values if v.kind == "email"]
+    assert (email.text, email.norm) == ("d.kovacs@baltictimber.lt", "d.kovacs@baltictimber.lt")
