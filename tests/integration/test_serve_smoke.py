@@ -284,10 +284,12 @@ def test_context_ingest_runs_and_reprofile_beside_the_service(
 
     consolidated = run_brain("consolidate", *data, "--tenant", "demo", "--task", "DECAY")
     assert consolidated.returncode == 0, consolidated.stderr
-    runs = run_brain("runs", *data, "--tenant", "demo", "--job", "decay", "--limit", "1")
+    runs = run_brain("runs", *data, "--tenant", "demo", "--job", "decay", "--limit", "5")
     assert runs.returncode == 0, runs.stderr
-    [report] = [json.loads(line) for line in runs.stdout.splitlines()]
-    assert report["id"] == json.loads(consolidated.stdout)["id"] and report["job"] == "decay"
+    reports = [json.loads(line) for line in runs.stdout.splitlines()]
+    # the run just asked for is listed (the service's scheduler may have run decay since)
+    assert json.loads(consolidated.stdout)["id"] in [r["id"] for r in reports]
+    assert reports and all(r["job"] == "decay" for r in reports)
     refused = run_brain("runs", *data, "--tenant", "demo", "--limit", "0")
     assert refused.returncode == 2 and "--limit" in refused.stderr
 
