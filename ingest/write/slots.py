@@ -392,10 +392,11 @@ def _corrected(target: Statement, changed: Sequence[tuple[Value, Value]]) -> tup
     for v in sorted(target.values, key=lambda v: v.start):
         start = v.start + shift
         # the value's text as corrected: all of it, or the part a correction gave ("it's the
-        # 8th" of "march 3rd")
-        said = substitute(
-            v.text, [(o, n) for o, n in changed if v.start <= o.start <= o.end <= v.end], v.start
-        )
+        # 8th" of "march 3rd"), written as the sentence writes it ("for the 9th", not "for the
+        # the 9th"): the sentence corrected in this value alone, less what is before and after
+        inside = [(o, n) for o, n in changed if v.start <= o.start <= o.end <= v.end]
+        alone = substitute(target.text, inside, target.start)
+        said = alone[v.start - target.start : len(alone) - len(target.text) + v.end - target.start]
         if said == v.text:
             values.append(_moved(v, shift))
             continue

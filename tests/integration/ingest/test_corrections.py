@@ -293,3 +293,18 @@ async def test_a_corrected_part_of_a_value_is_the_stored_statement_s_value(
     values = [v for s in statements_of(stored) for v in s.values]
     (email,) = [v for v in values if v.kind == "email"]
     assert (email.text, email.norm) == ("d.kovacs@baltictimber.lt", "d.kovacs@baltictimber.lt")
+
+
+async def test_a_corrected_day_is_stored_as_the_sentence_writes_it(
+    ingest: IngestService, brain: Brain, tenant_id: str
+) -> None:
+    # "for the 4th" corrected to "the 9th of March" reads "for the 9th of March", and the
+    # value its statement stores is where the sentence says it
+    await say(ingest, tenant_id, "Can you make an appointment for the 4th?", T0)
+    fix = await say(ingest, tenant_id, "Actually, the 9th of March.", T0 + 60)
+    # (the old sentence's statement is made too, to be superseded)
+    (corrected,) = [m for m in fix.extracted if "9th" in m.content]
+    assert corrected.content == "Can you make an appointment for the 9th of March?"
+    stored = await brain.memories.get(tenant_id, corrected.id)
+    (day,) = [v for s in statements_of(stored) for v in s.values if v.kind == "date"]
+    assert day.text == "9th of March"
