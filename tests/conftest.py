@@ -7,6 +7,7 @@ import os
 import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import hypothesis.internal.observability  # noqa: F401
 import pytest
@@ -21,6 +22,14 @@ from graph.store import GraphStore
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+
+
+@pytest.fixture(scope="session")
+def nlp() -> Any:
+    """The spaCy pipeline the tests parse their sentences with, loaded once."""
+    import spacy
+
+    return spacy.load(Settings().resolution.spacy_model)
 
 
 @pytest.fixture(scope="session")

@@ -267,35 +267,12 @@ def values_in(doc: Any, first: int, last: int) -> list[Value]:
                 add(QUOTE, i + 1, close - 1)
                 i = close
         i += 1
-    found = _joined(doc, _titled(doc, sorted(found, key=lambda v: v.first)))
+    found = _joined(doc, sorted(found, key=lambda v: v.first))
     return [v for v in found if not _vocative(doc, v, first, last)]
 
 
 TITLES = frozenset({"mr", "mrs", "ms", "miss", "mx", "dr", "prof", "sir", "dame"})
 _FRACTION_WORDS = frozenset({"half", "quarter"})
-
-
-def _titled(doc: Any, found: list[Value]) -> list[Value]:
-    """A title read as a name of its own joins the name after it ("Mrs. Alvarez", "Dr
-    Brandauer"): one value, so "Dr Okafor" and "Dr Brandauer" share no value."""
-    out: list[Value] = []
-    for v in found:
-        before = out[-1] if out else None
-        if (
-            before is not None
-            and before.kind == NAME
-            and v.kind == NAME
-            and before.text.lower().rstrip(".") in TITLES
-            and v.first == before.last + 1
-        ):
-            text = doc.text[before.start : v.end]
-            norm = normal(
-                before.text.rstrip(".") + text[len(before.text) :], NAME
-            )  # "Mrs." as "Mrs"
-            out[-1] = Value(text, NAME, norm, before.start, v.end, before.first, v.last)
-            continue
-        out.append(v)
-    return out
 
 
 _DAY_OF_MONTH = re.compile(r"(\d{1,2})(?:st|nd|rd|th)", re.I)
@@ -315,45 +292,47 @@ def _day_of_month(tok: Token) -> bool:
 
 
 def _joined(doc: Any, found: list[Value]) -> list[Value]:
-    """Values the recognizer read apart that the parse holds together, as one:
-    - a number that counts a singular proper name right after it is part of that name: a
-      house number ("899 Sir Francis Drake Boulevard", "1 Infinite Loop"), so a later address
-      replaces the address, and no count ("for 2 people") ever takes its number; a plural name
-      is counted ("3 Apple Watches"); a number and a month are a date ("12 May");
-    - a name that is a compound of the name right after it ("Italian" of "Italian Affair")."""
+    """Values read apart that are one, joined (``_join``): "Mrs. Alvarez", "899 Sir Francis
+    Drake Boulevard", "12 May", "Italian Affair". A joined value may join the one before it
+    in turn ("Sir" and "Francis Drake Boulevard", then "899" and both)."""
     out: list[Value] = []
     for v in found:
-        before = out[-1] if out else None
-        if (
-            before is not None
-            and before.kind == NUMBER
-            and v.kind == NAME
-            and v.first == before.last + 1
-            and doc[before.last].dep_ == "nummod"
-            and v.first <= doc[before.last].head.i <= v.last
-            and doc[before.last].head.tag_ == "NNP"
-            and not doc[before.last].head.lower_.endswith("s")  # "Watches" tagged singular
-        ):
-            text = doc.text[before.start : v.end]
-            kind = DATE if v.first == v.last and is_month(v.text) else NAME  # "12 May": a date
-            out[-1] = Value(
-                text, kind, normal(text, kind), before.start, v.end, before.first, v.last
-            )
-            continue
-        if (  # a name the recognizer cut in two: "Italian" (a nationality) "Affair"
-            before is not None
-            and before.kind == v.kind == NAME
-            and v.first == before.last + 1
-            and doc[before.last].dep_ == "compound"
-            and v.first <= doc[before.last].head.i <= v.last
-        ):
-            text = doc.text[before.start : v.end]
-            out[-1] = Value(
-                text, NAME, normal(text, NAME), before.start, v.end, before.first, v.last
-            )
-            continue
         out.append(v)
+        while len(out) > 1 and out[-1].first == out[-2].last + 1:
+            before, after = out[-2], out[-1]
+            kind = _join(doc, before, after)
+            if kind is None:
+                break
+            text = doc.text[before.start : after.end]
+            said = text
+            if before.text.lower().rstrip(".") in TITLES:  # "Mrs." as "Mrs"
+                said = before.text.rstrip(".") + text[len(before.text) :]
+            out[-2:] = [
+                Value(text, kind, normal(said, kind), before.start, after.end, before.first,
+                      after.last)
+            ]  # fmt: skip
     return out
+
+
+def _join(doc: Any, before: Value, v: Value) -> str | None:
+    """The kind of the one value ``before`` and ``v`` (right after it) are, or None:
+    - a title read as a name of its own and the name after it ("Dr Brandauer"), so "Dr
+      Okafor" and "Dr Brandauer" share no value;
+    - a number that counts a singular proper name right after it: a house number ("899 Sir
+      Francis Drake Boulevard"), so a later address replaces the address and no count ("for
+      2 people") ever takes its number; a plural name is counted ("3 Apple Watches"); a
+      number and a month are a date ("12 May");
+    - a name that is a compound of the name after it ("Italian" of "Italian Affair")."""
+    head = doc[before.last].head
+    inside = v.first <= head.i <= v.last
+    if before.kind == v.kind == NAME:
+        titled = before.text.lower().rstrip(".") in TITLES
+        return NAME if titled or inside and doc[before.last].dep_ == "compound" else None
+    if before.kind == NUMBER and v.kind == NAME and inside and doc[before.last].dep_ == "nummod":
+        if head.tag_ != "NNP" or head.lower_.endswith("s"):  # "Watches" is tagged singular
+            return None
+        return DATE if v.first == v.last and is_month(v.text) else NAME
+    return None
 
 
 _PLACES = frozenset({"GPE", "LOC", "FAC"})

@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 
-from core.settings import Settings
 from core.slots import Focus
 from core.statements import Statement
 from core.types import Hit
@@ -18,13 +17,6 @@ from retrieval.closeness import About, Similar, Similarities, close_to
 from retrieval.slots import _by_question
 from tests.memories import a_memory, said
 from vectors.embedding.embedder import Embedder
-
-
-@pytest.fixture(scope="module")
-def nlp() -> Any:
-    import spacy
-
-    return spacy.load(Settings().resolution.spacy_model)
 
 
 def hit(text: str) -> Hit:

@@ -7,7 +7,6 @@ from typing import Any
 
 import pytest
 
-from core.settings import Settings
 from graph.core_ops import LearnedCore
 from ingest.extract.statements import extract
 from ingest.learned.common import Learned
@@ -15,13 +14,6 @@ from ingest.learned.planning import CAPS, _over_cap
 from ingest.learned.recognise import recognise
 from ingest.slots.analysis import statements
 from ingest.write.slots import asserted
-
-
-@pytest.fixture(scope="module")
-def nlp() -> Any:
-    import spacy
-
-    return spacy.load(Settings().resolution.spacy_model)
 
 
 def learned(nlp: Any, text: str) -> list[Learned]:

@@ -8,20 +8,12 @@ from typing import Any
 
 import pytest
 
-from core.settings import Settings
 from core.types import Memory, MemoryType
 from ingest.extract.procedures import extract, parse
 from ingest.extract.sentences import content_words
 from ingest.slots.analysis import statements
 from ingest.write.procedure_changes import _parameter, _substitution
 from tests.memories import a_memory
-
-
-@pytest.fixture(scope="module")
-def nlp() -> Any:
-    import spacy
-
-    return spacy.load(Settings().resolution.spacy_model)
 
 
 def procedure(text: str) -> Memory:

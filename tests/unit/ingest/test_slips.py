@@ -7,17 +7,9 @@ from typing import Any
 
 import pytest
 
-from core.settings import Settings
 from core.statements import CODE, NAME, NUMBER, TIME, Statement, Value
 from ingest.slots.analysis import statements
 from retrieval.pairs import replaces
-
-
-@pytest.fixture(scope="module")
-def nlp() -> Any:
-    import spacy
-
-    return spacy.load(Settings().resolution.spacy_model)
 
 
 def value(text: str, kind: str) -> Value:

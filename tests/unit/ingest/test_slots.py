@@ -10,19 +10,11 @@ from typing import Any
 
 import pytest
 
-from core.settings import Settings
 from core.slots import Focus, corrects, same_slot, stem, substitute
 from core.statements import Statement, amounts, normal, statement_id, unit_of
 from ingest.slots.analysis import statements
 
 PAIRS = Path(__file__).resolve().parents[2] / "data" / "ingest" / "slot_pairs.jsonl"
-
-
-@pytest.fixture(scope="module")
-def nlp() -> Any:
-    import spacy
-
-    return spacy.load(Settings().resolution.spacy_model)
 
 
 def said(nlp: Any, text: str) -> Statement:

@@ -10,14 +10,6 @@ from typing import Any
 import pytest
 
 from bench.extraction import SETS, predicted, score
-from core.settings import Settings
-
-
-@pytest.fixture(scope="module")
-def nlp() -> Any:
-    import spacy
-
-    return spacy.load(Settings().resolution.spacy_model)
 
 
 @pytest.mark.parametrize(

@@ -8,17 +8,9 @@ from typing import Any
 
 import pytest
 
-from core.settings import Settings
 from core.slots import Focus, corrects, stem, substitute
 from core.statements import Statement
 from ingest.slots.analysis import statements
-
-
-@pytest.fixture(scope="module")
-def nlp() -> Any:
-    import spacy
-
-    return spacy.load(Settings().resolution.spacy_model)
 
 
 def said(nlp: Any, text: str) -> Statement:

@@ -8,20 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
-from core.settings import Settings
 from core.types import Hit, Memory
 from ingest.slots.analysis import statements
 from retrieval.answers import denied, misheard
 from tests.memories import a_memory
-
-
-@pytest.fixture(scope="module")
-def nlp() -> Any:
-    import spacy
-
-    return spacy.load(Settings().resolution.spacy_model)
 
 
 def said(nlp: Any, text: str, at: float, role: str = "user", session: str = "s1") -> Memory:

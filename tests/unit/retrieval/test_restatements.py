@@ -6,21 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
-from core.settings import Settings
 from core.statements import statement_id
 from core.types import Hit, Memory, MemoryType
 from ingest.slots.analysis import statements
 from retrieval.slots import _without_restatements
 from tests.memories import a_memory
-
-
-@pytest.fixture(scope="module")
-def nlp() -> Any:
-    import spacy
-
-    return spacy.load(Settings().resolution.spacy_model)
 
 
 def memory(nlp: Any, text: str, kind: MemoryType, at: float, **extra: Any) -> Memory:
