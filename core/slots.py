@@ -174,7 +174,7 @@ def _corrected_values(new: Statement, old: Statement) -> tuple[tuple[Value, Valu
 def _part_replaced(old: Value, new: Value) -> tuple[Value, Value]:
     """The part of ``old`` that ``new`` replaces: an email's domain for a bare domain
     ("baltictimber.lt"), a date's day for a bare day of the month ("it's the 8th" makes "march
-    3rd" "march 8th"); else all of it."""
+    3rd" "march 8th"); else all of it, a bare day said as one ("the 14th")."""
     if old.kind == EMAIL and new.kind == URL and "@" in old.text and "/" not in new.text:
         at = old.text.index("@") + 1
         return _sub_value(old, at, len(old.text), URL), new
@@ -183,10 +183,13 @@ def _part_replaced(old: Value, new: Value) -> tuple[Value, Value]:
         if day is not None and not _DAY.fullmatch(old.text.strip()):
             bare = re.sub(r"^the\s+", "", new.text.strip(), flags=re.I)  # "march 8th"
             return _sub_value(old, day.start(), day.end(), DATE), replace(new, text=bare)
+    if new.kind == DATE and _ORDINAL.fullmatch(new.text.strip()):
+        return old, replace(new, text=f"the {new.text.strip()}")  # "next Friday" → "the 14th"
     return old, new
 
 
 _DAY = re.compile(r"(?:the\s+)?\d{1,2}(?:st|nd|rd|th)", re.I)  # a bare day of the month
+_ORDINAL = re.compile(r"\d{1,2}(?:st|nd|rd|th)", re.I)
 _DAY_IN = re.compile(r"(?<![\d:])\d{1,2}(?:st|nd|rd|th)?(?![\d:])", re.I)
 
 

@@ -251,9 +251,34 @@ def normal(text: str, kind: str) -> str:
             return f"{number:.15g}{(' ' + unit) if unit and kind != NUMBER else ''}"
     if kind == DATE and (day := weekday(flat)):
         return day  # "tuesdays", "Tues": tuesday
+    if kind == DATE and (month_day := _month_day(flat)):
+        return month_day  # "the 6th of March", "march 6th", "6 March": march 6
     if kind == NAME:
         return re.sub(r"^(?:the|a|an)\s+|'s$", "", flat)
     return flat
+
+
+_DAY_MONTH = re.compile(r"(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?([a-z]+)\.?(\s+\d{4})?")
+_MONTH_DAY = re.compile(r"([a-z]+)\.?\s+(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?(\s+\d{4})?")
+
+
+def _month_day(flat: str) -> str | None:
+    """A day of a named month in one form ("6th of march", "march 6th": "march 6"), its
+    year kept; None for any other date."""
+    m = _DAY_MONTH.fullmatch(flat)
+    day, month = (m.group(1), m.group(2)) if m else (None, None)
+    if m is None and (m := _MONTH_DAY.fullmatch(flat)):
+        month, day = m.group(1), m.group(2)
+    if m is None or day is None or month is None or not 1 <= int(day) <= 31:
+        return None
+    name = next((n for n in _MONTH_NAMES if n.startswith(month[:3]) and n.startswith(month)), None)
+    if name is None or len(month) < 3:
+        return None
+    return f"{name} {int(day)}{m.group(3) or ''}"
+
+
+_MONTH_NAMES = ("january", "february", "march", "april", "may", "june", "july", "august",
+                "september", "october", "november", "december")  # fmt: skip
 
 
 def _loose(norm: str) -> str:

@@ -51,9 +51,28 @@ def says_correction(tokens: list[Token]) -> bool:
     for i, w in enumerate(words[:-1]):
         if w in ("make", "change", "meant") and words[i + 1] in ("it", "that", "this"):
             return True
+        if w == "meant" and words[i + 1 : i + 3] in (["to", "say"], ["to", "write"]):
+            return True  # "I meant to say the 14th"
         if w == "should" and words[i + 1] in ("be", "read", "say"):
             return True
     return False
+
+
+# verbs an "if" clause is the object of, as "whether": "see if she has an opening at 2",
+# "check if they have a table for 4" ask to find out, suppose nothing ("let me know if"
+# and "tell me if" wait for something to happen: conditions)
+_WHETHER = frozenset({"see", "check", "find", "verify", "confirm", "look"})
+
+
+def _condition(t: Token) -> bool:
+    """Whether ``t`` marks a condition: "if", "unless", ... leading a clause, but not the
+    clause a verb of finding out takes as its object ("I'd like to see if there are seats
+    on the 9th", however the parse attaches it)."""
+    if t.dep_ != "mark" or t.lower_ not in CONDITIONS:
+        return False
+    clause = t.head
+    asks = clause.dep_ in ("ccomp", "advcl") and clause.head.lemma_.lower() in _WHETHER
+    return not asks
 
 
 def _condition_holds(doc: Any, tokens: list[Token], values: list[Value]) -> bool:
@@ -69,7 +88,7 @@ def _condition_holds(doc: Any, tokens: list[Token], values: list[Value]) -> bool
     for t in tokens:
         if t.lower_ == "case" and t.i > first and doc[t.i - 1].lower_ == "in":
             marker, needs_break = doc[t.i - 1], False
-        elif t.dep_ == "mark" and t.lower_ in CONDITIONS:
+        elif _condition(t):
             marker, needs_break = t, True
         else:
             continue
@@ -102,11 +121,9 @@ def mood_of(
     subj = next((c for c in root.children if c.dep_ in ("nsubj", "nsubjpass")), None)
     first_person = subj is not None and subj.lower_ in ("i", "we")
     lemma = root.lemma_.lower()
-    asking = text.rstrip().endswith("?") or (
-        lowered[0] in ("is", "are", "does", "do", "did", "was", "were", "has", "have")
-        and subj is not None
-        and subj.i > tokens[0].i
-    )
+    asking = text.rstrip().endswith("?") or _inverted(tokens, subj)
+    if _noting(root, subj):
+        return ASSERT  # "can u remember my dentist appt, thursday at 14:30": told, to be kept
     if not asking and tokens[0].tag_ == "MD" and asks_to_do(root, subj):
         return REQUEST  # "Can you help me find a therapist in Santa Clara."
     if "what if" in text.lower():
@@ -118,7 +135,7 @@ def mood_of(
             return REQUEST  # "how about the 9th?": a value proposed in place of another
         return REQUEST if asks_to_do(root, subj) else QUESTION
     conditioned = (
-        words & CONDITIONS and any(t.dep_ == "mark" and t.lower_ in CONDITIONS for t in tokens)
+        words & CONDITIONS and any(_condition(t) for t in tokens)
     ) or "in case" in text.lower()
     supposing = any(  # "we'd switch to Paddle, if Stripe raised fees": only supposed
         c.dep_ == "aux" and c.tag_ == "MD" and c.lower_ in SUPPOSING for c in root.children
@@ -158,11 +175,20 @@ def mood_of(
         return REPORTED
     modals = [c.lower_ for c in root.children if c.dep_ == "aux" and c.tag_ == "MD"]
     if any(m in HEDGED_MODALS for m in modals):
-        if lemma in ("like", "love", "prefer") and any(m in ("would", "'d") for m in modals):
-            return REQUEST  # "I'd like a table for 4"
+        if (
+            lemma in ("like", "love", "prefer", "need", "want")
+            and any(m in ("would", "'d") for m in modals)
+            and (lemma in ("like", "love", "prefer") or first_person)
+        ):
+            return REQUEST  # "I'd like a table for 4", "I would need 2 rooms"
         return MODAL
     if words & {"maybe", "perhaps", "possibly", "probably", "hopefully"}:
         return MODAL
+    if lemma == "mean" and any(
+        c.dep_ == "xcomp" and c.lemma_.lower() in ("say", "write", "type", "put")
+        for c in root.children
+    ):
+        return ASSERT  # "no, I meant to say the 14th": what is so, said again
     if lemma in PLANNING and any(c.dep_ == "xcomp" for c in root.children):
         return REQUEST if lemma in ("want", "need") and first_person else PLAN
     if "going" in words and "to" in words and root.tag_ == "VB" or "gonna" in words:
@@ -201,6 +227,41 @@ def mood_of(
     if first_person and lemma in ("need", "want", "like", "prefer", "look"):
         return REQUEST
     return ASSERT
+
+
+_AUXILIARIES = frozenset(
+    ("is", "are", "does", "do", "did", "was", "were", "has", "have", "can", "could", "would",
+     "will", "should", "shall", "may")
+)  # fmt: skip
+
+
+def _inverted(tokens: list[Token], subj: Token | None) -> bool:
+    """A question however it is punctuated: an auxiliary before its subject ("Is it still on
+    Hetzner.", "Can you tell me what the weather is like in Nairobi."), or a question word
+    right before one ("What is your opinion on Larkspur on March 3rd."; not "What I need is
+    a table for 4")."""
+    opened = next((i for i, t in enumerate(tokens) if not _opener(t)), 0)
+    words = [t.lower_ for t in tokens[opened:]]
+    if not words:
+        return False
+    if words[0] in _AUXILIARIES:
+        return subj is not None and subj.i > tokens[opened].i
+    wh = tokens[opened].tag_ in ("WP", "WRB", "WDT") and words[0] != "that"
+    return wh and len(words) > 1 and words[1] in _AUXILIARIES | {"'s"}
+
+
+_NOTING = frozenset({"remember", "note", "save", "record", "jot", "log", "store", "memorize"})
+
+
+def _noting(root: Token, subj: Token | None) -> bool:
+    """ "Can you remember ...", "could u note ...": the assistant asked to keep what follows,
+    which the speaker tells ("do you remember where I parked?" asks)."""
+    you = subj is not None and subj.lower_ in ("you", "u")
+    modal = any(
+        c.dep_ == "aux" and c.lower_ in ("can", "could", "would", "will", "pls")
+        for c in root.children
+    )
+    return you and modal and root.lemma_.lower() in _NOTING
 
 
 def _opener(t: Token) -> bool:

@@ -61,7 +61,8 @@ _CODE = re.compile(r"(?=.*\d)(?=.*[A-Za-z])[A-Za-z0-9][A-Za-z0-9_/-]*|#\d+|\d{4,
 _TIME_WORDS = re.compile(
     r"\b(?:\d{1,2}(?::\d{2})?\s*(?:a\.?m\.?|p\.?m\.?)|\d{1,2}:\d{2}|noon|midnight"
     r"|o'?clock|half past|quarter (?:past|to)|in the (?:morning|afternoon|evening)"
-    r"|half (?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve))\b",
+    r"|half (?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+    r"|(?:morning|afternoon|evening|night) \d{1,2})\b",
     re.I,
 )
 _TIME_PHRASE = re.compile(
@@ -69,7 +70,8 @@ _TIME_PHRASE = re.compile(
     r"|seven|eight|nine|ten|eleven|twelve)(?:\s*(?:a\.?m\.?|p\.?m\.?)\b| o'?clock\b"
     r"| in the (?:morning|afternoon|evening)| at night)"
     r"|\b(?:half(?: past)?|quarter (?:past|to)) (?:\d{1,2}|one|two|three|four|five|six|seven|eight"
-    r"|nine|ten|eleven|twelve)\b|\b\d{1,2}:\d{2}\b|\bnoon\b|\bmidnight\b",
+    r"|nine|ten|eleven|twelve)\b|\b\d{1,2}:\d{2}\b|\bnoon\b|\bmidnight\b"
+    r"|\b(?:morning|afternoon|evening|night) \d{1,2}(?::\d{2})?\b(?![:.]?\d)",  # "evening 5"
     re.I,
 )
 _CURRENCY = frozenset("$£€¥")
@@ -92,23 +94,10 @@ _DURATION = re.compile(
 # Words around a number that say "roughly" or give its unit's scale, not its identity.
 _APPROX = frozenset({"about", "around", "roughly", "approximately", "approx", "almost", "nearly"})
 _DAY_WORDS = frozenset({"tomorrow", "today", "tonight", "yesterday"})
-_RELATIVE_DAY = frozenset(
-    {
-        "last",
-        "next",
-        "ago",
-        "yesterday",
-        "today",
-        "tonight",
-        "earlier",
-        "recently",
-        "since",
-        "ahead",
-        "before",
-        "after",
-        "later",
-        "beforehand",
-    }
+# Words in a date that say when something already happened ("last week", "two days ago",
+# "earlier this month"), not a day a statement gives ("next Thursday", "tonight")
+_PAST_DAY = frozenset(
+    {"last", "ago", "yesterday", "earlier", "recently", "since", "before", "later", "beforehand"}
 )
 
 
@@ -144,6 +133,36 @@ _SPLIT_VALUES = (
 )
 
 
+_PERIODS = frozenset({"day", "days", "date", "time", "week", "month", "year", "evening"})
+
+
+def _day_referred(span: Any) -> bool:
+    """A date that names no day of its own: an article or a demonstrative and a period
+    ("that day", "the day", "that week"), with any adjective ("a lovely day"). "This week",
+    "today" and "the 5th" name one."""
+    words = [t.lower_ for t in span]
+    if len(words) < 2 or words[-1] not in _PERIODS:
+        return False
+    if not all(t.pos_ == "ADJ" for t in span[1:-1]):
+        return False
+    if words[0] in ("a", "an"):  # "a lovely day"; "for a week", "a full day" are lengths
+        before = span.doc[span.start - 1].lower_ if span.start > 0 else ""
+        return len(words) > 2 and words[-1] in ("day", "evening") and before not in ("for", "in")
+    return words[0] in ("that", "the", "those")
+
+
+def _pronoun_one(tok: Any) -> bool:
+    """ "one" that counts nothing: a pronoun ("that one", "another one", "have a good one"),
+    or said after an article ("a one way flight")."""
+    if tok.lower_ != "one":
+        return False
+    if any(c.dep_ == "relcl" for c in tok.children):
+        return False  # "she's the one who signs off creative": the value stands for who
+    if any(c.dep_ in ("det", "amod") for c in tok.children):
+        return True  # "that one", "a good one" ("make it one", "just one" count)
+    return tok.dep_ == "nummod" and tok.i > 0 and tok.nbor(-1).lower_ in ("a", "an", "the")
+
+
 def values_in(doc: Any, first: int, last: int) -> list[Value]:
     """The values among tokens ``first``..``last`` (inclusive) of ``doc``, in order, without
     overlaps: named entities and numbers first, then codes, emails, URLs, quoted strings and
@@ -157,13 +176,22 @@ def values_in(doc: Any, first: int, last: int) -> list[Value]:
         while b >= a and (doc[b].is_punct and doc[b].text not in "%" or doc[b].is_space):
             b -= 1
         relative = [i for i in range(a, b + 1) if doc[i].lower_ in _DAY_WORDS]
-        if relative and len(relative) < b - a + 1:  # "3 tomorrow": the value is 3
+        after_day = any(doc[i - 1].lower_ in ("after", "before") for i in relative if i > a)
+        if relative and len(relative) < b - a + 1 and not after_day:  # "3 tomorrow": 3
             while a <= b and doc[a].lower_ in _DAY_WORDS:
                 a += 1
             while b >= a and doc[b].lower_ in _DAY_WORDS:
                 b -= 1
         if a > b or any(i in taken for i in range(a, b + 1)):
             return
+        if kind == NUMBER and a == b and _pronoun_one(doc[a]):
+            return
+        if kind == DATE and _day_referred(doc[a : b + 1]):
+            return  # "that day", "the day", "a lovely day": no day of its own
+        if kind in (NUMBER, DATE) and a == b and _DAY_OF_MONTH.fullmatch(doc[a].text):
+            month = _of_month(doc, b, last)  # "6th of march", "the 5th of this month"
+            if month is not None and not any(i in taken for i in range(b + 1, month + 1)):
+                b, kind = month, DATE
         if kind in (MONEY, NUMBER, PERCENT):  # "up to £500", "under 150": the amount alone
             while a < b and not (doc[a].like_num or doc[a].text in _CURRENCY):
                 a += 1
@@ -276,6 +304,18 @@ _FRACTION_WORDS = frozenset({"half", "quarter"})
 
 
 _DAY_OF_MONTH = re.compile(r"(\d{1,2})(?:st|nd|rd|th)", re.I)
+
+
+def _of_month(doc: Any, i: int, last: int) -> int | None:
+    """Where "of" and a month end after the ordinal at ``i`` ("6th of March", "5th of this
+    month"), or None."""
+    if i + 2 > last or doc[i + 1].lower_ != "of":
+        return None
+    if is_month(doc[i + 2].text):
+        return i + 2
+    if i + 3 <= last and doc[i + 2].lower_ in ("this", "next") and doc[i + 3].lower_ == "month":
+        return i + 3
+    return None
 
 
 def _day_of_month(tok: Token) -> bool:
@@ -409,10 +449,11 @@ def _tokens_of(doc: Any, start: int, end: int) -> tuple[int | None, int | None]:
 
 def is_when(value: Value, doc: Any) -> bool:
     """A date said as *when* something happened ("last week", "two days ago", "since
-    Monday"), not as the value a statement states."""
+    Monday", "after the 3rd"), not as the value a statement gives ("check in on next
+    Thursday", "I need it from March 6th until the 8th", "the call is tomorrow")."""
     if value.kind not in (DATE, TIME):
         return False
     words = {t.lower_ for t in doc[value.first : value.last + 1]}
     before = doc[value.first - 1].lower_ if value.first > 0 else ""
-    when = {"since", "after", "before", "until", "ago", "from", "starting", "as"}
-    return bool(words & _RELATIVE_DAY) or before in when
+    as_of = before == "of" and value.first > 1 and doc[value.first - 2].lower_ == "as"
+    return bool(words & _PAST_DAY) or before in ("since", "after", "before", "ago") or as_of

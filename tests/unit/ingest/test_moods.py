@@ -88,3 +88,22 @@ def test_a_no_among_a_turn_s_opening_words_corrects(nlp: Any) -> None:
     assert said(nlp, "ah no, it's Larch Avenue.").correction
     assert said(nlp, "no, it's Larch Avenue.").correction
     assert not said(nlp, "oh no, the flight is delayed to 9pm").correction
+
+
+@pytest.mark.parametrize(
+    ("text", "mood"),
+    [
+        # an "if" clause a verb of finding out takes as its object asks; it supposes nothing
+        ("I'd like to see if there are any Premium Economy tickets from Washington.", "request"),
+        ("See if she has an opening for tomorrow at 14:00 please.", "request"),
+        ("Check if they have a table for 4 at 7pm.", "request"),
+        ("Let me know if the rent goes up to 1400.", "conditional"),
+        ("Brightwell's coordinator asked if we could push things to the 21st.", "conditional"),
+        ("I would need 2 rooms at a 1 star hotel.", "request"),
+        ("No, I meant to say the 14th.", "assert"),
+    ],
+)
+def test_what_is_asked_to_be_found_out_or_wanted_is_no_supposition(
+    nlp: Any, text: str, mood: str
+) -> None:
+    assert said(nlp, text).mood == mood

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from core.slots import Focus, corrects, stem, substitute
-from core.statements import Statement
+from core.statements import Statement, Value, normal
 from ingest.slots.analysis import statements
 
 
@@ -230,3 +230,79 @@ def test_an_amount_with_no_currency_is_no_money(nlp: Any) -> None:
     ]
     assert values_of(nlp, "that's 300 bucks") == [("300 bucks", "money")]
     assert values_of(nlp, "I paid $30") == [("$30", "money")]
+
+
+@pytest.mark.parametrize(
+    ("text", "date"),
+    [
+        ("I need to check in on next Thursday.", "next thursday"),
+        ("Look for Seattle flights returning next Wednesday.", "next wednesday"),
+        ("I want it from March 6th until the 8th.", "march 6"),
+        ("The day after tomorrow works.", "the day after tomorrow"),
+    ],
+)
+def test_a_day_a_statement_gives_is_its_value_however_near(nlp: Any, text: str, date: str) -> None:
+    # Schema-Guided Dialogue users give the days they book in these words; the write path
+    # once read each as when something happened and kept no value
+    assert date in [v.norm for s in statements(nlp(text)) for v in s.values if v.kind == "date"]
+
+
+def test_a_day_said_as_when_something_happened_is_no_value(nlp: Any) -> None:
+    for text in ("We switched to Paddle last week.", "As of Monday, Priya runs the team."):
+        kinds = [v.kind for s in statements(nlp(text)) for v in s.values]
+        assert "date" not in kinds, text
+
+
+@pytest.mark.parametrize(
+    ("text", "norm"),
+    [
+        ("I will need it from 6th of march", "march 6"),
+        ("Put my check in date as 5th of March.", "march 5"),
+        ("Some time on 5th of this month.", "5th of this month"),
+    ],
+)
+def test_an_ordinal_of_a_month_is_one_date(nlp: Any, text: str, norm: str) -> None:
+    assert [(v.kind, v.norm) for s in statements(nlp(text)) for v in s.values] == [("date", norm)]
+
+
+def test_a_day_of_a_month_is_one_value_in_any_order() -> None:
+    def date(text: str) -> Value:
+        return Value(text, "date", normal(text, "date"), 0, len(text), -1, -1)
+
+    assert date("6th of March").same(date("march 6th"))
+    assert date("the 6th of march").same(date("6 Mar"))
+    assert not date("March 6th").same(date("March 16th"))
+
+
+def test_a_part_of_the_day_and_an_hour_are_a_time(nlp: Any) -> None:
+    assert values_of(nlp, "No, the appointment needs to be at evening 5.") == [
+        ("evening 5", "time")
+    ]
+    (time,) = [v for s in statements(nlp("reserve a table at morning 11 for three people"))
+               for v in s.values if v.kind == "time"]  # fmt: skip
+    assert time.norm == "11:00"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["I need a one way flight.", "Can you find me another one?", "I'd like to reserve that one.",
+     "have a good one", "Yes, please reserve me a table on that day.",
+     "Thank you for all you help. Have a lovely day."],
+)  # fmt: skip
+def test_a_one_or_a_day_that_refers_back_is_no_value(nlp: Any, text: str) -> None:
+    assert [v.text for s in statements(nlp(text)) for v in s.values] == []
+
+
+@pytest.mark.parametrize("text", ["Make it one.", "Can you get this for one person?", "Just one."])
+def test_one_that_counts_is_a_number(nlp: Any, text: str) -> None:
+    assert [v.norm for s in statements(nlp(text)) for v in s.values] == ["1"]
+
+
+def test_a_bare_day_written_over_a_whole_date_says_the(nlp: Any) -> None:
+    # SGD dev 10_00019: "What about the 14th?" after "the weather next Friday in Pescadero"
+    (told,) = statements(nlp("Now tell me about the weather next Friday in Pescadero."))
+    (fix,) = statements(nlp("What about the 14th?"))
+    ((_, r),) = corrects(fix, [(told, True)])
+    assert substitute(told.text, r.changed, told.start) == (
+        "Now tell me about the weather the 14th in Pescadero."
+    )
