@@ -9,8 +9,23 @@ from __future__ import annotations
 import re
 
 from core.slots import Focus
-from core.statements import ASSERT, EVENT, NAME, NEGATION, QUESTION, REQUEST, Statement, Value
+from core.statements import (
+    ASSERT,
+    CONDITIONAL,
+    EVENT,
+    HISTORY,
+    MODAL,
+    NAME,
+    NEGATION,
+    PLAN,
+    QUESTION,
+    REPORTED,
+    REQUEST,
+    Statement,
+    Value,
+)
 from core.types import Hit
+from resolution.cues import KIN
 from retrieval.pairs import by_assistant, by_user, statements_of
 from retrieval.pairs import earlier as marked_earlier
 
@@ -389,3 +404,82 @@ def _said_as_so(said: list[Statement]) -> bool:
     """Whether a line's statements ``said`` give a value as so (not asked, requested, planned
     or supposed), or correct one."""
     return any(s.mood in (ASSERT, EVENT, NEGATION) and s.values or s.correction for s in said)
+
+
+NOT_SO = frozenset({QUESTION, CONDITIONAL, MODAL, PLAN, REPORTED, NEGATION, HISTORY})
+
+
+def so_before_not_so(hits: list[Hit], focus: Focus, close: frozenset[str]) -> list[Hit]:
+    """Among the first hits, a user's line that gives its values only as not so goes after
+    the first line below it that states a value of the kind asked as so and is about the
+    question (by its words, or by meaning: ``close``): "we don't do Royal Mail at all",
+    "Derek keeps arguing standup should be at 11:00", "I might open a Starling account"
+    follow "all our orders ship with DPD", "team standup is at 9:30", whatever their
+    similarity to the question. What is denied, asked, supposed, planned, recalled or
+    someone else's view is read after what is so, never in its place."""
+    blocks: list[list[Hit]] = []
+    for h in hits:
+        if h.memory.earlier_until is not None and blocks:
+            blocks[-1].append(h)
+        else:
+            blocks.append([h])
+
+    mine = re.search(r"\b(?:i|my|me|we|our|us)\b", focus.text) is not None
+
+    def not_so(h: Hit) -> bool:
+        valued = [s for s in statements_of(h.memory) if s.values or s.negated]
+        return (
+            by_user(h.memory)
+            and bool(valued)
+            and all(
+                # (a denial with no value in its place corrects nothing: "we don't do Royal
+                # Mail"); another person's, where the question asks of the user's own
+                s.mood in NOT_SO
+                and (s.mood == NEGATION or not s.correction)
+                or mine
+                and _someone_elses(s, focus)
+                for s in valued
+            )
+        )
+
+    def families(h: Hit) -> set[str]:
+        return {v.family for s in statements_of(h.memory) for v in (*s.values, *s.negated)}
+
+    def so(h: Hit, kinds: set[str]) -> bool:
+        """A line the user says as so, answering the question, about it or giving a value
+        of a kind the line not so gives ("DPD" for "Royal Mail")."""
+        m = h.memory
+        return by_user(m) and any(
+            s.mood in (ASSERT, EVENT)
+            and focus.answers(s)
+            and (
+                focus.relevant(s, m.indexed_text, close=s.text in close)
+                or any(v.family in kinds for v in s.values)
+            )
+            for s in statements_of(m)
+        )
+
+    first = min(len(blocks), SAID_FIRST)
+    moved: set[str] = set()  # each line moves once at most
+    k = 0
+    while k < first:
+        head = blocks[k][0]
+        if head.memory.id not in moved and not_so(head):
+            kinds = families(head)
+            below = next(
+                (j for j in range(k + 1, first)
+                 if not not_so(blocks[j][0]) and so(blocks[j][0], kinds)),
+                None,
+            )  # fmt: skip
+            if below is not None:
+                moved.add(head.memory.id)
+                blocks.insert(below, blocks.pop(k))
+                continue  # the block now at ``k`` is read in turn
+        k += 1
+    return [h for block in blocks for h in block]
+
+
+def _someone_elses(s: Statement, focus: Focus) -> bool:
+    """Whether ``s`` is said of one of the user's people ("my brother just bought ...") the
+    question does not ask about."""
+    return any(w in KIN and w not in focus.text for w in s.subject)

@@ -134,7 +134,9 @@ async def settle(
                 ordered, said, focus, similar, lambda h: by_user(h.memory), as_of=as_of
             )
         ordered = _by_question(ordered, focus, as_of, lead_rank, close)
-        ordered = answers.newest_said(ordered, focus, faint) if context else ordered
+        if context:
+            ordered = answers.newest_said(ordered, focus, faint)
+            ordered = answers.so_before_not_so(ordered, focus, close.texts)
     # A context leaves out a correction turn its result says otherwise (a search keeps every
     # hit: what is found is the caller's to weigh)
     return _monotone(_without_restatements(ordered) if context else ordered)

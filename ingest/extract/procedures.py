@@ -112,7 +112,8 @@ _HEADED = re.compile(
     r"^(?P<head>[^:.!?]{3,90}?)\s*(?:is|are)?\s*:\s*(?P<rest>.+)$", re.IGNORECASE | re.DOTALL
 )
 _PROCESS_WORDS = re.compile(
-    r"\b(?:process|procedure|workflow|steps?|checklist|routine|playbook|sop|rules|method"
+    r"\b(?:process|procedure|workflow|steps?|checklist|routine|playbook|sop|rules?|method"
+    r"|polic(?:y|ies)|guidelines?|protocol|instructions"
     r"|recipe|runbook|(?<!by )the way|how (?:we|to|I))\b",
     re.IGNORECASE,
 )
@@ -244,13 +245,15 @@ def _trigger_of(head: str) -> str:
     post"; "Month-end close checklist" → "month-end close"."""
     words = re.sub(
         r"^(?:(?:our|the|my|a)\s+)?(?:(?:process|procedure|workflow|steps?|checklist|routine"
-        r"|playbook|sop|rules)\s+(?:for|to|of|on)\s+)?",
+        r"|playbook|sop|rules?|polic(?:y|ies)|guidelines?|protocol|instructions)"
+        r"\s+(?:for|to|of|on)\s+)?",
         "",
         head.strip(),
         flags=re.IGNORECASE,
     )
     words = re.sub(
-        r"\s+(?:process|procedure|workflow|steps?|checklist|routine|playbook|sop|rules)$",
+        r"\s+(?:process|procedure|workflow|steps?|checklist|routine|playbook|sop|rules?"
+        r"|polic(?:y|ies)|guidelines?|protocol|instructions)$",
         "",
         words,
         flags=re.IGNORECASE,

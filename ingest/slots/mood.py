@@ -53,8 +53,8 @@ def says_correction(tokens: list[Token]) -> bool:
             return True
         if w == "meant" and words[i + 1 : i + 3] in (["to", "say"], ["to", "write"]):
             return True  # "I meant to say the 14th"
-        if w == "should" and words[i + 1] in ("be", "read", "say"):
-            return True
+        if w == "should" and words[i + 1] in ("be", "read", "say") and not _reported(kept[i]):
+            return True  # (not what someone else argues: "Derek says standup should be at 11")
     return False
 
 
@@ -73,6 +73,41 @@ def _condition(t: Token) -> bool:
     clause = t.head
     asks = clause.dep_ in ("ccomp", "advcl") and clause.head.lemma_.lower() in _WHETHER
     return not asks
+
+
+def _hedged(t: Token) -> bool:
+    """Whether the verb ``t`` is said under has "might", "may" or "could" ("thinking I might
+    open a Starling account at some point next year")."""
+    verb = next((a for a in t.ancestors if a.pos_ in ("VERB", "AUX")), None)
+    return verb is not None and any(  # a hedge said before the value: what it scopes
+        c.dep_ == "aux" and c.lower_ in ("might", "may", "could") and c.i < t.i
+        for c in verb.children
+    )
+
+
+def _reported(t: Token) -> bool:
+    """Whether ``t`` is said inside what a verb of saying or thinking reports of someone else
+    ("Derek keeps arguing standup should be at 11:00", "my cofounder is convinced we should
+    be charging $49")."""
+    clause = t.head
+    for _ in range(4):  # up the clauses above it
+        head = clause.head
+        if head is clause:
+            break
+        verbs = [head, *(c for c in head.children if c.dep_ == "xcomp")]
+        near = [head, *(a for a in head.children if a.dep_ in ("aux", "auxpass"))]
+        subj = next(
+            (c for n in near for c in n.children if c.dep_ in ("nsubj", "nsubjpass")), None
+        )  # ("my cofounder is convinced": the parse may hang the subject on "is")
+        if (
+            clause.dep_ in ("ccomp", "conj", "xcomp")
+            and any(v.lemma_.lower() in REPORTING | {"convince", "persuade"} for v in verbs)
+            and subj is not None
+            and subj.lower_ not in ("i", "we")
+        ):
+            return True
+        clause = head
+    return False
 
 
 def _condition_holds(doc: Any, tokens: list[Token], values: list[Value]) -> bool:
@@ -147,9 +182,16 @@ def mood_of(
     ):
         return CONDITIONAL
     reported = [c for c in root.children if c.dep_ in ("ccomp", "xcomp")]
+    if lemma in ("convince", "persuade") and any(c.dep_ == "auxpass" for c in root.children):
+        lemma = "believe"  # "my cofounder is convinced we should charge $49": a view
     if lemma not in REPORTING:  # "my brother keeps insisting Vanguard is better": the verb
         for c in root.children:  # that reports is the one the root goes on doing
             said = [g for g in c.children if g.dep_ == "ccomp"]
+            if c.dep_ == "xcomp" and c.lemma_.lower() in REPORTING and not said:
+                # what it reports, however the parse hung it: "Derek keeps arguing standup
+                # should be at 11:00" (a clause of the root's, with a modal of its own)
+                said = [g for g in root.children if g.dep_ == "conj" and g.i > c.i
+                        and any(a.tag_ == "MD" for a in g.children)]  # fmt: skip
             if c.dep_ == "xcomp" and c.lemma_.lower() in REPORTING and said:
                 lemma, reported = c.lemma_.lower(), said
                 break
@@ -174,6 +216,8 @@ def mood_of(
     if not aside and ("according" in words or "says" in words and not first_person):
         return REPORTED
     modals = [c.lower_ for c in root.children if c.dep_ == "aux" and c.tag_ == "MD"]
+    if not modals and values and all(_hedged(doc[v.first]) for v in values):
+        return MODAL  # "thinking I might open a Starling account next year": the values' verb
     if any(m in HEDGED_MODALS for m in modals):
         if (
             lemma in ("like", "love", "prefer", "need", "want")

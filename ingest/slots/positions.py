@@ -83,6 +83,7 @@ def positional(
             and not any(c.dep_ in ("dobj", "prep", "xcomp", "ccomp") for c in verb.children)
         ):
             spans.append((verb.i, verb.i))  # "the deploy target is staging", misread
+    change = change or any(_said_new(t) for t in tokens)
     for tok in tokens:  # "4, not 3"; "Jenna, not Jen"; "instead of X"; "rather than X"
         if tok.lower_ in ("not", "n't") and tok.head.i != tok.i:
             target = tok.head
@@ -179,3 +180,15 @@ def said_not(doc: Any, value: Value, first: int) -> bool:
     if word == "from":
         return any(t.lemma_.lower() in CHANGING for t in doc[first : value.first])
     return False
+
+
+def _said_new(tok: Token) -> bool:
+    """ "New amount for the fig: 300 ml", "the new approval limit is £2,000": the thing a
+    value is given for, said to be new (what it is said of, a heading or the subject of
+    "is"). A new thing had, not given a value ("we got a new puppy"), changes nothing."""
+    if tok.lower_ not in ("new", "updated", "revised") or tok.dep_ != "amod":
+        return False
+    thing = tok.head
+    heading = thing.dep_ in ("ROOT", "dep") and thing.pos_ == "NOUN"
+    subject = thing.dep_ in ("nsubj", "nsubjpass") and thing.head.lemma_.lower() in COPULAS
+    return heading or subject

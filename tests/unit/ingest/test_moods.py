@@ -101,9 +101,31 @@ def test_a_no_among_a_turn_s_opening_words_corrects(nlp: Any) -> None:
         ("Brightwell's coordinator asked if we could push things to the 21st.", "conditional"),
         ("I would need 2 rooms at a 1 star hotel.", "request"),
         ("No, I meant to say the 14th.", "assert"),
+        # a view or a hedge held by the values' own clause
+        ("Derek keeps arguing standup should be at 11:00 because mornings are early.", "reported"),
+        ("My cofounder is convinced we should be charging $49/mo.", "reported"),
+        # told, to be kept; and a question however punctuated
+        ("can u remember my dentist appt, thursday at 14:30 with dr kaur", "assert"),
+        ("do you remember where I parked on the 3rd?", "question"),
+        ("What is your opinion on Larkspur on March 3rd.", "question"),
+        ("What I need is a table for 4.", "assert"),
     ],
 )
 def test_what_is_asked_to_be_found_out_or_wanted_is_no_supposition(
     nlp: Any, text: str, mood: str
 ) -> None:
     assert said(nlp, text).mood == mood
+
+
+def test_someone_elses_should_be_corrects_nothing(nlp: Any) -> None:
+    assert not said(nlp, "Derek keeps arguing standup should be at 11:00.").correction
+    assert said(nlp, "sorry, it should be 4").correction
+
+
+def test_a_hedge_on_the_values_own_verb_supposes_them(nlp: Any) -> None:
+    (plan, *_) = statements(
+        nlp("thinking I might open a Starling account at some point next year, haven't decided")
+    )
+    assert plan.mood == "modal"
+    (call, *_) = statements(nlp("The call is at 4 but it might move."))
+    assert call.mood == "assert"

@@ -141,3 +141,37 @@ def test_an_instruction_led_by_when_without_a_comma(
 ) -> None:
     found = extract(text, nlp(text))
     assert [(f.trigger, len(f.steps)) for f in found] == ([(trigger, steps)] if trigger else [])
+
+
+def test_a_new_amount_said_as_a_heading_changes_the_procedure(nlp: Any) -> None:
+    # "New amount for the fig: 300 ml per watering": the thing given a value is said to be new
+    (statement, *_) = statements(nlp("New amount for the fig: 300 ml per watering."))
+    assert statement.change
+    (had,) = statements(nlp("We got a new puppy called Max."))
+    assert not had.change
+
+
+@pytest.mark.parametrize(
+    ("text", "trigger"),
+    [
+        ("My rule for the fiddle leaf fig: only water when the top 5 cm of soil is dry, give it "
+         "500 ml of room-temperature water, and rotate the pot a quarter turn every Sunday.",
+         "the fiddle leaf fig"),
+        ("Our expense policy: anything over $75 needs a photo of the receipt, submit it in "
+         "Expensify by Friday noon, and tag it with the client's project code.", "expense"),
+    ],
+)  # fmt: skip
+def test_a_rule_or_a_policy_heading_names_a_procedure(text: str, trigger: str) -> None:
+    found = parse(text)
+    assert found is not None and found.trigger == trigger and len(found.steps) == 3
+
+
+def test_a_new_amount_changes_the_procedure_it_names(nlp: Any) -> None:
+    taught = (
+        "My rule for the fiddle leaf fig: only water when the top 5 cm of soil is dry, give it "
+        "500 ml of room-temperature water, and rotate the pot a quarter turn every Sunday."
+    )
+    assert change(nlp, "New amount for the fig: 300 ml per watering.", taught) == (
+        "500 ml",
+        "300 ml",
+    )
