@@ -481,5 +481,8 @@ def so_before_not_so(hits: list[Hit], focus: Focus, close: frozenset[str]) -> li
 
 def _someone_elses(s: Statement, focus: Focus) -> bool:
     """Whether ``s`` is said of one of the user's people ("my brother just bought ...") the
-    question does not ask about."""
-    return any(w in KIN and w not in focus.text for w in s.subject)
+    question does not ask about (by a word of its subject: "my sister Priya" for "where
+    should I send Priya's present?")."""
+    words = [w.lower() for w in s.subject]
+    asked = any(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", focus.text) for w in words)
+    return not asked and any(w in KIN for w in words)  # (not "Priya" of "Priya's present")

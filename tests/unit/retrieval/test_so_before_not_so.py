@@ -49,3 +49,9 @@ def test_lines_not_so_of_one_another_end_in_one_order(nlp: Any) -> None:
     sister = "My sister lives on Harehills Lane in Leeds."
     brother = "My brother lives on Bootham Terrace in York."
     assert order(nlp, "Where do I live?", sister, brother) == [sister, brother]
+
+
+def test_a_relative_the_question_names_is_asked_about(nlp: Any) -> None:
+    sister = "My sister Priya lives on Bootham Terrace in York."
+    mine = "We live on Mill Road in Leeds."
+    assert order(nlp, "Where should I send Priya's present?", sister, mine) == [sister, mine]
