@@ -12,6 +12,8 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
+from core.times import month_name
+
 ASSERT, REQUEST = "assert", "request"
 QUESTION, CONDITIONAL, MODAL, PLAN = "question", "conditional", "modal", "plan"
 REPORTED, HISTORY, NEGATION, EVENT = "reported", "history", "negation", "event"
@@ -271,14 +273,8 @@ def _month_day(flat: str) -> str | None:
         month, day = m.group(1), m.group(2)
     if m is None or day is None or month is None or not 1 <= int(day) <= 31:
         return None
-    name = next((n for n in _MONTH_NAMES if n.startswith(month[:3]) and n.startswith(month)), None)
-    if name is None or len(month) < 3:
-        return None
-    return f"{name} {int(day)}{m.group(3) or ''}"
-
-
-_MONTH_NAMES = ("january", "february", "march", "april", "may", "june", "july", "august",
-                "september", "october", "november", "december")  # fmt: skip
+    name = month_name(month)
+    return None if name is None else f"{name} {int(day)}{m.group(3) or ''}"
 
 
 def _loose(norm: str) -> str:

@@ -111,8 +111,18 @@ def _shift_months(d: date, months: int) -> date:
 
 def is_month(word: str) -> bool:
     """A month's name, whole or cut short ("May", "sept", "Dec.")."""
+    return month_name(word) is not None
+
+
+def month_name(word: str) -> str | None:
+    """The full name of the month ``word`` names, whole or cut short ("Sept" → "september"),
+    or None."""
     word = word.lower().rstrip(".")
-    return word in _MONTHS or word in _MONTH_ABBR or word == "sept"
+    if word in _MONTHS:
+        return word
+    if word in _MONTH_ABBR or word == "sept":
+        return _MONTHS[_MONTH_ABBR[word[:3]] - 1]
+    return None
 
 
 def _month_number(word: str) -> int:

@@ -255,12 +255,7 @@ def newest_said(hits: list[Hit], focus: Focus, faint: float = 0.0) -> list[Hit]:
     is ("argh sorry, it's ap@northwind-joinery.co.uk" after "send their invoices to
     accounts@northwind-joinery.co.uk"). A question that names someone reads only the lines
     that name them."""
-    blocks: list[list[Hit]] = []  # a line, with the earlier values labelled after it
-    for h in hits:
-        if h.memory.earlier_until is not None and blocks:
-            blocks[-1].append(h)
-        else:
-            blocks.append([h])
+    blocks = _blocks(hits)
     first, seen = [], 0
     for block in blocks:
         if seen >= SAID_FIRST:
@@ -382,6 +377,17 @@ def newest_said(hits: list[Hit], focus: Focus, faint: float = 0.0) -> list[Hit]:
     return [h for block in first + blocks[len(first) :] for h in block]
 
 
+def _blocks(hits: list[Hit]) -> list[list[Hit]]:
+    """The hits as lines, each with the earlier values labelled after it."""
+    blocks: list[list[Hit]] = []
+    for h in hits:
+        if h.memory.earlier_until is not None and blocks:
+            blocks[-1].append(h)
+        else:
+            blocks.append([h])
+    return blocks
+
+
 def _agree(a: Value, b: Value) -> bool:
     """Whether two values of one kind are one, or one says the other in part ("6:14" and
     "6:14pm", "aoife" and "Dr Aoife Brennan")."""
@@ -417,13 +423,7 @@ def so_before_not_so(hits: list[Hit], focus: Focus, close: frozenset[str]) -> li
     follow "all our orders ship with DPD", "team standup is at 9:30", whatever their
     similarity to the question. What is denied, asked, supposed, planned, recalled or
     someone else's view is read after what is so, never in its place."""
-    blocks: list[list[Hit]] = []
-    for h in hits:
-        if h.memory.earlier_until is not None and blocks:
-            blocks[-1].append(h)
-        else:
-            blocks.append([h])
-
+    blocks = _blocks(hits)
     mine = re.search(r"\b(?:i|my|me|we|our|us)\b", focus.text) is not None
 
     def not_so(h: Hit) -> bool:

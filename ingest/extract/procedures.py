@@ -111,11 +111,13 @@ def with_procedure(statements: list[Extracted], procedure: list[Extracted]) -> l
 _HEADED = re.compile(
     r"^(?P<head>[^:.!?]{3,90}?)\s*(?:is|are)?\s*:\s*(?P<rest>.+)$", re.IGNORECASE | re.DOTALL
 )
+# the nouns that name a process ("checklist", "our expense policy", "my rule for the fig")
+_PROCESS = (
+    r"(?:process|procedure|workflow|steps?|checklist|routine|playbook|sop|rules?"
+    r"|polic(?:y|ies)|guidelines?|protocol|instructions)"
+)
 _PROCESS_WORDS = re.compile(
-    r"\b(?:process|procedure|workflow|steps?|checklist|routine|playbook|sop|rules?|method"
-    r"|polic(?:y|ies)|guidelines?|protocol|instructions"
-    r"|recipe|runbook|(?<!by )the way|how (?:we|to|I))\b",
-    re.IGNORECASE,
+    rf"\b(?:{_PROCESS}|method|recipe|runbook|(?<!by )the way|how (?:we|to|I))\b", re.IGNORECASE
 )
 
 
@@ -244,16 +246,13 @@ def _trigger_of(head: str) -> str:
     """What a process heading is for: "Steps for publishing a blog post" → "publishing a blog
     post"; "Month-end close checklist" → "month-end close"."""
     words = re.sub(
-        r"^(?:(?:our|the|my|a)\s+)?(?:(?:process|procedure|workflow|steps?|checklist|routine"
-        r"|playbook|sop|rules?|polic(?:y|ies)|guidelines?|protocol|instructions)"
-        r"\s+(?:for|to|of|on)\s+)?",
+        rf"^(?:(?:our|the|my|a)\s+)?(?:{_PROCESS}\s+(?:for|to|of|on)\s+)?",
         "",
         head.strip(),
         flags=re.IGNORECASE,
     )
     words = re.sub(
-        r"\s+(?:process|procedure|workflow|steps?|checklist|routine|playbook|sop|rules?"
-        r"|polic(?:y|ies)|guidelines?|protocol|instructions)$",
+        rf"\s+{_PROCESS}$",
         "",
         words,
         flags=re.IGNORECASE,

@@ -85,6 +85,10 @@ def _hedged(t: Token) -> bool:
     )
 
 
+# verbs whose passive says a view held ("my cofounder is convinced we should charge $49")
+_HELD = frozenset({"convince", "persuade"})
+
+
 def _reported(t: Token) -> bool:
     """Whether ``t`` is said inside what a verb of saying or thinking reports of someone else
     ("Derek keeps arguing standup should be at 11:00", "my cofounder is convinced we should
@@ -101,7 +105,7 @@ def _reported(t: Token) -> bool:
         )  # ("my cofounder is convinced": the parse may hang the subject on "is")
         if (
             clause.dep_ in ("ccomp", "conj", "xcomp")
-            and any(v.lemma_.lower() in REPORTING | {"convince", "persuade"} for v in verbs)
+            and any(v.lemma_.lower() in REPORTING | _HELD for v in verbs)
             and subj is not None
             and subj.lower_ not in ("i", "we")
         ):
@@ -182,7 +186,7 @@ def mood_of(
     ):
         return CONDITIONAL
     reported = [c for c in root.children if c.dep_ in ("ccomp", "xcomp")]
-    if lemma in ("convince", "persuade") and any(c.dep_ == "auxpass" for c in root.children):
+    if lemma in _HELD and any(c.dep_ == "auxpass" for c in root.children):
         lemma = "believe"  # "my cofounder is convinced we should charge $49": a view
     if lemma not in REPORTING:  # "my brother keeps insisting Vanguard is better": the verb
         for c in root.children:  # that reports is the one the root goes on doing
